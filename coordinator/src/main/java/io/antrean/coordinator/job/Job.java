@@ -1,0 +1,116 @@
+package io.antrean.coordinator.job;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import javax.annotation.Nullable;
+
+/**
+ * A snapshot of one job. Immutable: byte arrays are copied in and out, so a snapshot handed to a
+ * caller can never change what a store holds. Equality is the record's default, so two snapshots
+ * with payloads are never equal; compare fields.
+ *
+ * @param id assigned from a counter, never reused
+ * @param attempts leases taken so far (handler attempts and expired ones alike)
+ * @param leaseExpiries how many of those leases expired
+ * @param lease present while the job is {@link JobState#RUNNING}
+ * @param history the attempt history, oldest first; empty when the store was not asked for it
+ */
+public record Job(
+    long id,
+    String queue,
+    String type,
+    byte[] payload,
+    String contentType,
+    int priority,
+    Instant runAt,
+    @Nullable String idempotencyKey,
+    RetryPolicy retryPolicy,
+    int attempts,
+    int leaseExpiries,
+    JobState state,
+    @Nullable byte[] result,
+    @Nullable String resultContentType,
+    @Nullable String lastError,
+    Instant createdAt,
+    Instant updatedAt,
+    @Nullable Instant finishedAt,
+    @Nullable LeaseInfo lease,
+    @Nullable String progress,
+    boolean cancelRequested,
+    List<Attempt> history) {
+
+  public Job {
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(contentType, "contentType");
+    Objects.requireNonNull(runAt, "runAt");
+    Objects.requireNonNull(retryPolicy, "retryPolicy");
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(createdAt, "createdAt");
+    Objects.requireNonNull(updatedAt, "updatedAt");
+    payload = payload.clone();
+    result = result == null ? null : result.clone();
+    history = List.copyOf(history);
+  }
+
+  @Override
+  public byte[] payload() {
+    return payload.clone();
+  }
+
+  @Override
+  @Nullable
+  public byte[] result() {
+    return result == null ? null : result.clone();
+  }
+
+  /** Handler attempts spent so far: leases that did not end in an expiry. */
+  public int handlerAttempts() {
+    return attempts - leaseExpiries;
+  }
+
+  /** This snapshot with another history. */
+  public Job withHistory(List<Attempt> newHistory) {
+    return new Job(
+        id,
+        queue,
+        type,
+        payload,
+        contentType,
+        priority,
+        runAt,
+        idempotencyKey,
+        retryPolicy,
+        attempts,
+        leaseExpiries,
+        state,
+        result,
+        resultContentType,
+        lastError,
+        createdAt,
+        updatedAt,
+        finishedAt,
+        lease,
+        progress,
+        cancelRequested,
+        newHistory);
+  }
+
+  @Override
+  public String toString() {
+    return "Job{id="
+        + id
+        + ", queue="
+        + queue
+        + ", type="
+        + type
+        + ", state="
+        + state
+        + ", attempts="
+        + attempts
+        + ", lease="
+        + lease
+        + "}";
+  }
+}

@@ -1,0 +1,20 @@
+package io.antrean.coordinator.job;
+
+/** Where a job is in its life; see DESIGN.md "Jobs and their states". */
+public enum JobState {
+  /** In the pending list; leasable once {@code runAt} has passed. */
+  PENDING,
+  /** Leased by one worker until the lease expires. */
+  RUNNING,
+  /** Completed with a stored result. */
+  SUCCEEDED,
+  /** In the dead-letter queue. */
+  FAILED,
+  /** Will not run. */
+  CANCELLED;
+
+  /** True for the states a job never leaves on its own. */
+  public boolean isTerminal() {
+    return this == SUCCEEDED || this == FAILED || this == CANCELLED;
+  }
+}

@@ -1,0 +1,40 @@
+package io.antrean.coordinator.job;
+
+import java.time.Instant;
+import java.util.Objects;
+import javax.annotation.Nullable;
+
+/**
+ * A validated job to be stored, with every default already applied.
+ *
+ * @param idempotencyKey null when the producer gave none
+ * @param idempotencyExpiresAt how long the key is remembered; null exactly when the key is null
+ */
+public record NewJob(
+    String queue,
+    String type,
+    byte[] payload,
+    String contentType,
+    int priority,
+    Instant runAt,
+    @Nullable String idempotencyKey,
+    @Nullable Instant idempotencyExpiresAt,
+    RetryPolicy retryPolicy) {
+
+  public NewJob {
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(contentType, "contentType");
+    Objects.requireNonNull(runAt, "runAt");
+    Objects.requireNonNull(retryPolicy, "retryPolicy");
+    if ((idempotencyKey == null) != (idempotencyExpiresAt == null)) {
+      throw new IllegalArgumentException("idempotencyKey and idempotencyExpiresAt go together");
+    }
+    payload = payload.clone();
+  }
+
+  @Override
+  public byte[] payload() {
+    return payload.clone();
+  }
+}

@@ -1,0 +1,142 @@
+package io.antrean.coordinator.store;
+
+import io.antrean.coordinator.job.Failure;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.NewJob;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import javax.annotation.Nullable;
+
+/**
+ * The storage SPI: the durable pending list, the lease table and the attempt history.
+ *
+ * <p>Contract for every implementation (checked by {@code JobStoreContract}):
+ *
+ * <ul>
+ *   <li>Time is a parameter. A store never reads a clock; every decision uses the {@code now} it is
+ *       given, so tests drive it with a fake clock.
+ *   <li>A method that returns normally has made its change durable (for SQLite: fsynced, possibly
+ *       together with other callers' changes in one group commit).
+ *   <li>State changes are atomic and, for a running job, conditioned on the fencing token: a stale
+ *       token changes nothing but the job's history and raises {@link LeaseLostException}.
+ *   <li>Returned jobs are snapshots; changing them never changes the store.
+ *   <li>Times are kept with microsecond precision.
+ * </ul>
+ *
+ * <p>Implementations are thread-safe.
+ */
+public interface JobStore extends AutoCloseable {
+
+  /**
+   * Stores the jobs, all or none. A job whose idempotency key is remembered in its queue (its
+   * expiry is after {@code now}) is not stored again: its result is the existing job, flagged as
+   * deduplicated.
+   *
+   * @return one result per job, in order
+   * @throws IdempotencyConflictException if a remembered key was used with a different type or
+   *     payload; nothing is stored
+   */
+  List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now);
+
+  /**
+   * Leases up to {@code spec.maxJobs()} pending jobs of one queue whose run time has passed,
+   * highest priority first, then by run time, then by id. Each leased job is RUNNING, its attempts
+   * counter is one higher, it has a new fencing token, and its history has a new {@code RUNNING}
+   * entry.
+   *
+   * @return the leased jobs in that order; empty if none is ready
+   */
+  List<Job> lease(LeaseSpec spec, Instant now);
+
+  /**
+   * Extends the leases a worker presents until {@code expiresAt} and stores their progress notes.
+   * Never throws for a stale lease: that lease's answer is {@link HeartbeatResult.Status#LOST}.
+   *
+   * @return one result per renewal, in order
+   */
+  List<HeartbeatResult> heartbeat(
+      String workerId, List<LeaseRenewal> renewals, Instant expiresAt, Instant now);
+
+  /**
+   * Marks the job SUCCEEDED with its result.
+   *
+   * @throws JobNotFoundException if no job has this id
+   * @throws LeaseLostException if the token is not the current lease's
+   */
+  Job complete(
+      long jobId,
+      long fencingToken,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType,
+      Instant now);
+
+  /**
+   * Records a failed attempt. The planner decides, from the job as it stands inside the same atomic
+   * change, whether and when it runs again: PENDING at that time (at the tail of its priority), or
+   * FAILED.
+   *
+   * @throws JobNotFoundException if no job has this id
+   * @throws LeaseLostException if the token is not the current lease's
+   */
+  Job fail(
+      long jobId,
+      long fencingToken,
+      String workerId,
+      Failure failure,
+      RetryPlanner planner,
+      Instant now);
+
+  /**
+   * Hands a running job back without spending an attempt: PENDING at once, keeping its place, or
+   * CANCELLED if a cancellation was requested meanwhile.
+   *
+   * @throws JobNotFoundException if no job has this id
+   * @throws LeaseLostException if the token is not the current lease's
+   */
+  Job release(long jobId, long fencingToken, String workerId, String reason, Instant now);
+
+  /**
+   * The timer path of lease expiry: if the job still runs under this token and its lease expired at
+   * or before {@code now}, takes it back (see {@link #expireLeases}). Otherwise does nothing.
+   *
+   * @return the job after the change, or empty if nothing changed
+   */
+  Optional<Job> expireLease(long jobId, long fencingToken, Instant now);
+
+  /**
+   * The sweep path of lease expiry: takes back up to {@code limit} running jobs whose lease expired
+   * at or before {@code now}. Each goes to PENDING at the tail (run time {@code now}), or to FAILED
+   * once its lease expiries reach its policy's {@code maxLeaseExpiries}; its history entry ends as
+   * {@code LEASE_EXPIRED}.
+   *
+   * @return the jobs taken back
+   */
+  List<Job> expireLeases(Instant now, int limit);
+
+  /**
+   * Asks for a job to be cancelled: a PENDING job is CANCELLED at once; a RUNNING job is flagged so
+   * its worker learns it from the next heartbeat; a finished job is left as it is.
+   *
+   * @throws JobNotFoundException if no job has this id
+   * @return the job after the change
+   */
+  Job cancel(long jobId, Instant now);
+
+  /** One job with its attempt history, or empty. */
+  Optional<Job> get(long jobId);
+
+  /** Jobs matching the query, newest id first, without history. */
+  JobPage list(JobQuery query);
+
+  /** Counts per queue (only {@code queue} when not null), as of {@code now}. */
+  List<QueueCounts> stats(@Nullable String queue, Instant now);
+
+  /** Every lease currently held, for rebuilding expiry timers after a restart. */
+  List<LeaseRef> runningLeases();
+
+  /** Releases the store's resources; a closed store answers nothing. */
+  @Override
+  void close();
+}
