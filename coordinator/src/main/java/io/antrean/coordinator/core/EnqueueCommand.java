@@ -1,0 +1,38 @@
+package io.antrean.coordinator.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import javax.annotation.Nullable;
+
+/**
+ * A producer's request to enqueue one job, before validation. Empty strings mean "not given".
+ *
+ * @param runAt run no earlier than this; at most one of runAt and delay
+ * @param delay run no earlier than now plus this
+ */
+public record EnqueueCommand(
+    String queue,
+    String type,
+    byte[] payload,
+    String contentType,
+    int priority,
+    @Nullable Instant runAt,
+    @Nullable Duration delay,
+    String idempotencyKey,
+    RetryOverride retry) {
+
+  public EnqueueCommand {
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(payload, "payload");
+    Objects.requireNonNull(contentType, "contentType");
+    Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+    Objects.requireNonNull(retry, "retry");
+  }
+
+  /** A plain job of this type in the default queue, for tests and samples. */
+  public static EnqueueCommand of(String queue, String type, byte[] payload) {
+    return new EnqueueCommand(queue, type, payload, "", 0, null, null, "", RetryOverride.NONE);
+  }
+}

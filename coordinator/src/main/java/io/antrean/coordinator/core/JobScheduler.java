@@ -1,0 +1,310 @@
+package io.antrean.coordinator.core;
+
+import io.antrean.coordinator.job.Failure;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.HeartbeatResult;
+import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.JobPage;
+import io.antrean.coordinator.store.JobQuery;
+import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseRef;
+import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.QueueCounts;
+import io.antrean.coordinator.store.RetryPlanner;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import javax.annotation.Nullable;
+
+/**
+ * The scheduling core: every RPC of JobService and WorkerService lands here as a domain call. It
+ * validates, asks the store for one atomic change, and keeps the event paths moving: an Enqueue
+ * wakes waiting Lease calls, a lease starts an expiry timer, a job due later sets a wake-up.
+ *
+ * <p>Thread-safe. Time comes from the injected clock; background duties live in {@link
+ * BackgroundDuties}.
+ */
+public final class JobScheduler {
+  private static final int MAX_HEARTBEAT_LEASES = 1024;
+  private static final int MAX_PROGRESS_CHARS = 1024;
+  private static final int MAX_ERROR_MESSAGE_CHARS = 4096;
+  private static final int MAX_STACK_TRACE_CHARS = 16 * 1024;
+
+  private final JobStore store;
+  private final Settings settings;
+  private final Clock clock;
+  private final RetryPlanner planner;
+  private final EnqueueValidator validator;
+  private final LeaseExpiryTimers timers;
+  private final LongPoll longPoll;
+  private final DueWakeups wakeups;
+
+  /**
+   * @param scheduler runs long-poll timeouts and wake-ups of jobs due later; owned by the caller
+   * @param dispatch serves waiting Lease calls when jobs become ready; owned by the caller
+   */
+  public JobScheduler(
+      JobStore store,
+      Settings settings,
+      Clock clock,
+      RetryPlanner planner,
+      ScheduledExecutorService scheduler,
+      Executor dispatch) {
+    this.store = store;
+    this.settings = settings;
+    this.clock = clock;
+    this.planner = planner;
+    this.validator = new EnqueueValidator(settings);
+    this.timers = new LeaseExpiryTimers();
+    this.longPoll = new LongPoll(new StoreLeaser(), dispatch, scheduler);
+    this.wakeups = new DueWakeups(longPoll::jobsReady, scheduler, clock);
+  }
+
+  /**
+   * Stores one job durably and wakes a waiting worker if it is ready.
+   *
+   * @throws ValidationException for bad input
+   */
+  public EnqueueResult enqueue(EnqueueCommand command) {
+    Instant now = clock.instant();
+    NewJob job = validator.toNewJob(command, now);
+    List<EnqueueResult> results = store.enqueue(List.of(job), now);
+    announce(results, now);
+    return results.get(0);
+  }
+
+  /** Stores many jobs in one durable write, all or none. */
+  public List<EnqueueResult> enqueueBatch(List<EnqueueCommand> commands) {
+    Instant now = clock.instant();
+    List<NewJob> jobs = validator.toNewJobs(commands, now);
+    List<EnqueueResult> results = store.enqueue(jobs, now);
+    announce(results, now);
+    return results;
+  }
+
+  private void announce(List<EnqueueResult> results, Instant now) {
+    HashSet<String> readyQueues = new HashSet<>();
+    for (EnqueueResult r : results) {
+      if (r.deduplicated()) {
+        continue;
+      }
+      Job job = r.job();
+      if (job.runAt().isAfter(now)) {
+        wakeups.wakeAt(job.queue(), job.runAt());
+      } else {
+        readyQueues.add(job.queue());
+      }
+    }
+    readyQueues.forEach(longPoll::jobsReady);
+  }
+
+  /**
+   * Leases jobs, waiting (without a thread) when none is ready. The future completes with the jobs,
+   * or an empty list after the wait; cancelling it ends the wait.
+   *
+   * @throws ValidationException for bad input
+   */
+  public CompletableFuture<List<Job>> lease(LeaseCommand command) {
+    LeasePlan plan = planOf(command);
+    Duration wait = command.maxWait() == null ? settings.defaultLeaseWait() : command.maxWait();
+    if (wait.compareTo(settings.maxLeaseWait()) > 0) {
+      wait = settings.maxLeaseWait();
+    }
+    List<Job> jobs = leaseNow(plan);
+    if (!jobs.isEmpty() || wait.isZero()) {
+      return CompletableFuture.completedFuture(jobs);
+    }
+    return longPoll.await(plan, wait);
+  }
+
+  private LeasePlan planOf(LeaseCommand c) {
+    String queue = Names.queueOrDefault(c.queue());
+    new Violations()
+        .required(c.workerId(), "worker_id")
+        .problem(Names.queueProblem(queue), "queue")
+        .check(
+            c.maxJobs() >= 0 && c.maxJobs() <= settings.maxLeaseBatch(),
+            "max_jobs",
+            "must be between 1 and " + settings.maxLeaseBatch())
+        .notNegative(c.leaseTtl(), "lease_ttl")
+        .check(c.leaseTtl() == null || !c.leaseTtl().isZero(), "lease_ttl", "must be positive")
+        .notNegative(c.maxWait(), "wait")
+        .throwIfAny();
+    return new LeasePlan(
+        c.workerId(), queue, new HashSet<>(c.types()), Math.max(1, c.maxJobs()), ttl(c.leaseTtl()));
+  }
+
+  private Duration ttl(@Nullable Duration requested) {
+    Duration ttl = requested == null ? settings.defaultLeaseTtl() : requested;
+    return ttl.compareTo(settings.maxLeaseTtl()) > 0 ? settings.maxLeaseTtl() : ttl;
+  }
+
+  private List<Job> leaseNow(LeasePlan plan) {
+    Instant now = clock.instant();
+    LeaseSpec spec =
+        new LeaseSpec(
+            plan.workerId(), plan.queue(), plan.types(), plan.maxJobs(), now.plus(plan.ttl()));
+    List<Job> jobs = store.lease(spec, now);
+    for (Job job : jobs) {
+      timers.track(new LeaseRef(job.id(), job.lease().fencingToken(), job.lease().expiresAt()));
+    }
+    return jobs;
+  }
+
+  /** Extends every lease a worker holds; answers per lease. */
+  public List<HeartbeatResult> heartbeat(
+      String workerId, List<LeaseRenewal> renewals, @Nullable Duration leaseTtl) {
+    new Violations()
+        .required(workerId, "worker_id")
+        .check(
+            renewals.size() <= MAX_HEARTBEAT_LEASES,
+            "leases",
+            "at most " + MAX_HEARTBEAT_LEASES + " leases per heartbeat")
+        .notNegative(leaseTtl, "lease_ttl")
+        .check(leaseTtl == null || !leaseTtl.isZero(), "lease_ttl", "must be positive")
+        .throwIfAny();
+    Instant now = clock.instant();
+    List<LeaseRenewal> cut =
+        renewals.stream()
+            .map(
+                r ->
+                    new LeaseRenewal(
+                        r.jobId(), r.fencingToken(), cut(r.progress(), MAX_PROGRESS_CHARS)))
+            .toList();
+    List<HeartbeatResult> results = store.heartbeat(workerId, cut, now.plus(ttl(leaseTtl)), now);
+    for (HeartbeatResult r : results) {
+      if (r.status() == HeartbeatResult.Status.LOST) {
+        continue;
+      }
+      timers.track(new LeaseRef(r.jobId(), r.fencingToken(), r.expiresAt()));
+    }
+    return results;
+  }
+
+  /** Stores a job's result. */
+  public Job complete(
+      long jobId,
+      long fencingToken,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType) {
+    checkLeaseCall(jobId, workerId);
+    Job job =
+        store.complete(jobId, fencingToken, workerId, result, resultContentType, clock.instant());
+    timers.untrack(jobId);
+    return job;
+  }
+
+  /** Records a failed attempt; the job is retried later or dead-lettered. */
+  public Job fail(long jobId, long fencingToken, String workerId, Failure failure) {
+    checkLeaseCall(jobId, workerId);
+    new Violations().notNegative(failure.retryAfter(), "retry_after").throwIfAny();
+    Failure bounded =
+        new Failure(
+            failure.kind(),
+            cut(failure.errorType(), MAX_ERROR_MESSAGE_CHARS),
+            cut(failure.message(), MAX_ERROR_MESSAGE_CHARS),
+            cut(failure.stackTrace(), MAX_STACK_TRACE_CHARS),
+            failure.retryAfter());
+    Instant now = clock.instant();
+    Job job = store.fail(jobId, fencingToken, workerId, bounded, planner, now);
+    timers.untrack(jobId);
+    if (job.state() == JobState.PENDING) {
+      wakeups.wakeAt(job.queue(), job.runAt());
+    }
+    return job;
+  }
+
+  /** Hands a job back without spending an attempt. */
+  public Job release(long jobId, long fencingToken, String workerId, String reason) {
+    checkLeaseCall(jobId, workerId);
+    Job job = store.release(jobId, fencingToken, workerId, reason, clock.instant());
+    timers.untrack(jobId);
+    if (job.state() == JobState.PENDING) {
+      longPoll.jobsReady(job.queue());
+    }
+    return job;
+  }
+
+  /** Cancels a pending job, or asks the worker of a running one to stop. */
+  public Job cancel(long jobId) {
+    return store.cancel(jobId, clock.instant());
+  }
+
+  /**
+   * @throws JobNotFoundException if no job has this id
+   */
+  public Job get(long jobId) {
+    return store.get(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+  }
+
+  public JobPage list(JobQuery query) {
+    return store.list(query);
+  }
+
+  public List<QueueCounts> stats(@Nullable String queue) {
+    return store.stats(queue, clock.instant());
+  }
+
+  /** Lease calls waiting for work now. */
+  public int waitingLeaseCalls() {
+    return longPoll.waiting();
+  }
+
+  JobStore store() {
+    return store;
+  }
+
+  LeaseExpiryTimers timers() {
+    return timers;
+  }
+
+  LongPoll longPoll() {
+    return longPoll;
+  }
+
+  /** Restarts expiry timers for the leases the store holds (after a restart). */
+  public void trackStoredLeases() {
+    store.runningLeases().forEach(timers::track);
+  }
+
+  private static void checkLeaseCall(long jobId, String workerId) {
+    new Violations()
+        .check(jobId > 0, "job_id", "must be positive")
+        .required(workerId, "worker_id")
+        .throwIfAny();
+  }
+
+  @Nullable
+  private static String cut(@Nullable String s, int max) {
+    return s == null || s.length() <= max ? s : s.substring(0, max);
+  }
+
+  /** Leases on behalf of waiting calls and takes back what a vanished call cannot receive. */
+  private final class StoreLeaser implements LongPoll.Leaser {
+    @Override
+    public List<Job> lease(LeasePlan plan) {
+      return leaseNow(plan);
+    }
+
+    @Override
+    public void giveBack(List<Job> jobs) {
+      for (Job job : jobs) {
+        try {
+          release(job.id(), job.lease().fencingToken(), job.lease().workerId(), "lease call gone");
+        } catch (RuntimeException e) {
+          // The lease will expire and the job will be taken back by its timer.
+        }
+      }
+    }
+  }
+}

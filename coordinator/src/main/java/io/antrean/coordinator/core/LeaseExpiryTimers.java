@@ -1,0 +1,95 @@
+package io.antrean.coordinator.core;
+
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import io.antrean.coordinator.store.LeaseRef;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+/**
+ * One timer per held lease: the main path of lease expiry. It remembers the latest expiry of each
+ * lease, so a renewed lease's old timer fires without touching the store.
+ *
+ * <p>Time is a parameter: {@link #takeDue(Instant)} hands out the leases whose timer is due, and
+ * {@link #nextDue()} tells a driving thread how long to sleep. Thread-safe.
+ */
+final class LeaseExpiryTimers {
+  private final Object lock = new Object();
+
+  @GuardedBy("lock")
+  private final PriorityQueue<LeaseRef> timers =
+      new PriorityQueue<>((a, b) -> a.expiresAt().compareTo(b.expiresAt()));
+
+  @GuardedBy("lock")
+  private final Map<Long, LeaseRef> current = new HashMap<>();
+
+  /** Starts (or moves) the timer of a lease to its expiry. */
+  void track(LeaseRef lease) {
+    synchronized (lock) {
+      current.put(lease.jobId(), lease);
+      timers.add(lease);
+      if (timers.peek() == lease) {
+        lock.notifyAll();
+      }
+    }
+  }
+
+  /** Forgets a job's lease (it finished, failed or was released). */
+  void untrack(long jobId) {
+    synchronized (lock) {
+      current.remove(jobId);
+    }
+  }
+
+  /**
+   * Removes and returns the leases whose latest expiry is at or before {@code now}. Stale timers
+   * (the lease was renewed, finished or replaced) are dropped without being returned.
+   */
+  List<LeaseRef> takeDue(Instant now) {
+    List<LeaseRef> due = new ArrayList<>();
+    synchronized (lock) {
+      while (!timers.isEmpty() && !timers.peek().expiresAt().isAfter(now)) {
+        LeaseRef timer = timers.poll();
+        if (timer.equals(current.get(timer.jobId()))) {
+          current.remove(timer.jobId());
+          due.add(timer);
+        }
+      }
+    }
+    return due;
+  }
+
+  /** The earliest pending timer, or null when none is set. */
+  Instant nextDue() {
+    synchronized (lock) {
+      return timers.isEmpty() ? null : timers.peek().expiresAt();
+    }
+  }
+
+  /** Leases with a live timer. */
+  int size() {
+    synchronized (lock) {
+      return current.size();
+    }
+  }
+
+  /**
+   * Blocks until a timer might be due or {@code maxWaitMillis} passed, whichever is first; wakes
+   * early when a timer is added. For the driving thread only.
+   */
+  void awaitNext(long maxWaitMillis, Instant now) throws InterruptedException {
+    synchronized (lock) {
+      long wait = maxWaitMillis;
+      if (!timers.isEmpty()) {
+        long untilDue = timers.peek().expiresAt().toEpochMilli() - now.toEpochMilli();
+        wait = Math.min(wait, Math.max(untilDue, 0));
+      }
+      if (wait > 0) {
+        lock.wait(wait);
+      }
+    }
+  }
+}

@@ -1,0 +1,178 @@
+package io.antrean.coordinator.core;
+
+import io.antrean.coordinator.job.Job;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lease calls waiting for work. A waiting call is a future, not a thread. When jobs become ready in
+ * a queue ({@link #jobsReady}), the queue's waiters are served in arrival order on the dispatch
+ * executor; signals that arrive while a queue is being served are coalesced into one more pass.
+ *
+ * <p>Thread-safe.
+ */
+final class LongPoll {
+  private static final Logger log = LoggerFactory.getLogger(LongPoll.class);
+
+  /** Leases for a waiter now; returns an empty list when nothing is ready. */
+  interface Leaser {
+    List<Job> lease(LeasePlan plan);
+
+    /** Hands back jobs leased for a call that went away meanwhile. */
+    void giveBack(List<Job> jobs);
+  }
+
+  private final Leaser leaser;
+  private final Executor dispatch;
+  private final ScheduledExecutorService timeouts;
+  private final Map<String, QueueWaiters> queues = new ConcurrentHashMap<>();
+
+  LongPoll(Leaser leaser, Executor dispatch, ScheduledExecutorService timeouts) {
+    this.leaser = leaser;
+    this.dispatch = dispatch;
+    this.timeouts = timeouts;
+  }
+
+  /**
+   * Waits up to {@code wait} for jobs. The future completes with the leased jobs, with an empty
+   * list after the wait, or exceptionally if the store failed. Cancelling it stops the wait.
+   */
+  CompletableFuture<List<Job>> await(LeasePlan plan, Duration wait) {
+    Waiter waiter = new Waiter(plan);
+    QueueWaiters q = queues.computeIfAbsent(plan.queue(), k -> new QueueWaiters());
+    q.waiters.add(waiter);
+    ScheduledFuture<?> timeout =
+        timeouts.schedule(waiter::timeOut, wait.toNanos(), TimeUnit.NANOSECONDS);
+    waiter.future.whenComplete(
+        (jobs, error) -> {
+          q.waiters.remove(waiter);
+          timeout.cancel(false);
+        });
+    // An Enqueue that committed before we registered did not see us: look once more.
+    serve(waiter);
+    return waiter.future;
+  }
+
+  /** Signals that jobs may be ready in the queue; cheap and never blocks. */
+  void jobsReady(String queue) {
+    QueueWaiters q = queues.get(queue);
+    if (q == null || q.waiters.isEmpty()) {
+      return;
+    }
+    if (q.signals.getAndIncrement() == 0) {
+      dispatch.execute(() -> drain(q));
+    }
+  }
+
+  /** Signals every queue that has waiters (the backup path for jobs whose run time came). */
+  void wakeAll() {
+    queues.keySet().forEach(this::jobsReady);
+  }
+
+  /** Lease calls currently waiting, over all queues. */
+  int waiting() {
+    return queues.values().stream().mapToInt(q -> q.waiters.size()).sum();
+  }
+
+  private void drain(QueueWaiters q) {
+    int seen;
+    do {
+      seen = q.signals.get();
+      for (Waiter w : q.waiters) {
+        if (serve(w) == Served.NOTHING_READY && w.plan.types().isEmpty()) {
+          break; // nothing ready for a worker that takes any type: nothing for anyone
+        }
+      }
+    } while (!q.signals.compareAndSet(seen, 0));
+  }
+
+  private enum Served {
+    JOBS,
+    NOTHING_READY,
+    SKIPPED
+  }
+
+  /** Tries to lease for one waiter. */
+  private Served serve(Waiter w) {
+    if (!w.claim()) {
+      return Served.SKIPPED;
+    }
+    List<Job> jobs;
+    try {
+      jobs = leaser.lease(w.plan);
+    } catch (RuntimeException e) {
+      log.warn("lease for waiting worker {} failed", w.plan.workerId(), e);
+      w.fail(e);
+      return Served.SKIPPED;
+    }
+    if (jobs.isEmpty()) {
+      w.unclaim();
+      return Served.NOTHING_READY;
+    }
+    if (!w.deliver(jobs)) {
+      leaser.giveBack(jobs);
+    }
+    return Served.JOBS;
+  }
+
+  private static final class QueueWaiters {
+    final ConcurrentLinkedDeque<Waiter> waiters = new ConcurrentLinkedDeque<>();
+    final AtomicInteger signals = new AtomicInteger();
+  }
+
+  /** One waiting call. WAITING -> CLAIMED (someone leases for it) -> WAITING or DONE. */
+  private static final class Waiter {
+    private static final int WAITING = 0;
+    private static final int CLAIMED = 1;
+    private static final int DONE = 2;
+
+    final LeasePlan plan;
+    final CompletableFuture<List<Job>> future = new CompletableFuture<>();
+    private final AtomicInteger state = new AtomicInteger(WAITING);
+    private volatile boolean timedOut;
+
+    Waiter(LeasePlan plan) {
+      this.plan = plan;
+    }
+
+    boolean claim() {
+      return !future.isDone() && state.compareAndSet(WAITING, CLAIMED);
+    }
+
+    void unclaim() {
+      state.set(WAITING);
+      if (timedOut && state.compareAndSet(WAITING, DONE)) {
+        future.complete(List.of());
+      }
+    }
+
+    /** False if the call went away before the jobs could be handed over. */
+    boolean deliver(List<Job> jobs) {
+      state.set(DONE);
+      return future.complete(jobs);
+    }
+
+    void fail(RuntimeException e) {
+      state.set(DONE);
+      future.completeExceptionally(e);
+    }
+
+    void timeOut() {
+      timedOut = true;
+      if (state.compareAndSet(WAITING, DONE)) {
+        future.complete(List.of());
+      }
+    }
+  }
+}

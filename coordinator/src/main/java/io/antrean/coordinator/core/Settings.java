@@ -1,0 +1,101 @@
+package io.antrean.coordinator.core;
+
+import io.antrean.coordinator.job.RetryPolicy;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The coordinator's scheduling limits and defaults. Immutable.
+ *
+ * @param declaredTypes when not empty, the only job types Enqueue accepts
+ * @param typePolicies retry defaults per job type; win over the queue's
+ * @param queuePolicies retry defaults per queue; win over {@code defaultPolicy}
+ * @param defaultLeaseTtl lease length when a worker asks for none
+ * @param maxLeaseTtl the longest lease granted
+ * @param defaultLeaseWait long-poll wait when a worker asks for none
+ * @param maxLeaseWait the longest long-poll wait
+ * @param maxPayloadBytes the largest payload accepted
+ * @param maxBatchSize the most jobs in one EnqueueBatch
+ * @param maxLeaseBatch the most jobs in one Lease
+ * @param idempotencyWindow how long an idempotency key is remembered
+ * @param sweepInterval how often the backup sweep looks for expired leases
+ */
+public record Settings(
+    Set<String> declaredTypes,
+    Map<String, RetryPolicy> typePolicies,
+    Map<String, RetryPolicy> queuePolicies,
+    RetryPolicy defaultPolicy,
+    Duration defaultLeaseTtl,
+    Duration maxLeaseTtl,
+    Duration defaultLeaseWait,
+    Duration maxLeaseWait,
+    int maxPayloadBytes,
+    int maxBatchSize,
+    int maxLeaseBatch,
+    Duration idempotencyWindow,
+    Duration sweepInterval) {
+
+  public Settings {
+    declaredTypes = Set.copyOf(declaredTypes);
+    typePolicies = Map.copyOf(typePolicies);
+    queuePolicies = Map.copyOf(queuePolicies);
+    Objects.requireNonNull(defaultPolicy, "defaultPolicy");
+  }
+
+  /** The built-in defaults: no declared types, 30 s leases, 20 s long-polls, 1 MiB payloads. */
+  public static Settings defaults() {
+    return new Settings(
+        Set.of(),
+        Map.of(),
+        Map.of(),
+        RetryPolicy.DEFAULT,
+        Duration.ofSeconds(30),
+        Duration.ofMinutes(10),
+        Duration.ofSeconds(20),
+        Duration.ofSeconds(60),
+        1 << 20,
+        1000,
+        256,
+        Duration.ofHours(24),
+        Duration.ofSeconds(5));
+  }
+
+  /** A copy with other declared types and per-type and per-queue retry defaults. */
+  public Settings withJobTypes(
+      Set<String> types, Map<String, RetryPolicy> byType, Map<String, RetryPolicy> byQueue) {
+    return new Settings(
+        types,
+        byType,
+        byQueue,
+        defaultPolicy,
+        defaultLeaseTtl,
+        maxLeaseTtl,
+        defaultLeaseWait,
+        maxLeaseWait,
+        maxPayloadBytes,
+        maxBatchSize,
+        maxLeaseBatch,
+        idempotencyWindow,
+        sweepInterval);
+  }
+
+  /** A copy with another sweep interval. */
+  public Settings withSweepInterval(Duration interval) {
+    return new Settings(
+        declaredTypes,
+        typePolicies,
+        queuePolicies,
+        defaultPolicy,
+        defaultLeaseTtl,
+        maxLeaseTtl,
+        defaultLeaseWait,
+        maxLeaseWait,
+        maxPayloadBytes,
+        maxBatchSize,
+        maxLeaseBatch,
+        idempotencyWindow,
+        interval);
+  }
+}
