@@ -1,0 +1,108 @@
+package io.antrean.client;
+
+import io.antrean.proto.v1.EnqueueBatchRequest;
+import io.antrean.proto.v1.EnqueueBatchResponse;
+import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.EnqueueResponse;
+import io.antrean.proto.v1.GetStatsResponse;
+import io.antrean.proto.v1.Job;
+import io.antrean.proto.v1.ListJobsRequest;
+import io.antrean.proto.v1.ListJobsResponse;
+import java.time.Duration;
+import java.util.List;
+import javax.annotation.Nullable;
+
+/**
+ * A producer's view of an Antrean coordinator: put jobs in, look at them.
+ *
+ * <p>Every call is blocking and carries a deadline (the client's default unless changed with {@link
+ * #withTimeout}). Failures are unchecked: {@link InvalidArgumentException} for bad input, {@link
+ * JobNotFoundException}, {@link AlreadyExistsException}, {@link UnavailableException} when the
+ * coordinator cannot be reached or does not answer in time (retryable), and {@link
+ * AntreanException} for every other status. Implementations are thread-safe: share one client
+ * between threads and close it once when the application stops.
+ */
+public interface AntreanClient extends AutoCloseable {
+
+  /**
+   * Adds one job. When this returns, the job is durably stored.
+   *
+   * @return the stored job and whether an idempotency key matched an existing one
+   * @throws InvalidArgumentException for a missing or unknown type, a bad queue name, a payload
+   *     over the limit, a negative delay or a bad retry policy
+   * @throws AlreadyExistsException if the idempotency key is remembered with another payload
+   * @throws UnavailableException if the coordinator did not answer; the job may have been stored
+   */
+  EnqueueResponse enqueue(EnqueueRequest request);
+
+  /** Adds the job a {@link JobSpec} describes; see {@link #enqueue(EnqueueRequest)}. */
+  default EnqueueResponse enqueue(JobSpec spec) {
+    return enqueue(spec.toRequest());
+  }
+
+  /**
+   * Adds a job of the given type with a JSON payload to the {@code default} queue, with the
+   * coordinator's defaults for everything else; see {@link #enqueue(EnqueueRequest)}.
+   *
+   * @param type the job type; not blank
+   * @param jsonPayload the payload, sent as UTF-8 {@code application/json}
+   */
+  default EnqueueResponse enqueue(String type, String jsonPayload) {
+    return enqueue(JobSpec.builder(type).jsonPayload(jsonPayload).build());
+  }
+
+  /**
+   * Adds many jobs in one durable write: all or none.
+   *
+   * @return one result per request, in request order
+   * @throws InvalidArgumentException for an empty or oversized batch or a bad job; field violations
+   *     name the job as {@code jobs[i].field}
+   */
+  EnqueueBatchResponse enqueueBatch(EnqueueBatchRequest request);
+
+  /** Adds the jobs the specs describe in one write; see {@link #enqueueBatch}. */
+  default EnqueueBatchResponse enqueueBatch(List<JobSpec> specs) {
+    EnqueueBatchRequest.Builder batch = EnqueueBatchRequest.newBuilder();
+    specs.forEach(spec -> batch.addJobs(spec.toRequest()));
+    return enqueueBatch(batch.build());
+  }
+
+  /**
+   * One job with its attempt history.
+   *
+   * @throws JobNotFoundException if no job has this id
+   */
+  Job getJob(long id);
+
+  /**
+   * One page of jobs, newest first, filtered by the request's queue, type and state (history left
+   * out). Pass the response's {@code next_page_token} in the next request for the next page.
+   *
+   * @throws InvalidArgumentException for a page token the server did not issue
+   */
+  ListJobsResponse listJobs(ListJobsRequest request);
+
+  /**
+   * Depth by state and the oldest pending job's age.
+   *
+   * @param queue only this queue, or {@code null} (or empty) for every queue that holds jobs
+   */
+  GetStatsResponse getStats(@Nullable String queue);
+
+  /**
+   * A client that shares this one's connection but gives each call the given deadline. Closing the
+   * returned client does nothing; the connection belongs to this one.
+   *
+   * @param timeout the deadline of each call, measured from its start; positive
+   * @throws IllegalArgumentException if {@code timeout} is zero or negative
+   */
+  AntreanClient withTimeout(Duration timeout);
+
+  /**
+   * Releases the connection if this client owns it, waiting a few seconds for calls in flight; does
+   * nothing for a borrowed connection. Idempotent; once an owning client is closed its calls fail
+   * with {@link UnavailableException}. Does not throw checked exceptions.
+   */
+  @Override
+  void close();
+}

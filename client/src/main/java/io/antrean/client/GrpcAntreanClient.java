@@ -1,0 +1,180 @@
+package io.antrean.client;
+
+import io.antrean.proto.v1.EnqueueBatchRequest;
+import io.antrean.proto.v1.EnqueueBatchResponse;
+import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.EnqueueResponse;
+import io.antrean.proto.v1.GetJobRequest;
+import io.antrean.proto.v1.GetStatsRequest;
+import io.antrean.proto.v1.GetStatsResponse;
+import io.antrean.proto.v1.Job;
+import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.ListJobsRequest;
+import io.antrean.proto.v1.ListJobsResponse;
+import io.grpc.Channel;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import javax.annotation.Nullable;
+
+/**
+ * An {@link AntreanClient} that calls the coordinator's {@code antrean.v1.JobService} over gRPC.
+ *
+ * <p>Build one with {@link #forTarget} (the client opens a plaintext channel, owns it and shuts it
+ * down on {@link #close}) or {@link #forChannel} (the client borrows the channel and never closes
+ * it; use this for TLS, interceptors or in-process tests). Thread-safe.
+ */
+public final class GrpcAntreanClient implements AntreanClient {
+  /** The deadline of each call when the builder is not told otherwise. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+  private static final Duration CLOSE_GRACE = Duration.ofSeconds(5);
+
+  @Nullable private final ManagedChannel ownedChannel;
+  private final JobServiceGrpc.JobServiceBlockingStub stub;
+  private final Duration timeout;
+
+  private GrpcAntreanClient(
+      @Nullable ManagedChannel ownedChannel,
+      JobServiceGrpc.JobServiceBlockingStub stub,
+      Duration timeout) {
+    this.ownedChannel = ownedChannel;
+    this.stub = stub;
+    this.timeout = timeout;
+  }
+
+  /**
+   * A builder for a client that connects to {@code target} without TLS and owns the channel.
+   *
+   * @param target {@code host:port}, or any gRPC target such as {@code dns:///host:port}
+   */
+  public static Builder forTarget(String target) {
+    Objects.requireNonNull(target, "target");
+    if (target.isBlank()) {
+      throw new IllegalArgumentException("target must be host:port, not blank");
+    }
+    return new Builder(target, null);
+  }
+
+  /**
+   * A builder for a client that borrows {@code channel}. The caller keeps ownership: the client
+   * never shuts it down, and the channel must outlive the client.
+   */
+  public static Builder forChannel(Channel channel) {
+    return new Builder(null, Objects.requireNonNull(channel, "channel"));
+  }
+
+  /** The deadline each call of this client gets. */
+  public Duration timeout() {
+    return timeout;
+  }
+
+  @Override
+  public EnqueueResponse enqueue(EnqueueRequest request) {
+    return call(() -> deadlined().enqueue(request));
+  }
+
+  @Override
+  public EnqueueBatchResponse enqueueBatch(EnqueueBatchRequest request) {
+    return call(() -> deadlined().enqueueBatch(request));
+  }
+
+  @Override
+  public Job getJob(long id) {
+    GetJobRequest request = GetJobRequest.newBuilder().setId(id).build();
+    return call(() -> deadlined().getJob(request)).getJob();
+  }
+
+  @Override
+  public ListJobsResponse listJobs(ListJobsRequest request) {
+    return call(() -> deadlined().listJobs(request));
+  }
+
+  @Override
+  public GetStatsResponse getStats(@Nullable String queue) {
+    GetStatsRequest request =
+        GetStatsRequest.newBuilder().setQueue(queue == null ? "" : queue).build();
+    return call(() -> deadlined().getStats(request));
+  }
+
+  @Override
+  public AntreanClient withTimeout(Duration timeout) {
+    return new GrpcAntreanClient(null, stub, requirePositive(timeout));
+  }
+
+  @Override
+  public void close() {
+    if (ownedChannel == null) {
+      return;
+    }
+    ownedChannel.shutdown();
+    try {
+      if (!ownedChannel.awaitTermination(CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+        ownedChannel.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      ownedChannel.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private JobServiceGrpc.JobServiceBlockingStub deadlined() {
+    return stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  private static <T> T call(Supplier<T> rpc) {
+    try {
+      return rpc.get();
+    } catch (StatusRuntimeException e) {
+      throw StatusTranslation.translate(e);
+    }
+  }
+
+  private static Duration requirePositive(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new IllegalArgumentException("timeout must be positive: " + timeout);
+    }
+    return timeout;
+  }
+
+  /** Configures a {@link GrpcAntreanClient}. Not thread-safe. */
+  public static final class Builder {
+    @Nullable private final String target;
+    @Nullable private final Channel borrowedChannel;
+    private Duration timeout = DEFAULT_TIMEOUT;
+
+    private Builder(@Nullable String target, @Nullable Channel borrowedChannel) {
+      this.target = target;
+      this.borrowedChannel = borrowedChannel;
+    }
+
+    /**
+     * The deadline of each call, measured from its start; {@link #DEFAULT_TIMEOUT} when not set.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is zero or negative
+     */
+    public Builder timeout(Duration timeout) {
+      this.timeout = requirePositive(timeout);
+      return this;
+    }
+
+    /** Builds the client; for {@link #forTarget} this creates the channel (it connects lazily). */
+    public GrpcAntreanClient build() {
+      if (borrowedChannel != null) {
+        return new GrpcAntreanClient(
+            null, JobServiceGrpc.newBlockingStub(borrowedChannel), timeout);
+      }
+      ManagedChannel channel =
+          Grpc.newChannelBuilder(target, InsecureChannelCredentials.create())
+              .userAgent("antrean-client")
+              .build();
+      return new GrpcAntreanClient(channel, JobServiceGrpc.newBlockingStub(channel), timeout);
+    }
+  }
+}

@@ -1,0 +1,121 @@
+package io.antrean.client;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.rpc.BadRequest;
+import com.google.rpc.ErrorInfo;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import javax.annotation.Nullable;
+
+/**
+ * The one table that turns a failed gRPC call into an {@link AntreanException}. Every RPC of {@link
+ * GrpcAntreanClient} goes through {@link #translate}. Stateless and thread-safe.
+ */
+final class StatusTranslation {
+
+  /** What a status code becomes; codes missing from the table become the base class. */
+  @FunctionalInterface
+  private interface Factory {
+    AntreanException create(Failure failure);
+  }
+
+  /** A failed call taken apart: code, description, details and the original exception. */
+  private record Failure(
+      Status.Code code,
+      String description,
+      @Nullable String reason,
+      List<FieldViolation> violations,
+      StatusRuntimeException cause) {}
+
+  private static final Map<Status.Code, Factory> TABLE = buildTable();
+
+  private StatusTranslation() {}
+
+  private static Map<Status.Code, Factory> buildTable() {
+    Map<Status.Code, Factory> table = new EnumMap<>(Status.Code.class);
+    table.put(
+        Status.Code.INVALID_ARGUMENT,
+        f -> new InvalidArgumentException(f.description(), f.reason(), f.violations(), f.cause()));
+    table.put(
+        Status.Code.NOT_FOUND,
+        f -> new JobNotFoundException(f.description(), f.reason(), f.cause()));
+    table.put(
+        Status.Code.ALREADY_EXISTS,
+        f -> new AlreadyExistsException(f.description(), f.reason(), f.cause()));
+    table.put(Status.Code.UNAVAILABLE, StatusTranslation::unavailable);
+    table.put(Status.Code.DEADLINE_EXCEEDED, StatusTranslation::unavailable);
+    return table;
+  }
+
+  private static AntreanException unavailable(Failure f) {
+    return new UnavailableException(f.code(), f.description(), f.reason(), f.cause());
+  }
+
+  /**
+   * Translates a failed call. Details that cannot be parsed are ignored rather than hiding the
+   * failure itself.
+   *
+   * @param e the exception a stub threw
+   * @return the exception to throw in its place; its cause is {@code e}
+   */
+  static AntreanException translate(StatusRuntimeException e) {
+    Status status = e.getStatus();
+    String description = status.getDescription() == null ? "" : status.getDescription();
+    com.google.rpc.Status details = StatusProto.fromThrowable(e);
+    Failure failure =
+        new Failure(
+            status.getCode(),
+            description,
+            details == null ? null : reasonOf(details),
+            details == null ? List.of() : violationsOf(details),
+            e);
+    Factory factory = TABLE.get(status.getCode());
+    if (factory != null) {
+      return factory.create(failure);
+    }
+    return new AntreanException(failure.code(), description, failure.reason(), e);
+  }
+
+  @Nullable
+  private static String reasonOf(com.google.rpc.Status details) {
+    for (Any any : details.getDetailsList()) {
+      if (any.is(ErrorInfo.class)) {
+        ErrorInfo info = unpack(any, ErrorInfo.class);
+        if (info != null && !info.getReason().isEmpty()) {
+          return info.getReason();
+        }
+      }
+    }
+    return null;
+  }
+
+  private static List<FieldViolation> violationsOf(com.google.rpc.Status details) {
+    List<FieldViolation> violations = new ArrayList<>();
+    for (Any any : details.getDetailsList()) {
+      if (any.is(BadRequest.class)) {
+        BadRequest badRequest = unpack(any, BadRequest.class);
+        if (badRequest != null) {
+          badRequest
+              .getFieldViolationsList()
+              .forEach(v -> violations.add(new FieldViolation(v.getField(), v.getDescription())));
+        }
+      }
+    }
+    return violations;
+  }
+
+  @Nullable
+  private static <T extends com.google.protobuf.Message> T unpack(Any any, Class<T> type) {
+    try {
+      return any.unpack(type);
+    } catch (InvalidProtocolBufferException malformed) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package io.antrean.client.cli;
+
+import io.antrean.client.AntreanClient;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+/**
+ * The {@code antrean} command line: enqueue jobs and look at them. Each subcommand opens one
+ * connection to the coordinator, makes its calls and closes it.
+ *
+ * <p>Exit codes are in {@link ExitCodes} and in every command's help.
+ */
+@Command(
+    name = "antrean",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+      "Talks to an Antrean coordinator: enqueue jobs, look at jobs and queues.",
+      "Global options go before the command: antrean --coordinator HOST:PORT list"
+    },
+    synopsisSubcommandLabel = "COMMAND",
+    subcommands = {
+      EnqueueCommand.class,
+      GetCommand.class,
+      ListCommand.class,
+      StatsCommand.class,
+      SamplesCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class AntreanCli implements Callable<Integer> {
+
+  @Option(
+      names = "--coordinator",
+      paramLabel = "HOST:PORT",
+      defaultValue = "${env:ANTREAN_COORDINATOR:-127.0.0.1:7400}",
+      description =
+          "The coordinator's gRPC address (env ANTREAN_COORDINATOR; default: ${DEFAULT-VALUE}).")
+  private String coordinator;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      defaultValue = "10s",
+      converter = DurationConverter.class,
+      description =
+          "Deadline of each call to the coordinator, e.g. 500ms, 10s (default: ${DEFAULT-VALUE}).")
+  private Duration timeout;
+
+  @Spec private CommandSpec spec;
+
+  private final ClientConnector connector;
+
+  AntreanCli(ClientConnector connector) {
+    this.connector = connector;
+  }
+
+  /** Runs the command line and exits the JVM with its exit code. */
+  public static void main(String[] args) {
+    System.exit(commandLine(ClientConnector.GRPC).execute(args));
+  }
+
+  /** The command line wired to {@code connector}, with the CLI's error handling and exit codes. */
+  static CommandLine commandLine(ClientConnector connector) {
+    AntreanCli cli = new AntreanCli(connector);
+    CommandLine commandLine = new CommandLine(cli);
+    commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+    commandLine.setExecutionExceptionHandler(new FailureReporter(() -> cli.coordinator));
+    commandLine.setParameterExceptionHandler(AntreanCli::reportUsageError);
+    addExitCodes(commandLine);
+    return commandLine;
+  }
+
+  private static void addExitCodes(CommandLine commandLine) {
+    commandLine.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n");
+    commandLine.getCommandSpec().usageMessage().exitCodeList(ExitCodes.helpList());
+    commandLine.getSubcommands().values().forEach(AntreanCli::addExitCodes);
+  }
+
+  /** Prints the mistake and where to find help, not the whole usage text. */
+  private static int reportUsageError(ParameterException e, String[] args) {
+    CommandLine command = e.getCommandLine();
+    PrintWriter err = command.getErr();
+    err.println("antrean: " + e.getMessage());
+    UnmatchedArgumentException.printSuggestions(e, err);
+    err.printf("Try '%s --help' for more information.%n", command.getCommandSpec().qualifiedName());
+    err.flush();
+    return ExitCodes.USAGE;
+  }
+
+  @Override
+  public Integer call() {
+    throw new ParameterException(spec.commandLine(), "Missing command; see antrean --help");
+  }
+
+  /** Opens a client to the chosen coordinator with the chosen deadline; the caller closes it. */
+  AntreanClient connect() {
+    return connector.connect(coordinator, timeout);
+  }
+
+  /** Where commands print their results. */
+  PrintWriter out() {
+    return spec.commandLine().getOut();
+  }
+
+  /** Where commands print diagnostics. */
+  PrintWriter err() {
+    return spec.commandLine().getErr();
+  }
+}

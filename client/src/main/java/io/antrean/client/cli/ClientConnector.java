@@ -1,0 +1,24 @@
+package io.antrean.client.cli;
+
+import io.antrean.client.AntreanClient;
+import io.antrean.client.GrpcAntreanClient;
+import java.time.Duration;
+
+/**
+ * Opens the client a command talks through. The CLI's own connector dials the coordinator; tests
+ * hand in one that borrows an in-process channel.
+ */
+@FunctionalInterface
+interface ClientConnector {
+  /** Dials {@code target} over plaintext gRPC; the returned client owns its channel. */
+  ClientConnector GRPC =
+      (target, timeout) -> GrpcAntreanClient.forTarget(target).timeout(timeout).build();
+
+  /**
+   * Opens a client; the caller closes it.
+   *
+   * @param target the coordinator, {@code host:port}
+   * @param timeout the deadline of each call
+   */
+  AntreanClient connect(String target, Duration timeout);
+}

@@ -1,0 +1,155 @@
+package io.antrean.client.cli;
+
+import io.antrean.client.AntreanClient;
+import io.antrean.client.JobSpec;
+import io.antrean.proto.v1.EnqueueResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code antrean enqueue}: adds one job and prints its id. */
+@Command(
+    name = "enqueue",
+    mixinStandardHelpOptions = true,
+    header = "Adds one job and prints its id.",
+    description =
+        "Prints the new job's id, followed by ' deduplicated' when the idempotency key matched an"
+            + " existing job (nothing new was stored). With --json, prints the EnqueueResponse"
+            + " (job and deduplicated) instead.")
+final class EnqueueCommand implements Callable<Integer> {
+  private static final String JSON = "application/json";
+
+  @ParentCommand private AntreanCli cli;
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--type", required = true, description = "The job type (selects the handler).")
+  private String type;
+
+  @Option(names = "--queue", description = "The queue (default: the coordinator's 'default').")
+  private String queue;
+
+  @ArgGroup(exclusive = true)
+  private PayloadSource payload;
+
+  @Option(
+      names = "--content-type",
+      defaultValue = JSON,
+      description =
+          "The payload's MIME type (default: ${DEFAULT-VALUE}); JSON payloads are checked.")
+  private String contentType;
+
+  @Option(names = "--priority", description = "Higher runs first (default: 0).")
+  private Integer priority;
+
+  @Option(
+      names = "--delay",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description = "Run no earlier than this from now, e.g. 5s, 2m.")
+  private Duration delay;
+
+  @Option(names = "--idempotency-key", paramLabel = "KEY", description = "Deduplicates enqueues.")
+  private String idempotencyKey;
+
+  @Option(names = "--max-attempts", paramLabel = "N", description = "Attempts in all, 1 = none.")
+  private Integer maxAttempts;
+
+  @Option(names = "--json", description = "Print the response as JSON.")
+  private boolean json;
+
+  /** Exactly one way of giving the payload, or none. */
+  static final class PayloadSource {
+    @Option(names = "--payload", paramLabel = "JSON", description = "The payload text.")
+    String text;
+
+    @Option(
+        names = "--payload-file",
+        paramLabel = "FILE",
+        description = "Read the payload from FILE ('-' for stdin).")
+    Path file;
+  }
+
+  @Override
+  public Integer call() {
+    JobSpec jobSpec = jobSpec();
+    try (AntreanClient client = cli.connect()) {
+      EnqueueResponse response = client.enqueue(jobSpec);
+      if (json) {
+        cli.out().println(JsonOutput.print(response));
+      } else {
+        long id = response.getJob().getId();
+        cli.out().println(response.getDeduplicated() ? id + " deduplicated" : String.valueOf(id));
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  private JobSpec jobSpec() {
+    try {
+      JobSpec.Builder builder = JobSpec.builder(type);
+      if (queue != null) {
+        builder.queue(queue);
+      }
+      byte[] bytes = payloadBytes();
+      if (bytes != null) {
+        builder.payload(bytes, contentType);
+      }
+      if (priority != null) {
+        builder.priority(priority);
+      }
+      if (delay != null) {
+        builder.delay(delay);
+      }
+      if (idempotencyKey != null) {
+        builder.idempotencyKey(idempotencyKey);
+      }
+      if (maxAttempts != null) {
+        builder.maxAttempts(maxAttempts);
+      }
+      return builder.build();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+  }
+
+  private byte[] payloadBytes() {
+    if (payload == null) {
+      return null;
+    }
+    byte[] bytes =
+        payload.text != null
+            ? payload.text.getBytes(StandardCharsets.UTF_8)
+            : readFile(payload.file);
+    if (contentType.contains("json")) {
+      String problem = JsonOutput.jsonProblem(new String(bytes, StandardCharsets.UTF_8));
+      if (problem != null) {
+        throw new ParameterException(spec.commandLine(), "payload is not valid JSON: " + problem);
+      }
+    }
+    return bytes;
+  }
+
+  private byte[] readFile(Path file) {
+    try {
+      if (file.toString().equals("-")) {
+        InputStream in = System.in;
+        return in.readAllBytes();
+      }
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new ParameterException(
+          spec.commandLine(), "cannot read payload file " + file + ": " + e, e);
+    }
+  }
+}

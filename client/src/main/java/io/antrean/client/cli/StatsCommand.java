@@ -1,0 +1,72 @@
+package io.antrean.client.cli;
+
+import io.antrean.client.AntreanClient;
+import io.antrean.proto.v1.GetStatsResponse;
+import io.antrean.proto.v1.QueueStats;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code antrean stats}: job counts by state, one row per queue. */
+@Command(
+    name = "stats",
+    mixinStandardHelpOptions = true,
+    header = "Prints job counts by state, one row per queue.",
+    description =
+        "Prints pending, scheduled, running, succeeded, failed and cancelled counts and the oldest"
+            + " pending job's age for each queue. With --json, prints the GetStatsResponse (queues"
+            + " and asOf) instead.")
+final class StatsCommand implements Callable<Integer> {
+  @ParentCommand private AntreanCli cli;
+
+  @Option(names = "--queue", description = "Only this queue (default: every queue with jobs).")
+  private String queue;
+
+  @Option(names = "--json", description = "Print the response as JSON.")
+  private boolean json;
+
+  @Override
+  public Integer call() {
+    try (AntreanClient client = cli.connect()) {
+      GetStatsResponse response = client.getStats(queue);
+      if (json) {
+        cli.out().println(JsonOutput.print(response));
+      } else {
+        printTable(response, cli.out());
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  private static void printTable(GetStatsResponse response, PrintWriter out) {
+    TextTable table =
+        new TextTable(
+            "QUEUE",
+            "PENDING",
+            "SCHEDULED",
+            "RUNNING",
+            "SUCCEEDED",
+            "FAILED",
+            "CANCELLED",
+            "OLDEST PENDING");
+    for (QueueStats stats : response.getQueuesList()) {
+      table.add(
+          stats.getQueue(),
+          stats.getPending(),
+          stats.getScheduled(),
+          stats.getRunning(),
+          stats.getSucceeded(),
+          stats.getFailed(),
+          stats.getCancelled(),
+          JobText.duration(stats.getOldestPendingAge()));
+    }
+    if (table.isEmpty()) {
+      out.println("no queues hold jobs");
+    } else {
+      table.print(out);
+    }
+    out.println("as of " + JobText.instant(response.getAsOf()));
+  }
+}
