@@ -1,0 +1,318 @@
+package io.antrean.worker;
+
+import io.antrean.worker.internal.WorkerSettings;
+import io.grpc.ManagedChannel;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Configures a {@link Worker}. Every setting but the coordinator and at least one handler has a
+ * default. Setters return {@code this}; {@link #build()} validates everything at once.
+ *
+ * <p>Not thread-safe: configure it on one thread.
+ */
+public final class WorkerBuilder {
+  private static final Duration MAX_POLL_WAIT = Duration.ofSeconds(60);
+  private static final int MAX_CONCURRENCY = 1024;
+
+  private String target;
+  private ManagedChannel channel;
+  private String queue = "default";
+  private int concurrency = 4;
+  private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
+  private Duration leaseTtl = Duration.ofSeconds(30);
+  private Duration heartbeatInterval;
+  private Duration pollWait = Duration.ofSeconds(20);
+  private Duration shutdownGrace = Duration.ofSeconds(30);
+  private Duration rpcTimeout = Duration.ofSeconds(10);
+  private Duration pollBackoffInitial = Duration.ofMillis(100);
+  private Duration pollBackoffMax = Duration.ofSeconds(10);
+  private String workerId;
+  private ErrorClassifier classifier = ErrorClassifier.standard();
+  private Clock clock = Clock.systemUTC();
+  private Ticker ticker = Ticker.system();
+
+  WorkerBuilder() {}
+
+  /**
+   * The coordinator to connect to, as {@code host:port} (or any gRPC target string). The worker
+   * opens a plaintext channel and closes it when it terminates. Replaces {@link
+   * #channel(ManagedChannel)}.
+   *
+   * @param target for example {@code "127.0.0.1:7400"}
+   * @return this builder
+   */
+  public WorkerBuilder coordinator(String target) {
+    this.target = requireText(target, "target");
+    this.channel = null;
+    return this;
+  }
+
+  /**
+   * A channel to the coordinator, for TLS, in-process tests or a shared channel. The worker only
+   * borrows it: it never shuts it down, and the caller must keep it open until the worker has
+   * terminated. Replaces {@link #coordinator(String)}.
+   *
+   * @param channel the channel to use
+   * @return this builder
+   */
+  public WorkerBuilder channel(ManagedChannel channel) {
+    this.channel = Objects.requireNonNull(channel, "channel");
+    this.target = null;
+    return this;
+  }
+
+  /**
+   * The queue to lease from; {@code "default"} by default.
+   *
+   * @param queue the queue name
+   * @return this builder
+   */
+  public WorkerBuilder queue(String queue) {
+    this.queue = requireText(queue, "queue");
+    return this;
+  }
+
+  /**
+   * Handler threads, and so the most jobs the worker holds at once; 4 by default, 1 to 1024.
+   *
+   * @param concurrency the number of handler threads
+   * @return this builder
+   */
+  public WorkerBuilder concurrency(int concurrency) {
+    this.concurrency = concurrency;
+    return this;
+  }
+
+  /**
+   * Registers the handler for one job type; the worker leases only the registered types. A later
+   * registration of the same type replaces the earlier one.
+   *
+   * @param type the job type, not blank
+   * @param handler a thread-safe handler
+   * @return this builder
+   */
+  public WorkerBuilder handler(String type, JobHandler handler) {
+    handlers.put(requireText(type, "type"), Objects.requireNonNull(handler, "handler"));
+    return this;
+  }
+
+  /**
+   * How long a lease lasts without a heartbeat; 30 s by default. Shorter means a dead worker's jobs
+   * are taken over sooner, at the cost of more heartbeats.
+   *
+   * @param leaseTtl a positive duration
+   * @return this builder
+   */
+  public WorkerBuilder leaseTtl(Duration leaseTtl) {
+    this.leaseTtl = Objects.requireNonNull(leaseTtl, "leaseTtl");
+    return this;
+  }
+
+  /**
+   * Time between heartbeats; a third of the lease TTL by default. Must be below the lease TTL.
+   *
+   * @param interval a positive duration
+   * @return this builder
+   */
+  public WorkerBuilder heartbeatInterval(Duration interval) {
+    this.heartbeatInterval = Objects.requireNonNull(interval, "interval");
+    return this;
+  }
+
+  /**
+   * How long one Lease call waits for a job when none is ready; 20 s by default, 0 to 60 s.
+   *
+   * @param wait the long-poll wait
+   * @return this builder
+   */
+  public WorkerBuilder pollWait(Duration wait) {
+    this.pollWait = Objects.requireNonNull(wait, "wait");
+    return this;
+  }
+
+  /**
+   * How long {@link Worker#shutdown()} lets running jobs finish before it interrupts and releases
+   * them; 30 s by default.
+   *
+   * @param grace zero or more
+   * @return this builder
+   */
+  public WorkerBuilder shutdownGrace(Duration grace) {
+    this.shutdownGrace = Objects.requireNonNull(grace, "grace");
+    return this;
+  }
+
+  /**
+   * The deadline of each Complete, Fail and Release call; 10 s by default (never past the lease).
+   *
+   * @param timeout a positive duration
+   * @return this builder
+   */
+  public WorkerBuilder rpcTimeout(Duration timeout) {
+    this.rpcTimeout = Objects.requireNonNull(timeout, "timeout");
+    return this;
+  }
+
+  /**
+   * The poll loop's backoff after a failed Lease: the first delay is about {@code initial}, each
+   * further one doubles, up to {@code max}, with jitter; 100 ms and 10 s by default.
+   *
+   * @param initial a positive duration
+   * @param max at least {@code initial}
+   * @return this builder
+   */
+  public WorkerBuilder pollBackoff(Duration initial, Duration max) {
+    this.pollBackoffInitial = Objects.requireNonNull(initial, "initial");
+    this.pollBackoffMax = Objects.requireNonNull(max, "max");
+    return this;
+  }
+
+  /**
+   * The id this worker presents; {@code <hostname>-<pid>-<random>} by default. It appears in each
+   * job's history, so make it say which process ran the job.
+   *
+   * @param workerId not blank
+   * @return this builder
+   */
+  public WorkerBuilder workerId(String workerId) {
+    this.workerId = requireText(workerId, "workerId");
+    return this;
+  }
+
+  /**
+   * Replaces the {@linkplain ErrorClassifier#standard() standard failure table}.
+   *
+   * @param classifier a thread-safe classifier
+   * @return this builder
+   */
+  public WorkerBuilder errorClassifier(ErrorClassifier classifier) {
+    this.classifier = Objects.requireNonNull(classifier, "classifier");
+    return this;
+  }
+
+  /**
+   * The wall clock, used only to express lease deadlines as instants; UTC system clock by default.
+   *
+   * @param clock the clock
+   * @return this builder
+   */
+  public WorkerBuilder clock(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  /**
+   * The monotonic time source for lease deadlines and heartbeat timing; {@link Ticker#system()} by
+   * default. Tests pass a fake ticker to expire leases without waiting.
+   *
+   * @param ticker the ticker
+   * @return this builder
+   */
+  public WorkerBuilder ticker(Ticker ticker) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    return this;
+  }
+
+  /**
+   * Validates the settings and creates the worker, not yet started.
+   *
+   * @return a new worker
+   * @throws IllegalStateException if no coordinator or no handler was given, or a setting is out of
+   *     range (the message names it)
+   */
+  public Worker build() {
+    if (target == null && channel == null) {
+      throw new IllegalStateException("no coordinator: call coordinator(target) or channel(c)");
+    }
+    if (handlers.isEmpty()) {
+      throw new IllegalStateException("no handler registered: call handler(type, handler)");
+    }
+    check(
+        concurrency >= 1 && concurrency <= MAX_CONCURRENCY,
+        "concurrency must be 1 to 1024: " + concurrency);
+    check(isPositive(leaseTtl), "leaseTtl must be positive: " + leaseTtl);
+    Duration interval = heartbeatInterval != null ? heartbeatInterval : leaseTtl.dividedBy(3);
+    check(isPositive(interval), "heartbeatInterval must be positive: " + interval);
+    check(
+        interval.compareTo(leaseTtl) < 0,
+        "heartbeatInterval " + interval + " must be below leaseTtl " + leaseTtl);
+    check(
+        !pollWait.isNegative() && pollWait.compareTo(MAX_POLL_WAIT) <= 0,
+        "pollWait must be 0 to 60 s: " + pollWait);
+    check(!shutdownGrace.isNegative(), "shutdownGrace must not be negative: " + shutdownGrace);
+    check(isPositive(rpcTimeout), "rpcTimeout must be positive: " + rpcTimeout);
+    check(
+        isPositive(pollBackoffInitial),
+        "pollBackoff initial must be positive: " + pollBackoffInitial);
+    check(
+        pollBackoffMax.compareTo(pollBackoffInitial) >= 0,
+        "pollBackoff max " + pollBackoffMax + " is below initial " + pollBackoffInitial);
+    String id = workerId != null ? workerId : defaultWorkerId();
+    WorkerSettings settings =
+        new WorkerSettings(
+            id,
+            queue,
+            concurrency,
+            handlers,
+            leaseTtl,
+            interval,
+            pollWait,
+            shutdownGrace,
+            rpcTimeout,
+            pollBackoffInitial,
+            pollBackoffMax,
+            classifier,
+            clock,
+            ticker);
+    if (channel != null) {
+      return Worker.create(settings, channel.authority(), channel, false);
+    }
+    return Worker.create(settings, target, Worker.plaintextChannel(target), true);
+  }
+
+  /** {@code <hostname>-<pid>-<6 hex digits>}. */
+  static String defaultWorkerId() {
+    return hostname()
+        + "-"
+        + ProcessHandle.current().pid()
+        + "-"
+        + String.format("%06x", ThreadLocalRandom.current().nextInt(1 << 24));
+  }
+
+  private static String hostname() {
+    String fromEnv = System.getenv("HOSTNAME");
+    if (fromEnv != null && !fromEnv.isBlank()) {
+      return fromEnv.strip();
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "unknown-host";
+    }
+  }
+
+  private static boolean isPositive(Duration duration) {
+    return !duration.isNegative() && !duration.isZero();
+  }
+
+  private static void check(boolean condition, String message) {
+    if (!condition) {
+      throw new IllegalStateException(message);
+    }
+  }
+
+  private static String requireText(String value, String name) {
+    Objects.requireNonNull(value, name);
+    if (value.isBlank()) {
+      throw new IllegalArgumentException(name + " must not be blank");
+    }
+    return value;
+  }
+}

@@ -1,0 +1,132 @@
+package io.antrean.worker.internal;
+
+import io.antrean.proto.v1.ErrorKind;
+import io.antrean.worker.CancellationReason;
+import io.antrean.worker.ErrorClassifier;
+import io.antrean.worker.JobHandler;
+import io.antrean.worker.RetryableException;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one leased job on a handler thread and reports how it ended. Nothing the handler throws
+ * escapes: a normal return completes the job, an exception is classified and fails it, and a job
+ * stopped while it ran is released or dropped as its {@link CancellationReason} says. The job's
+ * lease and slot are given back once the outcome has been reported.
+ *
+ * <p>Thread-safe: one instance serves every handler thread.
+ */
+final class JobRunner {
+  private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
+
+  private final Map<String, JobHandler> handlers;
+  private final ErrorClassifier classifier;
+  private final OutcomeReporter reporter;
+  private final LeaseTable leases;
+  private final SlotPool slots;
+
+  JobRunner(
+      Map<String, JobHandler> handlers,
+      ErrorClassifier classifier,
+      OutcomeReporter reporter,
+      LeaseTable leases,
+      SlotPool slots) {
+    this.handlers = Map.copyOf(handlers);
+    this.classifier = classifier;
+    this.reporter = reporter;
+    this.leases = leases;
+    this.slots = slots;
+  }
+
+  /** Runs the job of {@code lease} on the calling thread, reports it, and frees its slot. */
+  void run(HeldLease lease, LeasedJobContext context) {
+    try {
+      long startNanos = System.nanoTime();
+      Outcome outcome = invoke(lease, context);
+      long elapsedMillis = (System.nanoTime() - startNanos) / 1_000_000;
+      if (lease.claimOutcome()) {
+        report(lease, context, outcome, elapsedMillis);
+      }
+    } finally {
+      leases.remove(lease);
+      slots.release(1);
+    }
+  }
+
+  /** What the handler did, and why it was stopped if it was. */
+  private record Outcome(byte[] result, Throwable error, CancellationReason stopReason) {}
+
+  private Outcome invoke(HeldLease lease, LeasedJobContext context) {
+    JobHandler handler = handlers.get(context.type());
+    if (!lease.beginHandler(Thread.currentThread())) {
+      return new Outcome(null, null, lease.endHandler());
+    }
+    byte[] result = null;
+    Throwable error = null;
+    try {
+      if (handler == null) {
+        // Another worker may know the type; let the job's retry budget decide.
+        throw new RetryableException("worker has no handler for job type " + context.type());
+      }
+      result = handler.handle(context);
+    } catch (Throwable t) {
+      // A handler's failure, Errors included, is the job's outcome, never an uncaught exception.
+      // An InterruptedException lands here too; endHandler() clears the interrupt, because the
+      // thread goes on to report and serve other jobs.
+      error = t;
+    }
+    return new Outcome(result, error, lease.endHandler());
+  }
+
+  private void report(
+      HeldLease lease, LeasedJobContext context, Outcome outcome, long elapsedMillis) {
+    CancellationReason reason = outcome.stopReason();
+    if (reason == null) {
+      reportFinished(lease, context, outcome, elapsedMillis);
+      return;
+    }
+    switch (reason) {
+      case CANCEL_REQUESTED -> {
+        log.info("{} cancelled after {} ms; releasing it", context, elapsedMillis);
+        reporter.release(lease, "cancelled", true);
+      }
+      case SHUTDOWN -> {
+        log.info("{} stopped by shutdown after {} ms; releasing it", context, elapsedMillis);
+        reporter.release(lease, "shutdown", true);
+      }
+      case LEASE_LOST, LEASE_EXPIRED ->
+          log.warn(
+              "{} dropped after {} ms ({}); its outcome is not reported",
+              context,
+              elapsedMillis,
+              reason);
+    }
+  }
+
+  private void reportFinished(
+      HeldLease lease, LeasedJobContext context, Outcome outcome, long elapsedMillis) {
+    if (outcome.error() == null) {
+      log.debug("{} succeeded in {} ms", context, elapsedMillis);
+      reporter.complete(lease, outcome.result(), context.resultContentType());
+      return;
+    }
+    FailureReport failure = FailureReport.of(outcome.error(), classifier);
+    if (failure.kind() == ErrorKind.ERROR_KIND_PERMANENT) {
+      log.warn(
+          "{} failed permanently after {} ms: {}: {}",
+          context,
+          elapsedMillis,
+          failure.errorType(),
+          failure.message());
+    } else {
+      log.info(
+          "{} failed (retryable) after {} ms: {}: {}",
+          context,
+          elapsedMillis,
+          failure.errorType(),
+          failure.message());
+    }
+    reporter.fail(lease, failure);
+  }
+}

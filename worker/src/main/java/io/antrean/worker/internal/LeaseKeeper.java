@@ -1,0 +1,199 @@
+package io.antrean.worker.internal;
+
+import io.antrean.proto.v1.HeartbeatRequest;
+import io.antrean.proto.v1.HeartbeatResponse;
+import io.antrean.proto.v1.LeaseRef;
+import io.antrean.proto.v1.LeaseState;
+import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceStub;
+import io.antrean.worker.CancellationReason;
+import io.antrean.worker.Ticker;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps this worker's leases alive: one Heartbeat per interval carries every held lease with its
+ * latest progress note, and the per-lease answers extend the local deadline (EXTENDED), stop the
+ * handler and drop the job (LOST), or stop it so that it is released as cancelled
+ * (CANCEL_REQUESTED). A lease whose local deadline passes without a renewal, because the
+ * coordinator could not be reached, is stopped as {@link CancellationReason#LEASE_EXPIRED}: by then
+ * the coordinator may have given the job to another worker.
+ *
+ * <p>The local deadline of an extended lease is counted from the moment the heartbeat was sent, so
+ * it never runs past the coordinator's expiry.
+ *
+ * <p>Threading: {@link #runOnce(long)} and the heartbeat answers must run on one thread, the {@code
+ * callbacks} executor (a single-thread scheduler in production); the heartbeat itself is
+ * asynchronous, so a slow coordinator never delays the deadline checks.
+ */
+final class LeaseKeeper {
+  private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
+  private static final Duration RETRY_INITIAL = Duration.ofMillis(200);
+
+  private final WorkerServiceStub stub;
+  private final String workerId;
+  private final Duration leaseTtl;
+  private final long intervalNanos;
+  private final Duration rpcTimeout;
+  private final Ticker ticker;
+  private final LeaseTable leases;
+  private final Executor callbacks;
+  private final Backoff retry;
+
+  private long nextBeatNanos;
+  private boolean inFlight;
+
+  LeaseKeeper(
+      WorkerServiceStub stub,
+      String workerId,
+      Duration leaseTtl,
+      Duration interval,
+      Ticker ticker,
+      LeaseTable leases,
+      Executor callbacks) {
+    this.stub = stub;
+    this.workerId = workerId;
+    this.leaseTtl = leaseTtl;
+    this.intervalNanos = interval.toNanos();
+    this.rpcTimeout =
+        interval.compareTo(Duration.ofSeconds(10)) > 0 ? Duration.ofSeconds(10) : interval;
+    this.ticker = ticker;
+    this.leases = leases;
+    this.callbacks = callbacks;
+    this.retry = new Backoff(min(RETRY_INITIAL, interval), interval);
+    this.nextBeatNanos = ticker.nanos() + intervalNanos;
+  }
+
+  /** Stops overdue leases, then sends a heartbeat if one is due and none is in flight. */
+  void runOnce(long nowNanos) {
+    expireOverdue(nowNanos);
+    if (!inFlight && nowNanos - nextBeatNanos >= 0) {
+      beat(nowNanos);
+    }
+  }
+
+  private void expireOverdue(long nowNanos) {
+    for (HeldLease lease : leases.snapshot()) {
+      if (lease.isOverdue(nowNanos) && lease.stop(CancellationReason.LEASE_EXPIRED)) {
+        log.warn(
+            "{} passed its local deadline without a renewal; stopping its handler and dropping it",
+            lease);
+      }
+    }
+  }
+
+  private void beat(long sentNanos) {
+    List<HeldLease> held = new ArrayList<>();
+    HeartbeatRequest.Builder request =
+        HeartbeatRequest.newBuilder()
+            .setWorkerId(workerId)
+            .setLeaseTtl(ProtoDurations.of(leaseTtl));
+    for (HeldLease lease : leases.snapshot()) {
+      if (!lease.isGone()) {
+        held.add(lease);
+        request.addLeases(
+            LeaseRef.newBuilder()
+                .setJobId(lease.jobId())
+                .setFencingToken(lease.fencingToken())
+                .setProgress(lease.progress()));
+      }
+    }
+    if (held.isEmpty()) {
+      nextBeatNanos = sentNanos + intervalNanos;
+      return;
+    }
+    inFlight = true;
+    log.debug("heartbeat with {} leases", held.size());
+    stub.withDeadlineAfter(rpcTimeout.toNanos(), TimeUnit.NANOSECONDS)
+        .heartbeat(request.build(), new Answer(sentNanos));
+  }
+
+  private void applied(HeartbeatResponse response, long sentNanos) {
+    inFlight = false;
+    if (retry.failures() > 0) {
+      log.info("heartbeats recovered after {} failures", retry.failures());
+    }
+    retry.reset();
+    nextBeatNanos = sentNanos + intervalNanos;
+    long extendedDeadline = sentNanos + leaseTtl.toNanos();
+    for (LeaseState state : response.getLeasesList()) {
+      HeldLease lease = leases.get(new LeaseKey(state.getJobId(), state.getFencingToken()));
+      if (lease != null) {
+        apply(lease, state, extendedDeadline);
+      }
+    }
+  }
+
+  private static void apply(HeldLease lease, LeaseState state, long extendedDeadline) {
+    switch (state.getStatus()) {
+      case LEASE_STATUS_EXTENDED -> lease.extendTo(extendedDeadline);
+      case LEASE_STATUS_LOST -> {
+        if (lease.stop(CancellationReason.LEASE_LOST)) {
+          log.warn("{} lost, per the coordinator; stopping its handler", lease);
+        }
+      }
+      case LEASE_STATUS_CANCEL_REQUESTED -> {
+        lease.extendTo(extendedDeadline);
+        if (lease.stop(CancellationReason.CANCEL_REQUESTED)) {
+          log.info("{}: cancellation requested; stopping its handler", lease);
+        }
+      }
+      default -> log.debug("{}: unexpected heartbeat status {}", lease, state.getStatus());
+    }
+  }
+
+  private void failed(Throwable error) {
+    inFlight = false;
+    Duration delay = retry.nextDelay();
+    nextBeatNanos = ticker.nanos() + delay.toNanos();
+    if (retry.failures() == 1) {
+      log.warn("heartbeat failed, retrying: {}", error.toString());
+    } else {
+      log.debug(
+          "heartbeat failed {} times in a row, retrying in {}: {}",
+          retry.failures(),
+          delay,
+          error.toString());
+    }
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  /** Hands the heartbeat's answer to the keeper's thread. */
+  private final class Answer implements StreamObserver<HeartbeatResponse> {
+    private final long sentNanos;
+
+    Answer(long sentNanos) {
+      this.sentNanos = sentNanos;
+    }
+
+    @Override
+    public void onNext(HeartbeatResponse response) {
+      hand(() -> applied(response, sentNanos));
+    }
+
+    @Override
+    public void onError(Throwable error) {
+      hand(() -> failed(error));
+    }
+
+    @Override
+    public void onCompleted() {}
+
+    private void hand(Runnable task) {
+      try {
+        callbacks.execute(task);
+      } catch (RejectedExecutionException e) {
+        log.debug("heartbeat answer arrived after the keeper stopped");
+      }
+    }
+  }
+}

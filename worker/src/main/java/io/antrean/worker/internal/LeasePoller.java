@@ -1,0 +1,169 @@
+package io.antrean.worker.internal;
+
+import io.antrean.proto.v1.Job;
+import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.LeaseResponse;
+import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceBlockingStub;
+import io.antrean.worker.Ticker;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The poll loop, on its own thread: wait for a free slot, take every free slot, long-poll Lease for
+ * that many jobs of the handled types, hand each job to the dispatcher, repeat. An error backs off
+ * exponentially with jitter and the loop tries again; a success resets the backoff. {@link #stop()}
+ * ends the loop at once, cancelling a long poll in flight.
+ *
+ * <p>Thread-safe: {@link #start()}, {@link #stop()} and {@link #join(Duration)} may be called from
+ * any thread.
+ */
+final class LeasePoller implements Runnable {
+  private static final Logger log = LoggerFactory.getLogger(LeasePoller.class);
+
+  /** The protocol's ceiling for max_jobs. */
+  static final int MAX_JOBS_PER_LEASE = 256;
+
+  /** Added to the long-poll wait to form the Lease deadline. */
+  private static final Duration LEASE_DEADLINE_MARGIN = Duration.ofSeconds(10);
+
+  /** Takes ownership of one leased job, with the ticker reading taken when it arrived. */
+  interface Dispatcher {
+    void dispatch(Job job, long receivedNanos);
+  }
+
+  private final WorkerServiceBlockingStub stub;
+  private final LeaseRequest template;
+  private final Duration wait;
+  private final SlotPool slots;
+  private final Dispatcher dispatcher;
+  private final Ticker ticker;
+  private final Backoff backoff;
+  private final Thread thread;
+  private volatile boolean stopping;
+
+  LeasePoller(
+      WorkerServiceBlockingStub stub,
+      LeaseRequest template,
+      SlotPool slots,
+      Dispatcher dispatcher,
+      Ticker ticker,
+      Backoff backoff,
+      ThreadFactory threads) {
+    this.stub = stub;
+    this.template = template;
+    this.wait = Duration.ofSeconds(template.getWait().getSeconds(), template.getWait().getNanos());
+    this.slots = slots;
+    this.dispatcher = dispatcher;
+    this.ticker = ticker;
+    this.backoff = backoff;
+    this.thread = threads.newThread(this);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  /** Ends the loop: no Lease is sent after this returns, and one in flight is cancelled. */
+  void stop() {
+    stopping = true;
+    thread.interrupt();
+  }
+
+  boolean isStopping() {
+    return stopping;
+  }
+
+  /** Waits for the loop's thread to end; true if it has. */
+  boolean join(Duration timeout) throws InterruptedException {
+    thread.join(Math.max(1, timeout.toMillis()));
+    return !thread.isAlive();
+  }
+
+  @Override
+  public void run() {
+    log.debug("poll loop started");
+    while (!stopping) {
+      try {
+        pollOnce();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      } catch (RuntimeException e) {
+        // A bug in the worker itself: report it like an uncaught exception, but keep leasing.
+        WorkerThreads.reportUncaught(e);
+        pauseQuietly(backoff.nextDelay());
+      }
+    }
+    log.debug("poll loop stopped");
+  }
+
+  private void pollOnce() throws InterruptedException {
+    int held = slots.acquireUpTo(MAX_JOBS_PER_LEASE);
+    List<Job> jobs;
+    try {
+      jobs = lease(held);
+    } catch (StatusRuntimeException e) {
+      slots.release(held);
+      if (!stopping) {
+        Duration delay = backoff.nextDelay();
+        logFailure(e.getStatus(), delay);
+        pause(delay);
+      }
+      return;
+    }
+    backoff.reset();
+    long receivedNanos = ticker.nanos();
+    int accepted = Math.min(jobs.size(), held);
+    slots.release(held - accepted);
+    for (int i = 0; i < jobs.size(); i++) {
+      if (i < accepted) {
+        dispatcher.dispatch(jobs.get(i), receivedNanos);
+      } else {
+        log.error(
+            "coordinator sent {} jobs for max_jobs {}; ignoring job {}",
+            jobs.size(),
+            held,
+            jobs.get(i).getId());
+      }
+    }
+  }
+
+  private List<Job> lease(int maxJobs) {
+    log.debug("leasing up to {} jobs", maxJobs);
+    LeaseResponse response =
+        stub.withDeadlineAfter(wait.plus(LEASE_DEADLINE_MARGIN).toNanos(), TimeUnit.NANOSECONDS)
+            .lease(template.toBuilder().setMaxJobs(maxJobs).build());
+    log.debug("leased {} jobs", response.getJobsCount());
+    return response.getJobsList();
+  }
+
+  private void logFailure(Status status, Duration delay) {
+    switch (status.getCode()) {
+      case UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, CANCELLED ->
+          log.warn("Lease failed ({}), retrying in {} ms", status, delay.toMillis());
+      default ->
+          log.error(
+              "Lease rejected ({}), retrying in {} ms; check the worker's settings",
+              status,
+              delay.toMillis());
+    }
+  }
+
+  private static void pause(Duration delay) throws InterruptedException {
+    TimeUnit.NANOSECONDS.sleep(delay.toNanos());
+  }
+
+  private static void pauseQuietly(Duration delay) {
+    try {
+      pause(delay);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

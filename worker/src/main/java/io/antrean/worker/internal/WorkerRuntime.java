@@ -1,0 +1,257 @@
+package io.antrean.worker.internal;
+
+import io.antrean.proto.v1.Job;
+import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.WorkerServiceGrpc;
+import io.antrean.worker.CancellationReason;
+import io.grpc.ManagedChannel;
+import java.time.Duration;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wires the poll loop, the handler threads, the lease keeper and the outcome reporter together and
+ * runs the shutdown sequence. Internal: use {@link io.antrean.worker.Worker}; this class is public
+ * only so that the API package can reach it, and it may change at any time.
+ *
+ * <p>Thread-safe.
+ */
+public final class WorkerRuntime {
+  private static final Logger log = LoggerFactory.getLogger(WorkerRuntime.class);
+
+  /** How long stopped handlers get to release their jobs before the worker releases them. */
+  private static final Duration RELEASE_WINDOW = Duration.ofSeconds(5);
+
+  private static final Duration POLLER_JOIN = Duration.ofSeconds(5);
+
+  private enum State {
+    NEW,
+    RUNNING,
+    STOPPING,
+    TERMINATED
+  }
+
+  private final WorkerSettings settings;
+  private final String coordinator;
+  private final ManagedChannel channel;
+  private final boolean ownsChannel;
+  private final LeaseTable leases = new LeaseTable();
+  private final SlotPool slots;
+  private final OutcomeReporter reporter;
+  private final JobRunner runner;
+  private final ThreadPoolExecutor handlerThreads;
+  private final ScheduledThreadPoolExecutor keeperThread;
+  private final LeaseKeeper keeper;
+  private final LeasePoller poller;
+  private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  private final CountDownLatch terminated = new CountDownLatch(1);
+  private volatile boolean skipGrace;
+
+  /**
+   * Builds a runtime that talks to the coordinator over {@code channel}.
+   *
+   * @param coordinator how to name the coordinator in logs
+   * @param ownsChannel whether termination shuts the channel down
+   */
+  public WorkerRuntime(
+      WorkerSettings settings, String coordinator, ManagedChannel channel, boolean ownsChannel) {
+    this.settings = settings;
+    this.coordinator = coordinator;
+    this.channel = channel;
+    this.ownsChannel = ownsChannel;
+    this.slots = new SlotPool(settings.concurrency());
+    this.reporter =
+        new OutcomeReporter(
+            WorkerServiceGrpc.newBlockingStub(channel),
+            settings.workerId(),
+            settings.ticker(),
+            settings.rpcTimeout());
+    this.runner =
+        new JobRunner(settings.handlers(), settings.classifier(), reporter, leases, slots);
+    this.handlerThreads =
+        new ThreadPoolExecutor(
+            settings.concurrency(),
+            settings.concurrency(),
+            0,
+            TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(settings.concurrency()),
+            new WorkerThreads("handler"));
+    this.keeperThread = new ScheduledThreadPoolExecutor(1, new WorkerThreads("heartbeat"));
+    this.keeper =
+        new LeaseKeeper(
+            WorkerServiceGrpc.newStub(channel),
+            settings.workerId(),
+            settings.leaseTtl(),
+            settings.heartbeatInterval(),
+            settings.ticker(),
+            leases,
+            keeperThread);
+    this.poller =
+        new LeasePoller(
+            WorkerServiceGrpc.newBlockingStub(channel),
+            leaseTemplate(settings),
+            slots,
+            this::dispatch,
+            settings.ticker(),
+            new Backoff(settings.pollBackoffInitial(), settings.pollBackoffMax()),
+            new WorkerThreads("poller"));
+  }
+
+  private static LeaseRequest leaseTemplate(WorkerSettings settings) {
+    return LeaseRequest.newBuilder()
+        .setWorkerId(settings.workerId())
+        .setQueue(settings.queue())
+        .addAllTypes(new TreeSet<>(settings.handlers().keySet()))
+        .setLeaseTtl(ProtoDurations.of(settings.leaseTtl()))
+        .setWait(ProtoDurations.of(settings.pollWait()))
+        .build();
+  }
+
+  /** Starts leasing. Throws {@link IllegalStateException} if started or shut down before. */
+  public void start() {
+    if (!state.compareAndSet(State.NEW, State.RUNNING)) {
+      throw new IllegalStateException("worker already started or shut down: " + state.get());
+    }
+    long tickMillis = Math.max(5, Math.min(100, settings.heartbeatInterval().toMillis() / 4));
+    keeperThread.scheduleWithFixedDelay(
+        WorkerThreads.guarded(() -> keeper.runOnce(settings.ticker().nanos())),
+        tickMillis,
+        tickMillis,
+        TimeUnit.MILLISECONDS);
+    poller.start();
+    log.info(
+        "worker started: id {}, coordinator {}, queue {}, concurrency {}, types {}",
+        settings.workerId(),
+        coordinator,
+        settings.queue(),
+        settings.concurrency(),
+        new TreeSet<>(settings.handlers().keySet()));
+  }
+
+  /** Begins the graceful shutdown sequence on its own thread; returns at once. Idempotent. */
+  public void shutdown() {
+    if (state.compareAndSet(State.NEW, State.TERMINATED)) {
+      terminate();
+    } else if (state.compareAndSet(State.RUNNING, State.STOPPING)) {
+      Thread drainer = new WorkerThreads("shutdown").newThread(WorkerThreads.guarded(this::drain));
+      drainer.start();
+    }
+  }
+
+  /** Like {@link #shutdown()}, but without the grace period. Idempotent. */
+  public void shutdownNow() {
+    skipGrace = true;
+    leases.wakeWaiters();
+    shutdown();
+  }
+
+  /** Waits until the worker has terminated; true if it has within {@code timeout}. */
+  public boolean awaitTermination(Duration timeout) throws InterruptedException {
+    return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  public boolean isTerminated() {
+    return terminated.getCount() == 0;
+  }
+
+  /** How many leases the worker holds right now (running or being reported). */
+  public int heldLeases() {
+    return leases.size();
+  }
+
+  private void dispatch(Job job, long receivedNanos) {
+    HeldLease lease = new HeldLease(job, receivedNanos + localTtlNanos());
+    LeasedJobContext context =
+        new LeasedJobContext(lease, settings.workerId(), settings.clock(), settings.ticker());
+    leases.add(lease);
+    if (state.get() != State.RUNNING) {
+      // Leased while shutdown began: hand it straight back.
+      lease.stop(CancellationReason.SHUTDOWN);
+    }
+    try {
+      handlerThreads.execute(() -> runner.run(lease, context));
+    } catch (RejectedExecutionException e) {
+      leases.remove(lease);
+      slots.release(1);
+      if (lease.claimOutcome()) {
+        reporter.release(lease, "shutdown", false);
+      }
+    }
+  }
+
+  /**
+   * The local lease length of a new lease. Counted from when the Lease answer arrived, so it is
+   * shortened by a margin for the time the answer spent on the wire.
+   */
+  private long localTtlNanos() {
+    long ttl = settings.leaseTtl().toNanos();
+    return ttl - Math.min(ttl / 10, Duration.ofSeconds(2).toNanos());
+  }
+
+  private void drain() {
+    log.info(
+        "worker {} shutting down: leasing stopped, {} jobs in flight, grace {} ms",
+        settings.workerId(),
+        leases.size(),
+        skipGrace ? 0 : settings.shutdownGrace().toMillis());
+    poller.stop();
+    try {
+      poller.join(POLLER_JOIN);
+      if (!leases.awaitEmpty(settings.shutdownGrace(), () -> skipGrace)) {
+        log.info("stopping {} jobs still running after the grace period", leases.size());
+        leases.stopAll(CancellationReason.SHUTDOWN);
+        if (!leases.awaitEmpty(RELEASE_WINDOW, () -> false)) {
+          forceRelease(leases.snapshot());
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      forceRelease(leases.snapshot());
+    } finally {
+      terminate();
+    }
+  }
+
+  /** Releases jobs whose handlers ignored interruption; their outcome will be ignored. */
+  private void forceRelease(List<HeldLease> stuck) {
+    for (HeldLease lease : stuck) {
+      if (lease.claimOutcome()) {
+        log.warn("{}: handler ignored interruption; releasing the job anyway", lease);
+        reporter.release(lease, "shutdown", false);
+      }
+    }
+  }
+
+  private void terminate() {
+    state.set(State.TERMINATED);
+    reporter.abandon();
+    handlerThreads.shutdownNow();
+    keeperThread.shutdownNow();
+    if (ownsChannel) {
+      closeChannel();
+    }
+    terminated.countDown();
+    log.info("worker {} stopped", settings.workerId());
+  }
+
+  private void closeChannel() {
+    channel.shutdown();
+    try {
+      if (!channel.awaitTermination(2, TimeUnit.SECONDS)) {
+        channel.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      channel.shutdownNow();
+    }
+  }
+}
