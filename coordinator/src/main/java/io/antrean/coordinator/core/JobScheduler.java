@@ -272,6 +272,11 @@ public final class JobScheduler {
     return longPoll;
   }
 
+  /** Answers every waiting Lease call with no jobs, so a shutdown need not wait for them. */
+  public void releaseWaitingLeaseCalls() {
+    longPoll.releaseAll();
+  }
+
   /** Restarts expiry timers for the leases the store holds (after a restart). */
   public void trackStoredLeases() {
     store.runningLeases().forEach(timers::track);

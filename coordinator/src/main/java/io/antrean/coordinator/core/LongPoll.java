@@ -80,6 +80,15 @@ final class LongPoll {
     queues.keySet().forEach(this::jobsReady);
   }
 
+  /** Answers every waiting call with an empty list (the coordinator is shutting down). */
+  void releaseAll() {
+    for (QueueWaiters q : queues.values()) {
+      for (Waiter w : q.waiters) {
+        w.timeOut();
+      }
+    }
+  }
+
   /** Lease calls currently waiting, over all queues. */
   int waiting() {
     return queues.values().stream().mapToInt(q -> q.waiters.size()).sum();

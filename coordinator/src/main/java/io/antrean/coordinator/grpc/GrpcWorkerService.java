@@ -1,0 +1,169 @@
+package io.antrean.coordinator.grpc;
+
+import io.antrean.coordinator.core.JobScheduler;
+import io.antrean.coordinator.core.LeaseCommand;
+import io.antrean.coordinator.job.Failure;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.HeartbeatResult;
+import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.proto.v1.CompleteRequest;
+import io.antrean.proto.v1.CompleteResponse;
+import io.antrean.proto.v1.FailRequest;
+import io.antrean.proto.v1.FailResponse;
+import io.antrean.proto.v1.HeartbeatRequest;
+import io.antrean.proto.v1.HeartbeatResponse;
+import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.LeaseResponse;
+import io.antrean.proto.v1.LeaseState;
+import io.antrean.proto.v1.LeaseStatus;
+import io.antrean.proto.v1.ReleaseRequest;
+import io.antrean.proto.v1.ReleaseResponse;
+import io.antrean.proto.v1.WorkerServiceGrpc;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** The worker-facing RPCs. Lease is asynchronous: a waiting call holds no thread. */
+public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImplBase {
+  private final JobScheduler scheduler;
+
+  public GrpcWorkerService(JobScheduler scheduler) {
+    this.scheduler = scheduler;
+  }
+
+  @Override
+  public void lease(LeaseRequest request, StreamObserver<LeaseResponse> observer) {
+    CompletableFuture<List<Job>> jobs;
+    try {
+      jobs =
+          scheduler.lease(
+              new LeaseCommand(
+                  request.getWorkerId(),
+                  request.getQueue(),
+                  request.getTypesList(),
+                  request.getMaxJobs(),
+                  request.hasLeaseTtl() ? ProtoTime.duration(request.getLeaseTtl()) : null,
+                  request.hasWait() ? ProtoTime.duration(request.getWait()) : null));
+    } catch (RuntimeException e) {
+      observer.onError(StatusMapping.toStatus(e));
+      return;
+    }
+    if (observer instanceof ServerCallStreamObserver<LeaseResponse> call) {
+      call.setOnCancelHandler(() -> jobs.cancel(false));
+    }
+    jobs.whenComplete(
+        (leased, error) -> {
+          if (error != null) {
+            if (!jobs.isCancelled()) {
+              observer.onError(StatusMapping.toStatus(error));
+            }
+            return;
+          }
+          LeaseResponse.Builder b = LeaseResponse.newBuilder();
+          leased.forEach(j -> b.addJobs(JobMapper.job(j)));
+          observer.onNext(b.build());
+          observer.onCompleted();
+        });
+  }
+
+  @Override
+  public void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> observer) {
+    Unary.answer(
+        observer,
+        () -> {
+          List<LeaseRenewal> renewals =
+              request.getLeasesList().stream()
+                  .map(
+                      l ->
+                          new LeaseRenewal(
+                              l.getJobId(),
+                              l.getFencingToken(),
+                              l.getProgress().isEmpty() ? null : l.getProgress()))
+                  .toList();
+          List<HeartbeatResult> results =
+              scheduler.heartbeat(
+                  request.getWorkerId(),
+                  renewals,
+                  request.hasLeaseTtl() ? ProtoTime.duration(request.getLeaseTtl()) : null);
+          HeartbeatResponse.Builder b = HeartbeatResponse.newBuilder();
+          for (HeartbeatResult r : results) {
+            LeaseState.Builder s =
+                LeaseState.newBuilder()
+                    .setJobId(r.jobId())
+                    .setFencingToken(r.fencingToken())
+                    .setStatus(status(r.status()));
+            if (r.expiresAt() != null) {
+              s.setExpiresAt(ProtoTime.timestamp(r.expiresAt()));
+            }
+            b.addLeases(s);
+          }
+          return b.build();
+        });
+  }
+
+  private static LeaseStatus status(HeartbeatResult.Status s) {
+    return switch (s) {
+      case EXTENDED -> LeaseStatus.LEASE_STATUS_EXTENDED;
+      case LOST -> LeaseStatus.LEASE_STATUS_LOST;
+      case CANCEL_REQUESTED -> LeaseStatus.LEASE_STATUS_CANCEL_REQUESTED;
+    };
+  }
+
+  @Override
+  public void complete(CompleteRequest request, StreamObserver<CompleteResponse> observer) {
+    Unary.answer(
+        observer,
+        () -> {
+          scheduler.complete(
+              request.getJobId(),
+              request.getFencingToken(),
+              request.getWorkerId(),
+              request.getResult().toByteArray(),
+              request.getResultContentType().isEmpty() ? null : request.getResultContentType());
+          return CompleteResponse.getDefaultInstance();
+        });
+  }
+
+  @Override
+  public void fail(FailRequest request, StreamObserver<FailResponse> observer) {
+    Unary.answer(
+        observer,
+        () -> {
+          Failure failure =
+              new Failure(
+                  JobMapper.errorKind(request.getKind()),
+                  emptyToNull(request.getErrorType()),
+                  emptyToNull(request.getErrorMessage()),
+                  emptyToNull(request.getStackTrace()),
+                  request.hasRetryAfter() ? ProtoTime.duration(request.getRetryAfter()) : null);
+          Job job =
+              scheduler.fail(
+                  request.getJobId(), request.getFencingToken(), request.getWorkerId(), failure);
+          FailResponse.Builder b = FailResponse.newBuilder().setState(JobMapper.state(job.state()));
+          if (job.state() == JobState.PENDING) {
+            b.setNextRunAt(ProtoTime.timestamp(job.runAt()));
+          }
+          return b.build();
+        });
+  }
+
+  @Override
+  public void release(ReleaseRequest request, StreamObserver<ReleaseResponse> observer) {
+    Unary.answer(
+        observer,
+        () -> {
+          scheduler.release(
+              request.getJobId(),
+              request.getFencingToken(),
+              request.getWorkerId(),
+              request.getReason().isEmpty() ? "released" : request.getReason());
+          return ReleaseResponse.getDefaultInstance();
+        });
+  }
+
+  private static String emptyToNull(String s) {
+    return s.isEmpty() ? null : s;
+  }
+}

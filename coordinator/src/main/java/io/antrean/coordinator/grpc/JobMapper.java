@@ -1,0 +1,179 @@
+package io.antrean.coordinator.grpc;
+
+import static io.antrean.coordinator.grpc.ProtoTime.duration;
+import static io.antrean.coordinator.grpc.ProtoTime.instant;
+import static io.antrean.coordinator.grpc.ProtoTime.timestamp;
+
+import com.google.protobuf.ByteString;
+import io.antrean.coordinator.core.EnqueueCommand;
+import io.antrean.coordinator.core.RetryOverride;
+import io.antrean.coordinator.job.Attempt;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.LeaseInfo;
+import io.antrean.coordinator.store.QueueCounts;
+import io.antrean.proto.v1.AttemptOutcome;
+import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.ErrorKind;
+import io.antrean.proto.v1.JobState;
+import io.antrean.proto.v1.Lease;
+import io.antrean.proto.v1.QueueStats;
+import io.antrean.proto.v1.RetryPolicy;
+
+/** Maps between the antrean.v1 messages and the coordinator's domain types. Stateless. */
+public final class JobMapper {
+  private JobMapper() {}
+
+  /** An Enqueue request as a domain command; zero retry fields mean "keep the default". */
+  public static EnqueueCommand command(EnqueueRequest r) {
+    RetryOverride retry = RetryOverride.NONE;
+    if (r.hasRetryPolicy()) {
+      RetryPolicy p = r.getRetryPolicy();
+      retry =
+          new RetryOverride(
+              p.getMaxAttempts() == 0 ? null : p.getMaxAttempts(),
+              p.hasInitialBackoff() ? duration(p.getInitialBackoff()) : null,
+              p.getBackoffMultiplier() == 0 ? null : p.getBackoffMultiplier(),
+              p.hasMaxBackoff() ? duration(p.getMaxBackoff()) : null,
+              p.getMaxLeaseExpiries() == 0 ? null : p.getMaxLeaseExpiries());
+    }
+    return new EnqueueCommand(
+        r.getQueue(),
+        r.getType(),
+        r.getPayload().toByteArray(),
+        r.getContentType(),
+        r.getPriority(),
+        r.hasRunAt() ? instant(r.getRunAt()) : null,
+        r.hasDelay() ? duration(r.getDelay()) : null,
+        r.getIdempotencyKey(),
+        retry);
+  }
+
+  /** A job as a message, with its history when the snapshot carries one. */
+  public static io.antrean.proto.v1.Job job(Job j) {
+    io.antrean.proto.v1.Job.Builder b =
+        io.antrean.proto.v1.Job.newBuilder()
+            .setId(j.id())
+            .setQueue(j.queue())
+            .setType(j.type())
+            .setPayload(ByteString.copyFrom(j.payload()))
+            .setContentType(j.contentType())
+            .setPriority(j.priority())
+            .setRunAt(timestamp(j.runAt()))
+            .setRetryPolicy(policy(j.retryPolicy()))
+            .setAttempts(j.attempts())
+            .setLeaseExpiries(j.leaseExpiries())
+            .setState(state(j.state()))
+            .setCreatedAt(timestamp(j.createdAt()))
+            .setUpdatedAt(timestamp(j.updatedAt()))
+            .setCancelRequested(j.cancelRequested());
+    if (j.idempotencyKey() != null) {
+      b.setIdempotencyKey(j.idempotencyKey());
+    }
+    if (j.result() != null) {
+      b.setResult(ByteString.copyFrom(j.result()));
+    }
+    if (j.resultContentType() != null) {
+      b.setResultContentType(j.resultContentType());
+    }
+    if (j.lastError() != null) {
+      b.setLastError(j.lastError());
+    }
+    if (j.finishedAt() != null) {
+      b.setFinishedAt(timestamp(j.finishedAt()));
+    }
+    if (j.progress() != null) {
+      b.setProgress(j.progress());
+    }
+    if (j.lease() != null) {
+      b.setLease(lease(j.lease()));
+    }
+    for (Attempt a : j.history()) {
+      b.addHistory(attempt(a));
+    }
+    return b.build();
+  }
+
+  static Lease lease(LeaseInfo l) {
+    return Lease.newBuilder()
+        .setWorkerId(l.workerId())
+        .setFencingToken(l.fencingToken())
+        .setExpiresAt(timestamp(l.expiresAt()))
+        .build();
+  }
+
+  static io.antrean.proto.v1.Attempt attempt(Attempt a) {
+    io.antrean.proto.v1.Attempt.Builder b =
+        io.antrean.proto.v1.Attempt.newBuilder()
+            .setAttempt(a.attempt())
+            .setWorkerId(a.workerId())
+            .setFencingToken(a.fencingToken())
+            .setLeasedAt(timestamp(a.leasedAt()))
+            .setOutcome(AttemptOutcome.valueOf("ATTEMPT_OUTCOME_" + a.outcome().name()));
+    if (a.endedAt() != null) {
+      b.setEndedAt(timestamp(a.endedAt()));
+    }
+    if (a.errorKind() != null) {
+      b.setErrorKind(errorKind(a.errorKind()));
+    }
+    if (a.errorType() != null) {
+      b.setErrorType(a.errorType());
+    }
+    if (a.errorMessage() != null) {
+      b.setErrorMessage(a.errorMessage());
+    }
+    if (a.stackTrace() != null) {
+      b.setStackTrace(a.stackTrace());
+    }
+    return b.build();
+  }
+
+  static RetryPolicy policy(io.antrean.coordinator.job.RetryPolicy p) {
+    return RetryPolicy.newBuilder()
+        .setMaxAttempts(p.maxAttempts())
+        .setInitialBackoff(duration(p.initialBackoff()))
+        .setBackoffMultiplier(p.multiplier())
+        .setMaxBackoff(duration(p.maxBackoff()))
+        .setMaxLeaseExpiries(p.maxLeaseExpiries())
+        .build();
+  }
+
+  /** The domain state, or null for UNSPECIFIED (no filter). */
+  public static io.antrean.coordinator.job.JobState state(JobState s) {
+    return switch (s) {
+      case JOB_STATE_PENDING -> io.antrean.coordinator.job.JobState.PENDING;
+      case JOB_STATE_RUNNING -> io.antrean.coordinator.job.JobState.RUNNING;
+      case JOB_STATE_SUCCEEDED -> io.antrean.coordinator.job.JobState.SUCCEEDED;
+      case JOB_STATE_FAILED -> io.antrean.coordinator.job.JobState.FAILED;
+      case JOB_STATE_CANCELLED -> io.antrean.coordinator.job.JobState.CANCELLED;
+      case JOB_STATE_UNSPECIFIED, UNRECOGNIZED -> null;
+    };
+  }
+
+  public static JobState state(io.antrean.coordinator.job.JobState s) {
+    return JobState.valueOf("JOB_STATE_" + s.name());
+  }
+
+  static ErrorKind errorKind(io.antrean.coordinator.job.ErrorKind k) {
+    return ErrorKind.valueOf("ERROR_KIND_" + k.name());
+  }
+
+  /** The domain kind; RETRYABLE when unspecified. */
+  static io.antrean.coordinator.job.ErrorKind errorKind(ErrorKind k) {
+    return k == ErrorKind.ERROR_KIND_PERMANENT
+        ? io.antrean.coordinator.job.ErrorKind.PERMANENT
+        : io.antrean.coordinator.job.ErrorKind.RETRYABLE;
+  }
+
+  public static QueueStats queueStats(QueueCounts c) {
+    return QueueStats.newBuilder()
+        .setQueue(c.queue())
+        .setPending(c.pending())
+        .setScheduled(c.scheduled())
+        .setRunning(c.running())
+        .setSucceeded(c.succeeded())
+        .setFailed(c.failed())
+        .setCancelled(c.cancelled())
+        .setOldestPendingAge(duration(c.oldestPendingAge()))
+        .build();
+  }
+}

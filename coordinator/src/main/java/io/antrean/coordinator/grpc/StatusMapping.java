@@ -1,0 +1,84 @@
+package io.antrean.coordinator.grpc;
+
+import com.google.protobuf.Any;
+import com.google.rpc.BadRequest;
+import com.google.rpc.Code;
+import com.google.rpc.ErrorInfo;
+import io.antrean.coordinator.core.FieldViolation;
+import io.antrean.coordinator.core.ValidationException;
+import io.antrean.coordinator.store.IdempotencyConflictException;
+import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.LeaseLostException;
+import io.antrean.coordinator.store.StoreUnavailableException;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one table from domain exceptions to gRPC statuses with google.rpc details. Every handler
+ * sends its errors through {@link #toStatus}; anything not in the table is INTERNAL with a
+ * correlation id, and its stack trace stays in the server log.
+ */
+public final class StatusMapping {
+  /** The ErrorInfo domain of every Antrean error. */
+  public static final String DOMAIN = "antrean.io";
+
+  private static final Logger log = LoggerFactory.getLogger(StatusMapping.class);
+
+  private StatusMapping() {}
+
+  public static StatusRuntimeException toStatus(Throwable t) {
+    if (t instanceof StatusRuntimeException sre) {
+      return sre;
+    }
+    if (t instanceof ValidationException v) {
+      BadRequest.Builder bad = BadRequest.newBuilder();
+      for (FieldViolation fv : v.violations()) {
+        bad.addFieldViolations(
+            BadRequest.FieldViolation.newBuilder()
+                .setField(fv.field())
+                .setDescription(fv.description()));
+      }
+      return status(Code.INVALID_ARGUMENT, v.getMessage(), Any.pack(bad.build()));
+    }
+    if (t instanceof LeaseLostException e) {
+      return status(Code.FAILED_PRECONDITION, e.getMessage(), info("LEASE_LOST"));
+    }
+    if (t instanceof JobNotFoundException e) {
+      return status(Code.NOT_FOUND, e.getMessage(), info("JOB_NOT_FOUND"));
+    }
+    if (t instanceof IdempotencyConflictException e) {
+      return status(Code.ALREADY_EXISTS, e.getMessage(), info("IDEMPOTENCY_KEY_CONFLICT"));
+    }
+    if (t instanceof StoreUnavailableException e) {
+      log.warn("store unavailable: {}", e.getMessage(), e);
+      return status(Code.UNAVAILABLE, "store unavailable; retry later", info("STORE_UNAVAILABLE"));
+    }
+    String correlationId = UUID.randomUUID().toString();
+    log.error("internal error, correlation id {}", correlationId, t);
+    return status(
+        Code.INTERNAL,
+        "internal error (correlation id " + correlationId + ")",
+        Any.pack(
+            ErrorInfo.newBuilder()
+                .setReason("INTERNAL")
+                .setDomain(DOMAIN)
+                .putMetadata("correlation_id", correlationId)
+                .build()));
+  }
+
+  private static Any info(String reason) {
+    return Any.pack(ErrorInfo.newBuilder().setReason(reason).setDomain(DOMAIN).build());
+  }
+
+  private static StatusRuntimeException status(Code code, String message, Any detail) {
+    return StatusProto.toStatusRuntimeException(
+        com.google.rpc.Status.newBuilder()
+            .setCode(code.getNumber())
+            .setMessage(message)
+            .addDetails(detail)
+            .build());
+  }
+}

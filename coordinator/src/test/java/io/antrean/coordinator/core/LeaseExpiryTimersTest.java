@@ -1,0 +1,46 @@
+package io.antrean.coordinator.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.antrean.coordinator.store.LeaseRef;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class LeaseExpiryTimersTest {
+  private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
+  private final LeaseExpiryTimers timers = new LeaseExpiryTimers();
+
+  @Test
+  void dueTimerIsHandedOutOnceAtItsExpiry() {
+    timers.track(new LeaseRef(1, 1, T0.plusSeconds(30)));
+    assertThat(timers.takeDue(T0.plusSeconds(29))).isEmpty();
+    assertThat(timers.takeDue(T0.plusSeconds(30)))
+        .containsExactly(new LeaseRef(1, 1, T0.plusSeconds(30)));
+    assertThat(timers.takeDue(T0.plusSeconds(60))).isEmpty();
+  }
+
+  @Test
+  void renewedLeaseFiresOnlyAtItsNewExpiry() {
+    timers.track(new LeaseRef(1, 1, T0.plusSeconds(30)));
+    timers.track(new LeaseRef(1, 1, T0.plusSeconds(50)));
+    assertThat(timers.takeDue(T0.plusSeconds(40))).isEmpty();
+    assertThat(timers.takeDue(T0.plusSeconds(50)))
+        .extracting(LeaseRef::expiresAt)
+        .containsExactly(T0.plusSeconds(50));
+  }
+
+  @Test
+  void untrackedLeaseNeverFires() {
+    timers.track(new LeaseRef(1, 1, T0.plusSeconds(30)));
+    timers.untrack(1);
+    assertThat(timers.takeDue(T0.plusSeconds(31))).isEmpty();
+    assertThat(timers.size()).isZero();
+  }
+
+  @Test
+  void nextDueIsTheEarliestTimer() {
+    timers.track(new LeaseRef(1, 1, T0.plusSeconds(30)));
+    timers.track(new LeaseRef(2, 1, T0.plusSeconds(10)));
+    assertThat(timers.nextDue()).isEqualTo(T0.plusSeconds(10));
+  }
+}

@@ -1,0 +1,140 @@
+package io.antrean.coordinator.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.RetryPolicy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class LongPollTest {
+  private final ScheduledExecutorService timeouts = Executors.newSingleThreadScheduledExecutor();
+  private final ExecutorService dispatch = Executors.newFixedThreadPool(2);
+  private final FakeLeaser leaser = new FakeLeaser();
+  private final LongPoll longPoll = new LongPoll(leaser, dispatch, timeouts);
+
+  @AfterEach
+  void stop() {
+    timeouts.shutdownNow();
+    dispatch.shutdownNow();
+  }
+
+  @Test
+  void waitingCallGetsTheJobAsSoonAsItIsReady() throws Exception {
+    CompletableFuture<List<Job>> call = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
+    assertThat(call).isNotDone();
+    leaser.ready.add(job(7));
+    longPoll.jobsReady("q");
+    assertThat(call.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(7L);
+    assertThat(longPoll.waiting()).isZero();
+  }
+
+  @Test
+  void waitingCallAnswersEmptyAfterItsWait() throws Exception {
+    CompletableFuture<List<Job>> call = longPoll.await(plan(Set.of()), Duration.ofMillis(50));
+    assertThat(call.get(5, TimeUnit.SECONDS)).isEmpty();
+    assertThat(longPoll.waiting()).isZero();
+  }
+
+  @Test
+  void jobReadyBeforeRegistrationIsFoundByTheSecondLook() throws Exception {
+    leaser.ready.add(job(3));
+    CompletableFuture<List<Job>> call = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
+    assertThat(call.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(3L);
+  }
+
+  @Test
+  void waitersAreServedInArrivalOrderOneJobEach() throws Exception {
+    CompletableFuture<List<Job>> first = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
+    CompletableFuture<List<Job>> second = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
+    leaser.ready.add(job(1));
+    longPoll.jobsReady("q");
+    assertThat(first.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(1L);
+    assertThat(second).isNotDone();
+    leaser.ready.add(job(2));
+    longPoll.jobsReady("q");
+    assertThat(second.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(2L);
+  }
+
+  @Test
+  void cancelledCallStopsWaitingAndGetsNothing() {
+    CompletableFuture<List<Job>> call = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
+    call.cancel(false);
+    assertThat(longPoll.waiting()).isZero();
+    leaser.ready.add(job(9));
+    longPoll.jobsReady("q");
+    assertThat(leaser.ready).hasSize(1);
+  }
+
+  @Test
+  void releaseAllAnswersEveryWaiterEmpty() throws Exception {
+    CompletableFuture<List<Job>> a = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
+    CompletableFuture<List<Job>> b = longPoll.await(plan(Set.of("x")), Duration.ofSeconds(30));
+    longPoll.releaseAll();
+    assertThat(a.get(5, TimeUnit.SECONDS)).isEmpty();
+    assertThat(b.get(5, TimeUnit.SECONDS)).isEmpty();
+  }
+
+  private static LeasePlan plan(Set<String> types) {
+    return new LeasePlan("w", "q", types, 1, Duration.ofSeconds(30));
+  }
+
+  private static Job job(long id) {
+    Instant t = Instant.parse("2026-11-30T10:00:00Z");
+    return new Job(
+        id,
+        "q",
+        "t",
+        new byte[0],
+        "application/json",
+        0,
+        t,
+        null,
+        RetryPolicy.DEFAULT,
+        1,
+        0,
+        JobState.RUNNING,
+        null,
+        null,
+        null,
+        t,
+        t,
+        null,
+        null,
+        null,
+        false,
+        List.of());
+  }
+
+  /** Hands out jobs from a list, one per lease. */
+  private static final class FakeLeaser implements LongPoll.Leaser {
+    final ConcurrentLinkedQueue<Job> ready = new ConcurrentLinkedQueue<>();
+    final List<Job> givenBack = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public List<Job> lease(LeasePlan plan) {
+      Job j = ready.poll();
+      return j == null ? List.of() : List.of(j);
+    }
+
+    @Override
+    public void giveBack(List<Job> jobs) {
+      givenBack.addAll(jobs);
+    }
+  }
+}

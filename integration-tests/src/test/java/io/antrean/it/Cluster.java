@@ -1,0 +1,131 @@
+package io.antrean.it;
+
+import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.WorkerServiceGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Real coordinator and worker processes for one test, on loopback, with their logs under
+ * target/it-logs. Every process started here is stopped after the test; on a failure the logs are
+ * printed. Register with {@code @RegisterExtension}.
+ */
+final class Cluster implements AfterEachCallback {
+  private static final Path COORDINATOR_JAR = jar("antrean.coordinator.jar");
+  private static final Path WORKER_JAR = jar("antrean.worker.jar");
+
+  private final List<JvmProcess> processes = new ArrayList<>();
+  private final List<ManagedChannel> channels = new ArrayList<>();
+  private Path logDir;
+  private Path dataDir;
+  private int port = -1;
+  private JvmProcess coordinator;
+  private int coordinatorStarts;
+
+  private static Path jar(String property) {
+    String value = System.getProperty(property);
+    if (value == null) {
+      throw new IllegalStateException("system property " + property + " is not set");
+    }
+    return Path.of(value);
+  }
+
+  void setUp(Path dir, String testName) throws IOException {
+    this.logDir = Path.of("target", "it-logs", testName).toAbsolutePath();
+    this.dataDir = dir.resolve("data");
+    Files.createDirectories(dataDir);
+  }
+
+  /** Starts (or restarts, on the same data dir and port) the coordinator and waits until ready. */
+  JvmProcess startCoordinator(String... extraArgs) throws Exception {
+    Path ready = dataDir.resolveSibling("ready-" + (++coordinatorStarts));
+    List<String> args = new ArrayList<>(List.of(
+        "--data-dir", dataDir.toString(),
+        "--grpc-port", Integer.toString(port < 0 ? 0 : port),
+        "--ready-file", ready.toString(),
+        "--sweep-interval", "1s"));
+    args.addAll(List.of(extraArgs));
+    coordinator =
+        JvmProcess.start("coordinator-" + coordinatorStarts, COORDINATOR_JAR, logDir, args);
+    processes.add(coordinator);
+    JvmProcess started = coordinator;
+    try {
+      Awaitility.await("coordinator ready")
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> Files.exists(ready) || !started.isAlive());
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError("coordinator did not start\n" + started.logText(), e);
+    }
+    if (!started.isAlive()) {
+      throw new AssertionError("coordinator exited at start\n" + started.logText());
+    }
+    port = Integer.parseInt(Files.readString(ready, StandardCharsets.UTF_8).trim());
+    return coordinator;
+  }
+
+  JvmProcess coordinator() {
+    return coordinator;
+  }
+
+  String target() {
+    return "127.0.0.1:" + port;
+  }
+
+  /** Starts a worker process; it runs the example handlers. */
+  JvmProcess startWorker(String name, String... extraArgs) throws IOException {
+    List<String> args =
+        new ArrayList<>(List.of("--coordinator", target(), "--worker-id", name));
+    args.addAll(List.of(extraArgs));
+    JvmProcess w = JvmProcess.start(name, WORKER_JAR, logDir, args);
+    processes.add(w);
+    return w;
+  }
+
+  ManagedChannel channel() {
+    ManagedChannel ch = ManagedChannelBuilder.forTarget(target()).usePlaintext().build();
+    channels.add(ch);
+    return ch;
+  }
+
+  JobServiceGrpc.JobServiceBlockingStub jobs() {
+    return JobServiceGrpc.newBlockingStub(channel()).withDeadlineAfter(30, TimeUnit.SECONDS);
+  }
+
+  WorkerServiceGrpc.WorkerServiceBlockingStub workerStub() {
+    return WorkerServiceGrpc.newBlockingStub(channel());
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) throws Exception {
+    for (ManagedChannel ch : channels) {
+      ch.shutdownNow();
+    }
+    boolean failed = context.getExecutionException().isPresent();
+    for (JvmProcess p : processes) {
+      if (p.isAlive()) {
+        p.terminate();
+        try {
+          p.awaitExit(Duration.ofSeconds(15));
+        } catch (AssertionError e) {
+          p.close();
+        }
+      }
+      if (failed) {
+        System.out.println("===== log of " + p.name() + " =====\n" + p.logText());
+      }
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package io.antrean.it;
+
+import com.google.protobuf.ByteString;
+import io.antrean.proto.v1.AttemptOutcome;
+import io.antrean.proto.v1.EnqueueBatchRequest;
+import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.GetJobRequest;
+import io.antrean.proto.v1.Job;
+import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.JobState;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.awaitility.Awaitility;
+
+/** Small helpers over the raw JobService stub, so tests read as what they check. */
+final class Jobs {
+  private Jobs() {}
+
+  static EnqueueRequest request(String type, String json) {
+    return EnqueueRequest.newBuilder()
+        .setType(type)
+        .setPayload(ByteString.copyFrom(json, StandardCharsets.UTF_8))
+        .build();
+  }
+
+  static long enqueue(JobServiceGrpc.JobServiceBlockingStub stub, String type, String json) {
+    return stub.enqueue(request(type, json)).getJob().getId();
+  }
+
+  /** Enqueues n jobs in batches of 250; returns their ids. */
+  static List<Long> enqueueMany(
+      JobServiceGrpc.JobServiceBlockingStub stub, int n, String type, String json) {
+    List<Long> ids = new ArrayList<>(n);
+    for (int start = 0; start < n; start += 250) {
+      EnqueueBatchRequest.Builder b = EnqueueBatchRequest.newBuilder();
+      for (int i = start; i < Math.min(n, start + 250); i++) {
+        b.addJobs(request(type, json));
+      }
+      stub.enqueueBatch(b.build()).getResultsList().forEach(r -> ids.add(r.getJob().getId()));
+    }
+    return ids;
+  }
+
+  static Job get(JobServiceGrpc.JobServiceBlockingStub stub, long id) {
+    return stub.getJob(GetJobRequest.newBuilder().setId(id).build()).getJob();
+  }
+
+  /** Waits (bounded) until the job is in the state, and returns it. */
+  static Job awaitState(
+      JobServiceGrpc.JobServiceBlockingStub stub, long id, JobState state, Duration atMost) {
+    return Awaitility.await("job " + id + " " + state)
+        .atMost(atMost)
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> get(stub, id), j -> j.getState() == state);
+  }
+
+  static long count(Job job, AttemptOutcome outcome) {
+    return job.getHistoryList().stream().filter(a -> a.getOutcome() == outcome).count();
+  }
+}
