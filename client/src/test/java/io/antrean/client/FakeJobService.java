@@ -1,0 +1,127 @@
+package io.antrean.client;
+
+import io.antrean.proto.v1.EnqueueBatchRequest;
+import io.antrean.proto.v1.EnqueueBatchResponse;
+import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.EnqueueResponse;
+import io.antrean.proto.v1.GetJobRequest;
+import io.antrean.proto.v1.GetJobResponse;
+import io.antrean.proto.v1.GetStatsRequest;
+import io.antrean.proto.v1.GetStatsResponse;
+import io.antrean.proto.v1.Job;
+import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.ListJobsRequest;
+import io.antrean.proto.v1.ListJobsResponse;
+import io.grpc.Context;
+import io.grpc.Deadline;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A scriptable JobService for tests: each RPC answers with its handler (which may throw a {@link
+ * StatusRuntimeException}), and every request and deadline the server saw is recorded. Handlers are
+ * volatile fields so a test can swap them; the recordings are synchronized lists.
+ */
+public class FakeJobService extends JobServiceGrpc.JobServiceImplBase {
+
+  /** Answers one request; throw a {@link StatusRuntimeException} to fail the call. */
+  @FunctionalInterface
+  public interface Handler<Q, R> {
+    R handle(Q request) throws InterruptedException;
+  }
+
+  public volatile Handler<EnqueueRequest, EnqueueResponse> enqueue =
+      r -> EnqueueResponse.newBuilder().setJob(jobFor(1, r)).build();
+  public volatile Handler<EnqueueBatchRequest, EnqueueBatchResponse> enqueueBatch =
+      FakeJobService::numberBatch;
+  public volatile Handler<GetJobRequest, GetJobResponse> getJob =
+      r -> {
+        throw Status.NOT_FOUND
+            .withDescription("job " + r.getId() + " not found")
+            .asRuntimeException();
+      };
+  public volatile Handler<ListJobsRequest, ListJobsResponse> listJobs =
+      r -> ListJobsResponse.getDefaultInstance();
+  public volatile Handler<GetStatsRequest, GetStatsResponse> getStats =
+      r -> GetStatsResponse.getDefaultInstance();
+
+  /** Every request received, in order. */
+  public final List<Object> requests = Collections.synchronizedList(new ArrayList<>());
+
+  /** The deadline of every call received, in order; null entries for calls without one. */
+  public final List<Deadline> deadlines = Collections.synchronizedList(new ArrayList<>());
+
+  /** The job a plain Enqueue of {@code request} stores, with the given id. */
+  public static Job jobFor(long id, EnqueueRequest request) {
+    return Job.newBuilder()
+        .setId(id)
+        .setQueue(request.getQueue().isEmpty() ? "default" : request.getQueue())
+        .setType(request.getType())
+        .setPayload(request.getPayload())
+        .setContentType(request.getContentType())
+        .setPriority(request.getPriority())
+        .setIdempotencyKey(request.getIdempotencyKey())
+        .setRetryPolicy(request.getRetryPolicy())
+        .setState(io.antrean.proto.v1.JobState.JOB_STATE_PENDING)
+        .build();
+  }
+
+  private static EnqueueBatchResponse numberBatch(EnqueueBatchRequest batch) {
+    EnqueueBatchResponse.Builder response = EnqueueBatchResponse.newBuilder();
+    for (int i = 0; i < batch.getJobsCount(); i++) {
+      response.addResultsBuilder().setJob(jobFor(i + 1, batch.getJobs(i)));
+    }
+    return response.build();
+  }
+
+  /** The requests of one type, in order. */
+  public <T> List<T> requestsOf(Class<T> type) {
+    synchronized (requests) {
+      return requests.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+  }
+
+  @Override
+  public void enqueue(EnqueueRequest request, StreamObserver<EnqueueResponse> observer) {
+    serve(request, observer, enqueue);
+  }
+
+  @Override
+  public void enqueueBatch(
+      EnqueueBatchRequest request, StreamObserver<EnqueueBatchResponse> observer) {
+    serve(request, observer, enqueueBatch);
+  }
+
+  @Override
+  public void getJob(GetJobRequest request, StreamObserver<GetJobResponse> observer) {
+    serve(request, observer, getJob);
+  }
+
+  @Override
+  public void listJobs(ListJobsRequest request, StreamObserver<ListJobsResponse> observer) {
+    serve(request, observer, listJobs);
+  }
+
+  @Override
+  public void getStats(GetStatsRequest request, StreamObserver<GetStatsResponse> observer) {
+    serve(request, observer, getStats);
+  }
+
+  private <Q, R> void serve(Q request, StreamObserver<R> observer, Handler<Q, R> handler) {
+    requests.add(request);
+    deadlines.add(Context.current().getDeadline());
+    try {
+      observer.onNext(handler.handle(request));
+      observer.onCompleted();
+    } catch (StatusRuntimeException e) {
+      observer.onError(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      observer.onError(Status.CANCELLED.withCause(e).asRuntimeException());
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package io.antrean.client.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.Timestamp;
+import com.google.protobuf.util.Durations;
+import com.google.protobuf.util.JsonFormat;
+import io.antrean.proto.v1.GetStatsRequest;
+import io.antrean.proto.v1.GetStatsResponse;
+import io.antrean.proto.v1.QueueStats;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class StatsCommandTest {
+  private static final GetStatsResponse STATS =
+      GetStatsResponse.newBuilder()
+          .addQueues(
+              QueueStats.newBuilder()
+                  .setQueue("default")
+                  .setPending(3)
+                  .setScheduled(1)
+                  .setRunning(2)
+                  .setSucceeded(40)
+                  .setFailed(1)
+                  .setOldestPendingAge(Durations.fromMillis(1500)))
+          .addQueues(QueueStats.newBuilder().setQueue("mail").setSucceeded(7))
+          .setAsOf(Timestamp.newBuilder().setSeconds(1_800_000_000L))
+          .build();
+
+  private final CliHarness cli = new CliHarness();
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    cli.close();
+  }
+
+  @Test
+  void printsOneRowPerQueue() {
+    cli.service.getStats = r -> STATS;
+
+    CliHarness.Result result = cli.run("stats");
+
+    assertThat(result.exitCode()).isZero();
+    assertThat(result.out().lines())
+        .containsExactly(
+            "QUEUE    PENDING  SCHEDULED  RUNNING  SUCCEEDED  FAILED  CANCELLED  OLDEST PENDING",
+            "default  3        1          2        40         1       0          1.5s",
+            "mail     0        0          0        7          0       0          0ms",
+            "as of 2027-01-15T08:00:00Z");
+    assertThat(cli.service.requestsOf(GetStatsRequest.class))
+        .containsExactly(GetStatsRequest.getDefaultInstance());
+  }
+
+  @Test
+  void queueOptionAsksForThatQueue() {
+    cli.run("stats", "--queue", "mail");
+
+    assertThat(cli.service.requestsOf(GetStatsRequest.class).get(0).getQueue()).isEqualTo("mail");
+  }
+
+  @Test
+  void noQueuesSaysSo() {
+    CliHarness.Result result = cli.run("stats");
+
+    assertThat(result.out()).startsWith("no queues hold jobs");
+  }
+
+  @Test
+  void jsonOutputParsesBackIntoTheResponse() throws Exception {
+    cli.service.getStats = r -> STATS;
+
+    CliHarness.Result result = cli.run("stats", "--json");
+
+    GetStatsResponse.Builder parsed = GetStatsResponse.newBuilder();
+    JsonFormat.parser().merge(result.out(), parsed);
+    assertThat(parsed.build()).isEqualTo(STATS);
+  }
+}
