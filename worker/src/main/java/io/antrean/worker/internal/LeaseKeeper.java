@@ -41,7 +41,6 @@ final class LeaseKeeper {
   private final Duration leaseTtl;
   private final long intervalNanos;
   private final Duration rpcTimeout;
-  private final Ticker ticker;
   private final LeaseTable leases;
   private final Executor callbacks;
   private final Backoff retry;
@@ -63,7 +62,6 @@ final class LeaseKeeper {
     this.intervalNanos = interval.toNanos();
     this.rpcTimeout =
         interval.compareTo(Duration.ofSeconds(10)) > 0 ? Duration.ofSeconds(10) : interval;
-    this.ticker = ticker;
     this.leases = leases;
     this.callbacks = callbacks;
     this.retry = new Backoff(min(RETRY_INITIAL, interval), interval);
@@ -148,10 +146,10 @@ final class LeaseKeeper {
     }
   }
 
-  private void failed(Throwable error) {
+  private void failed(Throwable error, long sentNanos) {
     inFlight = false;
     Duration delay = retry.nextDelay();
-    nextBeatNanos = ticker.nanos() + delay.toNanos();
+    nextBeatNanos = sentNanos + delay.toNanos();
     if (retry.failures() == 1) {
       log.warn("heartbeat failed, retrying: {}", error.toString());
     } else {
@@ -182,7 +180,7 @@ final class LeaseKeeper {
 
     @Override
     public void onError(Throwable error) {
-      hand(() -> failed(error));
+      hand(() -> failed(error, sentNanos));
     }
 
     @Override

@@ -1,0 +1,177 @@
+package io.antrean.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.antrean.proto.v1.CompleteRequest;
+import io.antrean.proto.v1.ReleaseRequest;
+import io.antrean.worker.testing.InProcessCoordinator;
+import io.antrean.worker.testing.Polling;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Graceful and forced shutdown: what finishes, what is handed back, and when. */
+@Timeout(30)
+class WorkerShutdownTest {
+  private static final Duration WAIT = Duration.ofSeconds(10);
+
+  private InProcessCoordinator coordinator;
+  private Worker worker;
+  private final CountDownLatch started = new CountDownLatch(2);
+  private final CountDownLatch shortMayFinish = new CountDownLatch(1);
+  private final CountDownLatch longInterrupted = new CountDownLatch(1);
+
+  @BeforeEach
+  void startCoordinator() throws IOException {
+    coordinator = new InProcessCoordinator();
+  }
+
+  @AfterEach
+  void stopAll() throws InterruptedException {
+    shortMayFinish.countDown();
+    if (worker != null) {
+      worker.shutdownNow();
+      assertThat(worker.awaitTermination(WAIT)).isTrue();
+    }
+    coordinator.close();
+  }
+
+  private WorkerBuilder shortAndLongJobs(Duration grace) {
+    return TestWorkers.builder(coordinator)
+        .shutdownGrace(grace)
+        .handler(
+            "short",
+            ctx -> {
+              started.countDown();
+              shortMayFinish.await();
+              return new byte[] {1};
+            })
+        .handler(
+            "long",
+            ctx -> {
+              started.countDown();
+              try {
+                Thread.sleep(60_000);
+                return new byte[] {2};
+              } catch (InterruptedException e) {
+                longInterrupted.countDown();
+                throw e;
+              }
+            });
+  }
+
+  private long startShortAndLong(Duration grace) throws InterruptedException {
+    worker = shortAndLongJobs(grace).build();
+    coordinator.service.enqueue("short", "{}");
+    long longId = coordinator.service.enqueue("long", "{}");
+    worker.start();
+    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    return longId;
+  }
+
+  @Test
+  void gracefulShutdownLetsAShortJobFinishAndReleasesALongOneAfterTheGrace()
+      throws InterruptedException {
+    long longId = startShortAndLong(Duration.ofMillis(600));
+    long shutdownAt = System.nanoTime();
+    worker.shutdown();
+    int beatsAtShutdown = coordinator.service.heartbeats.size();
+    shortMayFinish.countDown();
+
+    assertThat(worker.awaitTermination(WAIT)).isTrue();
+    long elapsedMillis = (System.nanoTime() - shutdownAt) / 1_000_000;
+    assertThat(elapsedMillis).isGreaterThanOrEqualTo(550);
+    assertThat(longInterrupted.getCount()).isZero();
+    assertThat(coordinator.service.completes)
+        .extracting(CompleteRequest::getJobId)
+        .containsExactly(1L);
+    assertThat(coordinator.service.releases)
+        .extracting(ReleaseRequest::getJobId, ReleaseRequest::getReason)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(longId, "shutdown"));
+    assertThat(coordinator.service.fails).isEmpty();
+    assertThat(coordinator.service.heartbeats.size())
+        .as("heartbeats continue during the grace")
+        .isGreaterThan(beatsAtShutdown + 3);
+  }
+
+  @Test
+  void shutdownNowSkipsTheGrace() throws InterruptedException {
+    long longId = startShortAndLong(Duration.ofSeconds(60));
+    worker.shutdownNow();
+
+    assertThat(worker.awaitTermination(WAIT)).isTrue();
+    assertThat(coordinator.service.releases)
+        .extracting(ReleaseRequest::getJobId)
+        .containsExactlyInAnyOrder(1L, longId);
+    assertThat(coordinator.service.completes).isEmpty();
+  }
+
+  @Test
+  void shutdownNowCutsARunningGraceShort() throws InterruptedException {
+    startShortAndLong(Duration.ofSeconds(60));
+    worker.shutdown();
+    assertThat(worker.awaitTermination(Duration.ofMillis(200))).isFalse();
+    worker.shutdownNow();
+
+    assertThat(worker.awaitTermination(WAIT)).isTrue();
+    assertThat(coordinator.service.releases).hasSize(2);
+  }
+
+  @Test
+  void handlerThatIgnoresInterruptionIsReleasedForIt() throws InterruptedException {
+    CountDownLatch running = new CountDownLatch(1);
+    CountDownLatch stop = new CountDownLatch(1);
+    worker =
+        TestWorkers.builder(coordinator)
+            .handler(
+                "stubborn",
+                ctx -> {
+                  running.countDown();
+                  while (true) {
+                    try {
+                      stop.await();
+                      return new byte[] {1};
+                    } catch (InterruptedException e) {
+                      // Swallowed on purpose: this handler plays badly written blocking code.
+                    }
+                  }
+                })
+            .build();
+    long id = coordinator.service.enqueue("stubborn", "{}");
+    worker.start();
+    assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+    worker.shutdownNow();
+
+    assertThat(worker.awaitTermination(Duration.ofSeconds(15))).isTrue();
+    stop.countDown();
+    assertThat(coordinator.service.releases)
+        .extracting(ReleaseRequest::getJobId)
+        .containsExactly(id);
+    assertThat(Polling.await(WAIT, () -> worker.heldLeases() == 0)).isTrue();
+    assertThat(coordinator.service.completes).isEmpty();
+  }
+
+  @Test
+  void workerShutDownBeforeStartTerminatesAtOnceAndCannotStart() throws InterruptedException {
+    worker = TestWorkers.builder(coordinator).handler("t", ctx -> null).build();
+    worker.shutdown();
+
+    assertThat(worker.awaitTermination(Duration.ZERO)).isTrue();
+    assertThatThrownBy(worker::start).isInstanceOf(IllegalStateException.class);
+    assertThat(coordinator.service.leases).isEmpty();
+  }
+
+  @Test
+  void workerCannotStartTwice() {
+    worker = TestWorkers.builder(coordinator).handler("t", ctx -> null).build();
+    worker.start();
+
+    assertThatThrownBy(worker::start).isInstanceOf(IllegalStateException.class);
+  }
+}

@@ -1,0 +1,191 @@
+package io.antrean.worker.testing;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Timestamp;
+import io.antrean.proto.v1.CompleteRequest;
+import io.antrean.proto.v1.CompleteResponse;
+import io.antrean.proto.v1.FailRequest;
+import io.antrean.proto.v1.FailResponse;
+import io.antrean.proto.v1.HeartbeatRequest;
+import io.antrean.proto.v1.HeartbeatResponse;
+import io.antrean.proto.v1.Job;
+import io.antrean.proto.v1.JobState;
+import io.antrean.proto.v1.Lease;
+import io.antrean.proto.v1.LeaseRef;
+import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.LeaseResponse;
+import io.antrean.proto.v1.LeaseState;
+import io.antrean.proto.v1.LeaseStatus;
+import io.antrean.proto.v1.ReleaseRequest;
+import io.antrean.proto.v1.ReleaseResponse;
+import io.antrean.proto.v1.WorkerServiceGrpc;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * A hand-written coordinator for worker tests: hands out queued jobs, records every call, and fails
+ * or answers as the test tells it. Thread-safe.
+ */
+public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImplBase {
+  /** Long polls are cut to this, so that tests never wait for a full server wait. */
+  private static final long MAX_WAIT_MILLIS = 50;
+
+  private final BlockingQueue<Job> pending = new LinkedBlockingQueue<>();
+  private final AtomicLong ids = new AtomicLong();
+  private final AtomicLong tokens = new AtomicLong(1000);
+  private final AtomicInteger outstanding = new AtomicInteger();
+
+  public final List<LeaseRequest> leases = new CopyOnWriteArrayList<>();
+  public final List<Long> leaseNanos = new CopyOnWriteArrayList<>();
+  public final List<Integer> outstandingAtLease = new CopyOnWriteArrayList<>();
+  public final List<HeartbeatRequest> heartbeats = new CopyOnWriteArrayList<>();
+  public final List<CompleteRequest> completes = new CopyOnWriteArrayList<>();
+  public final List<FailRequest> fails = new CopyOnWriteArrayList<>();
+  public final List<ReleaseRequest> releases = new CopyOnWriteArrayList<>();
+
+  /** Lease calls still to fail with UNAVAILABLE. */
+  public final AtomicInteger leaseFailures = new AtomicInteger();
+
+  /** Complete calls still to fail, with {@link #completeError}. */
+  public final AtomicInteger completeFailures = new AtomicInteger();
+
+  public volatile Status completeError = Status.UNAVAILABLE;
+
+  /** When set, every heartbeat fails with it. */
+  public volatile Status heartbeatError;
+
+  /** Decides each lease's heartbeat answer; EXTENDED by default. */
+  public volatile Function<LeaseRef, LeaseStatus> heartbeatPolicy =
+      ref -> LeaseStatus.LEASE_STATUS_EXTENDED;
+
+  /** Queues a job of {@code type} on the first attempt; returns its id. */
+  public long enqueue(String type, String payload) {
+    return enqueue(type, payload, 1, "");
+  }
+
+  /** Queues a job with the given attempt count (after its lease) and idempotency key. */
+  public long enqueue(String type, String payload, int attempts, String idempotencyKey) {
+    long id = ids.incrementAndGet();
+    pending.add(
+        Job.newBuilder()
+            .setId(id)
+            .setQueue("default")
+            .setType(type)
+            .setPayload(ByteString.copyFrom(payload, StandardCharsets.UTF_8))
+            .setContentType("application/json")
+            .setAttempts(attempts)
+            .setIdempotencyKey(idempotencyKey)
+            .setState(JobState.JOB_STATE_RUNNING)
+            .build());
+    return id;
+  }
+
+  /** Jobs leased and not yet completed, failed or released. */
+  public int outstanding() {
+    return outstanding.get();
+  }
+
+  @Override
+  public void lease(LeaseRequest request, StreamObserver<LeaseResponse> answer) {
+    leases.add(request);
+    leaseNanos.add(System.nanoTime());
+    outstandingAtLease.add(outstanding.get());
+    if (leaseFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      answer.onError(Status.UNAVAILABLE.withDescription("injected").asRuntimeException());
+      return;
+    }
+    List<Job> jobs = new ArrayList<>();
+    try {
+      long waitMillis = Math.min(MAX_WAIT_MILLIS, request.getWait().getSeconds() * 1000);
+      Job first = pending.poll(Math.max(waitMillis, 10), TimeUnit.MILLISECONDS);
+      if (first != null) {
+        jobs.add(first);
+        pending.drainTo(jobs, Math.max(1, request.getMaxJobs()) - 1);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    LeaseResponse.Builder response = LeaseResponse.newBuilder();
+    for (Job job : jobs) {
+      response.addJobs(withLease(job, request.getWorkerId()));
+    }
+    outstanding.addAndGet(jobs.size());
+    answer.onNext(response.build());
+    answer.onCompleted();
+  }
+
+  private Job withLease(Job job, String workerId) {
+    return job.toBuilder()
+        .setLease(
+            Lease.newBuilder()
+                .setWorkerId(workerId)
+                .setFencingToken(tokens.incrementAndGet())
+                .setExpiresAt(inSeconds(30)))
+        .build();
+  }
+
+  @Override
+  public void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> answer) {
+    heartbeats.add(request);
+    Status error = heartbeatError;
+    if (error != null) {
+      answer.onError(error.asRuntimeException());
+      return;
+    }
+    HeartbeatResponse.Builder response = HeartbeatResponse.newBuilder();
+    for (LeaseRef ref : request.getLeasesList()) {
+      response.addLeases(
+          LeaseState.newBuilder()
+              .setJobId(ref.getJobId())
+              .setFencingToken(ref.getFencingToken())
+              .setStatus(heartbeatPolicy.apply(ref))
+              .setExpiresAt(inSeconds(30)));
+    }
+    answer.onNext(response.build());
+    answer.onCompleted();
+  }
+
+  @Override
+  public void complete(CompleteRequest request, StreamObserver<CompleteResponse> answer) {
+    completes.add(request);
+    if (completeFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      answer.onError(completeError.withDescription("injected").asRuntimeException());
+      return;
+    }
+    outstanding.decrementAndGet();
+    answer.onNext(CompleteResponse.getDefaultInstance());
+    answer.onCompleted();
+  }
+
+  @Override
+  public void fail(FailRequest request, StreamObserver<FailResponse> answer) {
+    fails.add(request);
+    outstanding.decrementAndGet();
+    answer.onNext(FailResponse.newBuilder().setState(JobState.JOB_STATE_PENDING).build());
+    answer.onCompleted();
+  }
+
+  @Override
+  public void release(ReleaseRequest request, StreamObserver<ReleaseResponse> answer) {
+    releases.add(request);
+    outstanding.decrementAndGet();
+    answer.onNext(ReleaseResponse.getDefaultInstance());
+    answer.onCompleted();
+  }
+
+  private static Timestamp inSeconds(long seconds) {
+    Instant at = Instant.now().plusSeconds(seconds);
+    return Timestamp.newBuilder().setSeconds(at.getEpochSecond()).setNanos(at.getNano()).build();
+  }
+}
