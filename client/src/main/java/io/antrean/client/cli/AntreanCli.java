@@ -95,6 +95,7 @@ public final class AntreanCli implements Callable<Integer> {
     return ExitCodes.USAGE;
   }
 
+  /** Runs when no command is given: a usage error. */
   @Override
   public Integer call() {
     throw new ParameterException(spec.commandLine(), "Missing command; see antrean --help");

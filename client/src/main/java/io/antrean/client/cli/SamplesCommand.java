@@ -46,7 +46,7 @@ final class SamplesCommand implements Callable<Integer> {
   @Option(
       names = "--poll-interval",
       paramLabel = "DURATION",
-      defaultValue = "200ms",
+      defaultValue = "100ms",
       converter = DurationConverter.class,
       hidden = true)
   private Duration pollInterval;

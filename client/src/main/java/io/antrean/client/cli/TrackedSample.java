@@ -54,13 +54,14 @@ final class TrackedSample {
             .append(JobText.state(previous.getState()))
             .append(" -> ")
             .append(JobText.state(next.getState()))
+            .append(previous.getState() == next.getState() ? " again" : "")
             .append(" (attempt ")
             .append(next.getAttempts());
     boolean failed =
         next.getState() == JobState.JOB_STATE_PENDING
             || next.getState() == JobState.JOB_STATE_FAILED;
     if (failed && !next.getLastError().isEmpty()) {
-      line.append(", error: ").append(JobText.oneLine(next.getLastError(), 80));
+      line.append(", error: ").append(JobText.oneLine(next.getLastError(), 100));
     }
     return line.append(')').toString();
   }
