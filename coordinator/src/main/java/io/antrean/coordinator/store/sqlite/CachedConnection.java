@@ -1,0 +1,82 @@
+package io.antrean.coordinator.store.sqlite;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A JDBC connection that keeps its prepared statements, so the hot statements are parsed once per
+ * connection instead of once per call.
+ *
+ * <p>Not thread-safe: one thread owns it at a time (the writer thread, or a reader that borrowed it
+ * from {@link ReadConnections}). A statement returned by {@link #prepare} stays owned by this
+ * connection: close its result sets, never the statement.
+ */
+final class CachedConnection implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(CachedConnection.class);
+  private static final int MAX_STATEMENTS = 64;
+
+  private final Connection connection;
+  private final Map<String, PreparedStatement> statements =
+      new LinkedHashMap<>(32, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
+          if (size() <= MAX_STATEMENTS) {
+            return false;
+          }
+          closeQuietly(eldest.getValue());
+          return true;
+        }
+      };
+
+  CachedConnection(Connection connection) {
+    this.connection = connection;
+  }
+
+  /** The cached statement for this SQL, its parameters cleared; prepared on first use. */
+  PreparedStatement prepare(String sql) throws SQLException {
+    PreparedStatement statement = statements.get(sql);
+    if (statement == null) {
+      statement = connection.prepareStatement(sql);
+      statements.put(sql, statement);
+    } else {
+      statement.clearParameters();
+    }
+    return statement;
+  }
+
+  /** Runs one statement that returns no rows (transaction control, pragmas, DDL). */
+  void execute(String sql) throws SQLException {
+    prepare(sql).execute();
+  }
+
+  /** The raw connection, for statements that must not be cached. */
+  Connection connection() {
+    return connection;
+  }
+
+  @Override
+  public void close() {
+    statements.values().forEach(CachedConnection::closeQuietly);
+    statements.clear();
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      log.warn("closing a SQLite connection failed", e);
+    }
+  }
+
+  private static void closeQuietly(PreparedStatement statement) {
+    try {
+      statement.close();
+    } catch (SQLException e) {
+      log.debug("closing a cached statement failed", e);
+    }
+  }
+}

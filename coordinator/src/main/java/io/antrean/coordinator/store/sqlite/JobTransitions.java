@@ -1,0 +1,104 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import javax.annotation.Nullable;
+
+/**
+ * The row updates that move a job out of PENDING or RUNNING. Each returns the job as it is after
+ * the update. They check nothing: callers decide inside the writer's transaction, where nobody else
+ * writes, that the move is allowed.
+ */
+final class JobTransitions {
+  private static final String LEAVE =
+      "UPDATE jobs SET state = ?, run_at = coalesce(?, run_at),"
+          + " last_error = coalesce(?, last_error), attempts = attempts + ?,"
+          + " lease_expiries = lease_expiries + ?, finished_at = ?, updated_at = ?,"
+          + " lease_worker_id = NULL, lease_expires_at = NULL"
+          + " WHERE id = ? RETURNING "
+          + JobRows.JOB_COLUMNS;
+  private static final String SUCCEED =
+      "UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
+          + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
+          + " WHERE id = ? RETURNING "
+          + JobRows.JOB_COLUMNS;
+  private static final String REQUEST_CANCEL =
+      "UPDATE jobs SET cancel_requested = 1, updated_at = ? WHERE id = ? RETURNING "
+          + JobRows.JOB_COLUMNS;
+
+  private JobTransitions() {}
+
+  /** A change of state, described by what differs from the row as it is. */
+  record Move(
+      JobState to,
+      @Nullable Instant runAt,
+      @Nullable String lastError,
+      int attemptsDelta,
+      int leaseExpiriesDelta) {
+
+    static Move to(JobState state) {
+      return new Move(state, null, null, 0, 0);
+    }
+
+    Move runAt(Instant value) {
+      return new Move(to, value, lastError, attemptsDelta, leaseExpiriesDelta);
+    }
+
+    Move lastError(String value) {
+      return new Move(to, runAt, value, attemptsDelta, leaseExpiriesDelta);
+    }
+
+    Move attempts(int delta) {
+      return new Move(to, runAt, lastError, delta, leaseExpiriesDelta);
+    }
+
+    Move leaseExpiries(int delta) {
+      return new Move(to, runAt, lastError, attemptsDelta, delta);
+    }
+  }
+
+  /**
+   * Applies the move and clears the lease. A terminal state sets {@code finished_at}; the fencing
+   * token stays, so the next lease's token is higher still.
+   */
+  static Job apply(CachedConnection connection, long jobId, Move move, Instant now)
+      throws SQLException {
+    PreparedStatement update = connection.prepare(LEAVE);
+    update.setString(1, move.to().name());
+    JobRows.setNullableLong(update, 2, Micros.ofNullable(move.runAt()));
+    update.setString(3, move.lastError());
+    update.setInt(4, move.attemptsDelta());
+    update.setInt(5, move.leaseExpiriesDelta());
+    JobRows.setNullableLong(update, 6, move.to().isTerminal() ? Micros.of(now) : null);
+    update.setLong(7, Micros.of(now));
+    update.setLong(8, jobId);
+    return JobRows.single(update);
+  }
+
+  static Job succeed(
+      CachedConnection connection,
+      long jobId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType,
+      Instant now)
+      throws SQLException {
+    PreparedStatement update = connection.prepare(SUCCEED);
+    update.setBytes(1, result);
+    update.setString(2, resultContentType);
+    update.setLong(3, Micros.of(now));
+    update.setLong(4, Micros.of(now));
+    update.setLong(5, jobId);
+    return JobRows.single(update);
+  }
+
+  static Job requestCancel(CachedConnection connection, long jobId, Instant now)
+      throws SQLException {
+    PreparedStatement update = connection.prepare(REQUEST_CANCEL);
+    update.setLong(1, Micros.of(now));
+    update.setLong(2, jobId);
+    return JobRows.single(update);
+  }
+}

@@ -1,0 +1,133 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.job.AttemptOutcome;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.sqlite.JobTransitions.Move;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Granting leases and taking expired ones back. Runs on the writer thread; being the only writer,
+ * it selects and updates in one statement without any race.
+ *
+ * <p>Leasing walks the partial index {@code jobs_pending} (queue, priority DESC, run_at, id) in
+ * order and stops after {@code maxJobs} ready rows, so its cost does not grow with the backlog. The
+ * sweep walks {@code jobs_running_expiry} the same way.
+ */
+final class LeaseWrites {
+  static final String EXPIRED_LEASE_REASON = "lease expired";
+
+  private static final Comparator<Job> LEASE_ORDER =
+      Comparator.comparingInt(Job::priority)
+          .reversed()
+          .thenComparing(Job::runAt)
+          .thenComparingLong(Job::id);
+
+  static final String SELECT_EXPIRED =
+      "SELECT "
+          + JobRows.JOB_COLUMNS
+          + " FROM jobs INDEXED BY jobs_running_expiry"
+          + " WHERE state = 'RUNNING' AND lease_expires_at <= ?"
+          + " ORDER BY lease_expires_at, id LIMIT ?";
+
+  private LeaseWrites() {}
+
+  /**
+   * The lease statement for a filter on {@code typeCount} job types (0: any type). Parameters:
+   * worker id, expiry, now (updated_at), queue, now (run_at), the types, the limit.
+   */
+  static String leaseSql(int typeCount) {
+    String typeFilter =
+        typeCount == 0
+            ? ""
+            : " AND type IN (" + String.join(", ", Collections.nCopies(typeCount, "?")) + ")";
+    return "UPDATE jobs SET state = 'RUNNING', attempts = attempts + 1,"
+        + " lease_token = lease_token + 1, lease_worker_id = ?, lease_expires_at = ?,"
+        + " updated_at = ?"
+        + " WHERE id IN (SELECT id FROM jobs INDEXED BY jobs_pending"
+        + " WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
+        + typeFilter
+        + " ORDER BY priority DESC, run_at, id LIMIT ?)"
+        + " RETURNING "
+        + JobRows.JOB_COLUMNS;
+  }
+
+  static List<Job> lease(CachedConnection connection, LeaseSpec spec, Instant now)
+      throws SQLException {
+    List<String> types = List.copyOf(spec.types());
+    PreparedStatement update = connection.prepare(leaseSql(types.size()));
+    int index = 1;
+    update.setString(index++, spec.workerId());
+    update.setLong(index++, Micros.of(spec.expiresAt()));
+    update.setLong(index++, Micros.of(now));
+    update.setString(index++, spec.queue());
+    update.setLong(index++, Micros.of(now));
+    for (String type : types) {
+      update.setString(index++, type);
+    }
+    update.setInt(index, spec.maxJobs());
+    List<Job> leased = new ArrayList<>(JobRows.jobs(update));
+    // RETURNING hands rows back in no particular order.
+    leased.sort(LEASE_ORDER);
+    for (Job job : leased) {
+      AttemptRows.started(connection, job, now);
+    }
+    return leased;
+  }
+
+  /** The timer path: takes the job back only if it still runs under this token and has expired. */
+  static Optional<Job> expireLease(
+      CachedConnection connection, long jobId, long fencingToken, Instant now) throws SQLException {
+    Optional<Job> job = JobRows.find(connection, jobId);
+    if (job.isEmpty()
+        || !WorkerWrites.isHeldWith(job.get(), fencingToken)
+        || job.get().lease().expiresAt().isAfter(now)) {
+      return Optional.empty();
+    }
+    return Optional.of(takeBack(connection, job.get(), now));
+  }
+
+  /** The sweep path: takes back up to {@code limit} expired leases, the longest expired first. */
+  static List<Job> expireLeases(CachedConnection connection, Instant now, int limit)
+      throws SQLException {
+    PreparedStatement select = connection.prepare(SELECT_EXPIRED);
+    select.setLong(1, Micros.of(now));
+    select.setInt(2, limit);
+    List<Job> expired = JobRows.jobs(select);
+    List<Job> takenBack = new ArrayList<>(expired.size());
+    for (Job job : expired) {
+      takenBack.add(takeBack(connection, job, now));
+    }
+    return takenBack;
+  }
+
+  /**
+   * Ends an expired lease: PENDING at the tail, FAILED once the job has used up its lease expiries,
+   * or CANCELLED if a cancellation is pending (a cancelled job never runs again).
+   */
+  private static Job takeBack(CachedConnection connection, Job job, Instant now)
+      throws SQLException {
+    long token = job.lease().fencingToken();
+    int expiries = job.leaseExpiries() + 1;
+    Move move;
+    if (job.cancelRequested()) {
+      move = Move.to(JobState.CANCELLED);
+    } else if (expiries >= job.retryPolicy().maxLeaseExpiries()) {
+      move = Move.to(JobState.FAILED).lastError(EXPIRED_LEASE_REASON);
+    } else {
+      move = Move.to(JobState.PENDING).runAt(now);
+    }
+    Job after = JobTransitions.apply(connection, job.id(), move.leaseExpiries(1), now);
+    AttemptRows.ended(
+        connection, job.id(), token, AttemptOutcome.LEASE_EXPIRED, null, EXPIRED_LEASE_REASON, now);
+    return after;
+  }
+}

@@ -1,0 +1,58 @@
+package io.antrean.coordinator.store.sqlite;
+
+import java.time.Duration;
+import java.time.Instant;
+import javax.annotation.Nullable;
+
+/**
+ * Instants and durations as the SQLite store keeps them: whole microseconds in an INTEGER column.
+ * Converting truncates towards the past (an instant's nanoseconds below a microsecond are dropped),
+ * so every stored time reads back as the same microsecond it was written in.
+ */
+final class Micros {
+  private static final long PER_SECOND = 1_000_000L;
+  private static final long NANOS_PER_MICRO = 1_000L;
+
+  private Micros() {}
+
+  /**
+   * @throws IllegalArgumentException if the instant lies outside about ±292,000 years of 1970
+   */
+  static long of(Instant instant) {
+    try {
+      return Math.addExact(
+          Math.multiplyExact(instant.getEpochSecond(), PER_SECOND),
+          instant.getNano() / NANOS_PER_MICRO);
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("instant out of the storable range: " + instant, e);
+    }
+  }
+
+  static Instant toInstant(long micros) {
+    return Instant.ofEpochSecond(
+        Math.floorDiv(micros, PER_SECOND), Math.floorMod(micros, PER_SECOND) * NANOS_PER_MICRO);
+  }
+
+  @Nullable
+  static Long ofNullable(@Nullable Instant instant) {
+    return instant == null ? null : of(instant);
+  }
+
+  /**
+   * @throws IllegalArgumentException if the duration is longer than about 292,000 years
+   */
+  static long of(Duration duration) {
+    try {
+      return Math.addExact(
+          Math.multiplyExact(duration.getSeconds(), PER_SECOND),
+          duration.getNano() / NANOS_PER_MICRO);
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("duration out of the storable range: " + duration, e);
+    }
+  }
+
+  static Duration toDuration(long micros) {
+    return Duration.ofSeconds(
+        Math.floorDiv(micros, PER_SECOND), Math.floorMod(micros, PER_SECOND) * NANOS_PER_MICRO);
+  }
+}

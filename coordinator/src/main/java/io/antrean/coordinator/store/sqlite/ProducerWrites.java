@@ -1,0 +1,138 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.IdempotencyConflictException;
+import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.sqlite.JobTransitions.Move;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/** What producers change: new jobs (with idempotency keys) and cancellations. */
+final class ProducerWrites {
+  private static final String INSERT_JOB =
+      "INSERT INTO jobs (queue, type, payload, content_type, priority, run_at, idempotency_key,"
+          + " max_attempts, initial_backoff_micros, backoff_multiplier, max_backoff_micros,"
+          + " max_lease_expiries, state, created_at, updated_at)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?) RETURNING "
+          + JobRows.JOB_COLUMNS;
+  private static final String SELECT_KEY =
+      "SELECT job_id, fingerprint, expires_at FROM idempotency_keys WHERE queue = ? AND key = ?";
+  private static final String REMEMBER_KEY =
+      "INSERT OR REPLACE INTO idempotency_keys (queue, key, job_id, fingerprint, expires_at)"
+          + " VALUES (?, ?, ?, ?, ?)";
+
+  private ProducerWrites() {}
+
+  /**
+   * Stores the jobs in order. A key remembered after {@code now} with the same fingerprint yields
+   * the existing job; with another fingerprint it throws, and the writer rolls the whole call back.
+   * A key remembered until {@code now} or earlier has expired and is taken over by the new job.
+   */
+  static List<EnqueueResult> enqueue(CachedConnection connection, List<NewJob> jobs, Instant now)
+      throws SQLException {
+    List<EnqueueResult> results = new ArrayList<>(jobs.size());
+    for (NewJob job : jobs) {
+      byte[] fingerprint = job.idempotencyKey() == null ? null : fingerprint(job);
+      Optional<Job> existing =
+          fingerprint == null ? Optional.empty() : remembered(connection, job, fingerprint, now);
+      if (existing.isPresent()) {
+        results.add(new EnqueueResult(existing.get(), true));
+        continue;
+      }
+      Job stored = insert(connection, job, now);
+      if (fingerprint != null) {
+        PreparedStatement remember = connection.prepare(REMEMBER_KEY);
+        remember.setString(1, job.queue());
+        remember.setString(2, job.idempotencyKey());
+        remember.setLong(3, stored.id());
+        remember.setBytes(4, fingerprint);
+        remember.setLong(5, Micros.of(job.idempotencyExpiresAt()));
+        remember.executeUpdate();
+      }
+      results.add(new EnqueueResult(stored, false));
+    }
+    return results;
+  }
+
+  /** The job a live key points to, if the fingerprint matches; empty if the key is free. */
+  private static Optional<Job> remembered(
+      CachedConnection connection, NewJob job, byte[] fingerprint, Instant now)
+      throws SQLException {
+    PreparedStatement select = connection.prepare(SELECT_KEY);
+    select.setString(1, job.queue());
+    select.setString(2, job.idempotencyKey());
+    long jobId;
+    try (ResultSet row = select.executeQuery()) {
+      if (!row.next() || row.getLong("expires_at") <= Micros.of(now)) {
+        return Optional.empty();
+      }
+      jobId = row.getLong("job_id");
+      if (!Arrays.equals(row.getBytes("fingerprint"), fingerprint)) {
+        throw new IdempotencyConflictException(job.queue(), job.idempotencyKey(), jobId);
+      }
+    }
+    return JobRows.find(connection, jobId);
+  }
+
+  private static Job insert(CachedConnection connection, NewJob job, Instant now)
+      throws SQLException {
+    PreparedStatement insert = connection.prepare(INSERT_JOB);
+    insert.setString(1, job.queue());
+    insert.setString(2, job.type());
+    insert.setBytes(3, job.payload());
+    insert.setString(4, job.contentType());
+    insert.setInt(5, job.priority());
+    insert.setLong(6, Micros.of(job.runAt()));
+    insert.setString(7, job.idempotencyKey());
+    insert.setInt(8, job.retryPolicy().maxAttempts());
+    insert.setLong(9, Micros.of(job.retryPolicy().initialBackoff()));
+    insert.setDouble(10, job.retryPolicy().multiplier());
+    insert.setLong(11, Micros.of(job.retryPolicy().maxBackoff()));
+    insert.setInt(12, job.retryPolicy().maxLeaseExpiries());
+    insert.setLong(13, Micros.of(now));
+    insert.setLong(14, Micros.of(now));
+    return JobRows.single(insert);
+  }
+
+  /**
+   * PENDING becomes CANCELLED; RUNNING is flagged for its worker; a finished job stays as it is.
+   */
+  static Job cancel(CachedConnection connection, long jobId, Instant now) throws SQLException {
+    Job job = JobRows.find(connection, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+    return switch (job.state()) {
+      case PENDING -> JobTransitions.apply(connection, jobId, Move.to(JobState.CANCELLED), now);
+      case RUNNING ->
+          job.cancelRequested() ? job : JobTransitions.requestCancel(connection, jobId, now);
+      case SUCCEEDED, FAILED, CANCELLED -> job;
+    };
+  }
+
+  /**
+   * SHA-256 over the type's length, the type and the payload, so no two pairs collide by design.
+   */
+  static byte[] fingerprint(NewJob job) {
+    byte[] type = job.type().getBytes(StandardCharsets.UTF_8);
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      digest.update(ByteBuffer.allocate(Integer.BYTES).putInt(type.length).array());
+      digest.update(type);
+      digest.update(job.payload());
+      return digest.digest();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.store.StoreUnavailableException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The database file of one data directory. Holds an exclusive lock on the directory while open,
+ * because the store's correctness rests on its writer thread being the only writer: a second
+ * process (or a second store in this process) on the same directory is refused.
+ */
+final class SqliteFile implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SqliteFile.class);
+  private static final String LOCK_FILE = "antrean.lock";
+
+  private final Path database;
+  private final SqliteOptions options;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+
+  private SqliteFile(Path database, SqliteOptions options, FileChannel channel, FileLock lock) {
+    this.database = database;
+    this.options = options;
+    this.lockChannel = channel;
+    this.lock = lock;
+  }
+
+  /**
+   * Creates the directory if needed and locks it.
+   *
+   * @throws StoreUnavailableException if the directory cannot be used or another store holds it
+   */
+  static SqliteFile lock(Path dataDir, SqliteOptions options) {
+    FileChannel channel = null;
+    try {
+      Files.createDirectories(dataDir);
+      channel =
+          FileChannel.open(
+              dataDir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      FileLock lock = channel.tryLock();
+      if (lock == null) {
+        throw new OverlappingFileLockException();
+      }
+      return new SqliteFile(dataDir.resolve(SqliteOptions.DATABASE_FILE), options, channel, lock);
+    } catch (IOException | OverlappingFileLockException e) {
+      closeQuietly(channel);
+      String why =
+          e instanceof OverlappingFileLockException
+              ? "is in use by another store"
+              : "cannot be used";
+      throw new StoreUnavailableException("data directory " + dataDir + " " + why, e);
+    }
+  }
+
+  Path database() {
+    return database;
+  }
+
+  /** The one connection that writes: WAL, fsync on every commit, foreign keys on. */
+  CachedConnection openWriter() throws SQLException {
+    SQLiteConfig config = baseConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+    Connection connection = DriverManager.getConnection(url(), config.toProperties());
+    try (Statement statement = connection.createStatement();
+        ResultSet mode = statement.executeQuery("PRAGMA journal_mode")) {
+      if (!mode.next() || !"wal".equalsIgnoreCase(mode.getString(1))) {
+        connection.close();
+        throw new SQLException("WAL journal mode is not available for " + database);
+      }
+    }
+    return new CachedConnection(connection);
+  }
+
+  /** A connection that may only read; it sees the last committed state at each statement. */
+  CachedConnection openReader() throws SQLException {
+    Connection connection = DriverManager.getConnection(url(), baseConfig().toProperties());
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("PRAGMA query_only = 1");
+    }
+    return new CachedConnection(connection);
+  }
+
+  private SQLiteConfig baseConfig() {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setBusyTimeout((int) options.busyTimeout().toMillis());
+    config.enforceForeignKeys(true);
+    return config;
+  }
+
+  private String url() {
+    return "jdbc:sqlite:" + database.toAbsolutePath();
+  }
+
+  @Override
+  public void close() {
+    try {
+      lock.release();
+    } catch (IOException e) {
+      log.warn("releasing the lock on {} failed", database.getParent(), e);
+    }
+    closeQuietly(lockChannel);
+  }
+
+  private static void closeQuietly(FileChannel channel) {
+    if (channel == null) {
+      return;
+    }
+    try {
+      channel.close();
+    } catch (IOException e) {
+      log.debug("closing the lock file failed", e);
+    }
+  }
+}

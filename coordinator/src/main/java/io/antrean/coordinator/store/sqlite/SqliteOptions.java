@@ -1,0 +1,51 @@
+package io.antrean.coordinator.store.sqlite;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Tuning of a {@link SqliteJobStore}. Start from {@link #defaults()} and change what you need.
+ *
+ * @param maxGroupOperations the most write operations the writer thread runs in one transaction
+ *     (one fsync); at least 1
+ * @param readConnections connections for reads (get, list, stats, running leases); at least 1
+ * @param busyTimeout how long a connection waits for a lock held elsewhere (a checkpoint, a backup
+ *     tool) before it fails
+ */
+public record SqliteOptions(int maxGroupOperations, int readConnections, Duration busyTimeout) {
+
+  /** The database file's name inside the data directory. */
+  public static final String DATABASE_FILE = "antrean.db";
+
+  public SqliteOptions {
+    Objects.requireNonNull(busyTimeout, "busyTimeout");
+    if (maxGroupOperations < 1) {
+      throw new IllegalArgumentException(
+          "maxGroupOperations must be at least 1, got " + maxGroupOperations);
+    }
+    if (readConnections < 1) {
+      throw new IllegalArgumentException(
+          "readConnections must be at least 1, got " + readConnections);
+    }
+    if (busyTimeout.isNegative() || busyTimeout.toMillis() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("busyTimeout out of range: " + busyTimeout);
+    }
+  }
+
+  /** 512 operations per group commit, 4 read connections, a 5 s busy timeout. */
+  public static SqliteOptions defaults() {
+    return new SqliteOptions(512, 4, Duration.ofSeconds(5));
+  }
+
+  public SqliteOptions withMaxGroupOperations(int value) {
+    return new SqliteOptions(value, readConnections, busyTimeout);
+  }
+
+  public SqliteOptions withReadConnections(int value) {
+    return new SqliteOptions(maxGroupOperations, value, busyTimeout);
+  }
+
+  public SqliteOptions withBusyTimeout(Duration value) {
+    return new SqliteOptions(maxGroupOperations, readConnections, value);
+  }
+}

@@ -1,0 +1,238 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.store.StoreUnavailableException;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.annotation.concurrent.GuardedBy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one thread that writes, with group commit. Callers hand it operations and block until their
+ * operation is durable. The thread takes every operation waiting (up to a cap), runs them in one
+ * transaction, each inside its own savepoint so a failing operation rolls back only itself, commits
+ * once (one fsync for the group), and only then completes each caller's result.
+ *
+ * <p>Thread-safe. The connection belongs to the writer thread from {@link #start} on; the thread
+ * closes it when it stops.
+ */
+final class SqliteWriter implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SqliteWriter.class);
+
+  /** A unit of work run on the writer thread inside the group's transaction. */
+  @FunctionalInterface
+  interface WriteOperation<T> {
+    T run(CachedConnection connection) throws SQLException;
+  }
+
+  private static final Task<Void> STOP = new Task<>("stop", connection -> null);
+
+  private final CachedConnection connection;
+  private final int maxGroupOperations;
+  private final BlockingQueue<Task<?>> queue = new LinkedBlockingQueue<>();
+  private final Object submitLock = new Object();
+  private final AtomicLong commits = new AtomicLong();
+  private final AtomicLong operations = new AtomicLong();
+  private final Thread thread;
+
+  @GuardedBy("submitLock")
+  private boolean closed;
+
+  private SqliteWriter(CachedConnection connection, int maxGroupOperations) {
+    this.connection = connection;
+    this.maxGroupOperations = maxGroupOperations;
+    this.thread = new Thread(this::run, "antrean-sqlite-writer");
+    thread.setDaemon(true);
+  }
+
+  /** Starts the writer thread, which owns {@code connection} from now on. */
+  static SqliteWriter start(CachedConnection connection, int maxGroupOperations) {
+    SqliteWriter writer = new SqliteWriter(connection, maxGroupOperations);
+    writer.thread.start();
+    return writer;
+  }
+
+  /**
+   * Runs the operation in the next group commit and waits until that group is durable.
+   *
+   * @return the operation's value
+   * @throws StoreUnavailableException if the store is closed, the commit failed, or the caller was
+   *     interrupted while waiting (the operation may then still commit)
+   * @throws RuntimeException whatever the operation threw; its changes were rolled back
+   */
+  <T> T execute(String name, WriteOperation<T> operation) {
+    Task<T> task = new Task<>(name, operation);
+    synchronized (submitLock) {
+      if (closed) {
+        throw new StoreUnavailableException("the SQLite store is closed", null);
+      }
+      queue.add(task);
+    }
+    try {
+      return task.result.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreUnavailableException(
+          "interrupted while waiting for " + name + "; it may still be committed", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException(name + " failed", cause);
+    }
+  }
+
+  /** Operations waiting for the writer thread, for tests. */
+  int queued() {
+    return queue.size();
+  }
+
+  /** Transactions committed so far (each one fsync). */
+  long commits() {
+    return commits.get();
+  }
+
+  /** Operations committed or rolled back so far inside those transactions. */
+  long operations() {
+    return operations.get();
+  }
+
+  private void run() {
+    List<Task<?>> group = new ArrayList<>(maxGroupOperations);
+    boolean stopping = false;
+    try {
+      while (!stopping) {
+        group.add(queue.take());
+        queue.drainTo(group, maxGroupOperations - 1);
+        stopping = group.remove(STOP);
+        if (!group.isEmpty()) {
+          runGroup(group);
+        }
+        group.clear();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      log.warn("SQLite writer interrupted; failing the operations still queued");
+      failQueued(group);
+    } catch (RuntimeException | Error e) {
+      log.error("SQLite writer failed; failing the operations still queued", e);
+      failQueued(group);
+      throw e;
+    } finally {
+      connection.close();
+    }
+  }
+
+  private void runGroup(List<Task<?>> group) {
+    try {
+      connection.execute("BEGIN IMMEDIATE");
+    } catch (SQLException e) {
+      failAll(group, SqlFailures.translate("beginning a transaction", e));
+      return;
+    }
+    try {
+      for (Task<?> task : group) {
+        connection.execute("SAVEPOINT operation");
+        if (!task.runIn(connection)) {
+          connection.execute("ROLLBACK TO operation");
+        }
+        connection.execute("RELEASE operation");
+      }
+      connection.execute("COMMIT");
+    } catch (SQLException e) {
+      rollbackQuietly();
+      log.error("SQLite group commit of {} operations failed", group.size(), e);
+      failAll(group, SqlFailures.translate("committing", e));
+      return;
+    }
+    commits.incrementAndGet();
+    operations.addAndGet(group.size());
+    group.forEach(Task::complete);
+  }
+
+  private void rollbackQuietly() {
+    try {
+      connection.execute("ROLLBACK");
+    } catch (SQLException e) {
+      log.debug("rollback after a failed group failed as well", e);
+    }
+  }
+
+  private void failQueued(List<Task<?>> group) {
+    synchronized (submitLock) {
+      closed = true;
+    }
+    queue.drainTo(group);
+    group.remove(STOP);
+    failAll(group, new StoreUnavailableException("the SQLite writer was stopped", null));
+  }
+
+  private static void failAll(List<Task<?>> group, RuntimeException failure) {
+    group.forEach(task -> task.result.completeExceptionally(failure));
+  }
+
+  /**
+   * Stops taking operations, lets the writer finish every operation already queued, waits for the
+   * thread to end and closes the connection.
+   */
+  @Override
+  public void close() {
+    synchronized (submitLock) {
+      if (!closed) {
+        closed = true;
+        queue.add(STOP);
+      }
+    }
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      log.warn("interrupted while waiting for the SQLite writer to stop");
+    }
+  }
+
+  /** One queued operation and what it produced inside the transaction. */
+  private static final class Task<T> {
+    private final String name;
+    private final WriteOperation<T> operation;
+    private final CompletableFuture<T> result = new CompletableFuture<>();
+    private T value;
+    private Throwable failure;
+
+    Task(String name, WriteOperation<T> operation) {
+      this.name = name;
+      this.operation = operation;
+    }
+
+    /** Runs the operation; false when it failed and its savepoint must be rolled back. */
+    boolean runIn(CachedConnection connection) {
+      try {
+        value = operation.run(connection);
+        return true;
+      } catch (SQLException e) {
+        failure = SqlFailures.translate(name, e);
+      } catch (RuntimeException | Error e) {
+        failure = e;
+      }
+      return false;
+    }
+
+    void complete() {
+      if (failure != null) {
+        result.completeExceptionally(failure);
+      } else {
+        result.complete(value);
+      }
+    }
+  }
+}

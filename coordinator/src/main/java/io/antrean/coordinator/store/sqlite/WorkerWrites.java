@@ -1,0 +1,189 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.job.AttemptOutcome;
+import io.antrean.coordinator.job.ErrorKind;
+import io.antrean.coordinator.job.Failure;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.HeartbeatResult;
+import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.LeaseLostException;
+import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.coordinator.store.RetryPlanner;
+import io.antrean.coordinator.store.sqlite.JobTransitions.Move;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.annotation.Nullable;
+
+/**
+ * What workers report about the jobs they hold: heartbeats, completions, failures and releases.
+ * Every method runs on the writer thread inside its transaction and is conditioned on the fencing
+ * token; a stale token writes a {@code STALE_COMPLETION_REJECTED} history entry and nothing else.
+ */
+final class WorkerWrites {
+  private static final String RENEW =
+      "UPDATE jobs SET lease_expires_at = ?, updated_at = ?, progress = coalesce(?, progress)"
+          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? RETURNING cancel_requested";
+
+  private WorkerWrites() {}
+
+  static List<HeartbeatResult> heartbeat(
+      CachedConnection connection,
+      String workerId,
+      List<LeaseRenewal> renewals,
+      Instant expiresAt,
+      Instant now)
+      throws SQLException {
+    List<HeartbeatResult> results = new ArrayList<>(renewals.size());
+    for (LeaseRenewal renewal : renewals) {
+      PreparedStatement renew = connection.prepare(RENEW);
+      renew.setLong(1, Micros.of(expiresAt));
+      renew.setLong(2, Micros.of(now));
+      renew.setString(3, renewal.progress());
+      renew.setLong(4, renewal.jobId());
+      renew.setLong(5, renewal.fencingToken());
+      Boolean cancelRequested = null;
+      try (ResultSet row = renew.executeQuery()) {
+        if (row.next()) {
+          cancelRequested = row.getInt(1) != 0;
+        }
+      }
+      if (cancelRequested == null) {
+        Optional<Job> job = JobRows.find(connection, renewal.jobId());
+        if (job.isPresent()) {
+          AttemptRows.staleRejected(
+              connection, job.get(), workerId, renewal.fencingToken(), "heartbeat", now);
+        }
+        results.add(
+            new HeartbeatResult(
+                renewal.jobId(), renewal.fencingToken(), HeartbeatResult.Status.LOST, null));
+      } else {
+        HeartbeatResult.Status status =
+            cancelRequested
+                ? HeartbeatResult.Status.CANCEL_REQUESTED
+                : HeartbeatResult.Status.EXTENDED;
+        results.add(
+            new HeartbeatResult(
+                renewal.jobId(),
+                renewal.fencingToken(),
+                status,
+                Micros.toInstant(Micros.of(expiresAt))));
+      }
+    }
+    return results;
+  }
+
+  static Outcome<Job> complete(
+      CachedConnection connection,
+      long jobId,
+      long fencingToken,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType,
+      Instant now)
+      throws SQLException {
+    Job job = existing(connection, jobId);
+    if (!isHeldWith(job, fencingToken)) {
+      return rejectStale(connection, job, workerId, fencingToken, "complete", now);
+    }
+    Job done = JobTransitions.succeed(connection, jobId, result, resultContentType, now);
+    AttemptRows.ended(connection, jobId, fencingToken, AttemptOutcome.SUCCEEDED, null, null, now);
+    return Outcome.of(done);
+  }
+
+  static Outcome<Job> fail(
+      CachedConnection connection,
+      long jobId,
+      long fencingToken,
+      String workerId,
+      Failure failure,
+      RetryPlanner planner,
+      Instant now)
+      throws SQLException {
+    Job job = existing(connection, jobId);
+    if (!isHeldWith(job, fencingToken)) {
+      return rejectStale(connection, job, workerId, fencingToken, "fail", now);
+    }
+    Optional<Instant> retryAt = planner.nextRunAt(job, failure, now);
+    String lastError = describe(failure);
+    Move move;
+    AttemptOutcome outcome;
+    if (retryAt.isPresent()) {
+      outcome = AttemptOutcome.FAILED_RETRYABLE;
+      move =
+          job.cancelRequested()
+              ? Move.to(JobState.CANCELLED)
+              : Move.to(JobState.PENDING).runAt(retryAt.get());
+    } else {
+      outcome =
+          failure.kind() == ErrorKind.PERMANENT
+              ? AttemptOutcome.FAILED_PERMANENT
+              : AttemptOutcome.FAILED_RETRYABLE;
+      move = Move.to(JobState.FAILED);
+    }
+    Job after = JobTransitions.apply(connection, jobId, move.lastError(lastError), now);
+    AttemptRows.ended(connection, jobId, fencingToken, outcome, failure, null, now);
+    return Outcome.of(after);
+  }
+
+  static Outcome<Job> release(
+      CachedConnection connection,
+      long jobId,
+      long fencingToken,
+      String workerId,
+      String reason,
+      Instant now)
+      throws SQLException {
+    Job job = existing(connection, jobId);
+    if (!isHeldWith(job, fencingToken)) {
+      return rejectStale(connection, job, workerId, fencingToken, "release", now);
+    }
+    Move move = job.cancelRequested() ? Move.to(JobState.CANCELLED) : Move.to(JobState.PENDING);
+    AttemptOutcome outcome =
+        job.cancelRequested() ? AttemptOutcome.CANCELLED : AttemptOutcome.RELEASED;
+    Job after = JobTransitions.apply(connection, jobId, move.attempts(-1), now);
+    AttemptRows.ended(connection, jobId, fencingToken, outcome, null, reason, now);
+    return Outcome.of(after);
+  }
+
+  /** The job by id, in whatever state. */
+  private static Job existing(CachedConnection connection, long jobId) throws SQLException {
+    return JobRows.find(connection, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+  }
+
+  static boolean isHeldWith(Job job, long fencingToken) {
+    return job.state() == JobState.RUNNING
+        && job.lease() != null
+        && job.lease().fencingToken() == fencingToken;
+  }
+
+  private static Outcome<Job> rejectStale(
+      CachedConnection connection,
+      Job job,
+      String workerId,
+      long fencingToken,
+      String action,
+      Instant now)
+      throws SQLException {
+    AttemptRows.staleRejected(connection, job, workerId, fencingToken, action, now);
+    return Outcome.rejected(new LeaseLostException(job.id(), fencingToken));
+  }
+
+  /** The job's {@code last_error}: "type: message", or whichever of the two is known. */
+  static String describe(Failure failure) {
+    String type = failure.errorType();
+    String message = failure.message();
+    if (type != null && message != null) {
+      return type + ": " + message;
+    }
+    if (type != null || message != null) {
+      return type != null ? type : message;
+    }
+    return failure.kind() == ErrorKind.PERMANENT ? "permanent failure" : "retryable failure";
+  }
+}

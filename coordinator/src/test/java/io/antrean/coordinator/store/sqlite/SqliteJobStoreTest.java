@@ -1,0 +1,211 @@
+package io.antrean.coordinator.store.sqlite;
+
+import static io.antrean.coordinator.store.TestJobs.T0;
+import static io.antrean.coordinator.store.TestJobs.at;
+import static io.antrean.coordinator.store.TestJobs.job;
+import static io.antrean.coordinator.store.TestJobs.spec;
+import static io.antrean.coordinator.store.TestJobs.utf8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.JobStoreContract;
+import io.antrean.coordinator.store.StoreUnavailableException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The contract on SQLite, plus what only an embedded file store has: durability, group commit. */
+class SqliteJobStoreTest extends JobStoreContract {
+  private static final Logger log = LoggerFactory.getLogger(SqliteJobStoreTest.class);
+
+  @TempDir Path dataDir;
+
+  @Override
+  protected JobStore openStore() {
+    return SqliteJobStore.open(dataDir);
+  }
+
+  private SqliteJobStore sqlite() {
+    return (SqliteJobStore) store;
+  }
+
+  private void reopen() {
+    store.close();
+    store = SqliteJobStore.open(dataDir);
+  }
+
+  /** Runs SQL on the database file while the store is closed (or only reads while it is open). */
+  private String query(String sql) throws SQLException {
+    try (Connection connection =
+            DriverManager.getConnection(
+                "jdbc:sqlite:" + dataDir.resolve(SqliteOptions.DATABASE_FILE));
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(sql)) {
+      List<String> lines = new ArrayList<>();
+      while (rows.next()) {
+        lines.add(rows.getString(rows.getMetaData().getColumnCount()));
+      }
+      return String.join("\n", lines);
+    }
+  }
+
+  private void update(String sql) throws SQLException {
+    try (Connection connection =
+            DriverManager.getConnection(
+                "jdbc:sqlite:" + dataDir.resolve(SqliteOptions.DATABASE_FILE));
+        Statement statement = connection.createStatement()) {
+      statement.executeUpdate(sql);
+    }
+  }
+
+  @Test
+  void acknowledgedChangesSurviveCloseAndReopen() {
+    Job pending = enqueue(job("email").key("k").payload("{\"to\":\"x\"}").build());
+    Job running = enqueue("resize");
+    Job leased = leaseOne("w");
+    store.complete(leased.id(), token(leased), "w", utf8("done"), "text/plain", at(1));
+    Job stillRunning = leaseOne("w", at(2), at(30));
+
+    reopen();
+
+    Job done = reload(leased.id());
+    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(done.result()).isEqualTo(utf8("done"));
+    assertThat(done.history()).hasSize(1);
+    assertThat(reload(stillRunning.id()).lease()).isEqualTo(stillRunning.lease());
+    assertThat(store.runningLeases()).hasSize(1);
+    assertThat(
+            store.enqueue(List.of(job("email").key("k").payload("{\"to\":\"x\"}").build()), at(3)))
+        .singleElement()
+        .satisfies(r -> assertThat(r.deduplicated()).isTrue());
+    assertThat(pending.id()).isLessThan(running.id());
+    assertThat(enqueue("next").id()).isGreaterThan(running.id());
+  }
+
+  @Test
+  void fencingTokensKeepGrowingAcrossRestarts() {
+    enqueue("t");
+    Job first = leaseOne("w");
+    store.release(first.id(), token(first), "w", "restart", at(1));
+
+    reopen();
+
+    assertThat(token(leaseOne("w", at(2), at(30)))).isGreaterThan(token(first));
+  }
+
+  @Test
+  void idsAreNotReusedAfterTheNewestJobIsDeleted() throws SQLException {
+    Job newest = enqueue("t");
+    store.close();
+    update("DELETE FROM jobs WHERE id = " + newest.id());
+    store = SqliteJobStore.open(dataDir);
+
+    assertThat(enqueue("t").id()).isGreaterThan(newest.id());
+  }
+
+  @Test
+  @Timeout(60)
+  void concurrentWritersShareCommits() throws Exception {
+    int threads = 16;
+    int perThread = 50;
+    long commitsBefore = sqlite().writer().commits();
+    long operationsBefore = sqlite().writer().operations();
+    AtomicInteger stored = new AtomicInteger();
+
+    runConcurrently(
+        threads,
+        () -> {
+          for (int i = 0; i < perThread; i++) {
+            enqueue("t");
+            stored.incrementAndGet();
+          }
+        });
+
+    long commits = sqlite().writer().commits() - commitsBefore;
+    long operations = sqlite().writer().operations() - operationsBefore;
+    log.info("{} enqueue operations from {} threads took {} commits", operations, threads, commits);
+    assertThat(stored).hasValue(threads * perThread);
+    assertThat(operations).isEqualTo(threads * perThread);
+    assertThat(commits).isLessThan(operations);
+  }
+
+  @Test
+  void leaseQueryWalksThePendingIndexWithoutSorting() throws SQLException {
+    for (int types : new int[] {0, 2}) {
+      String plan = query("EXPLAIN QUERY PLAN " + LeaseWrites.leaseSql(types));
+
+      assertThat(plan).contains("INDEX jobs_pending (queue=?)").doesNotContain("TEMP B-TREE");
+    }
+  }
+
+  @Test
+  void leaseStaysCorrectWithAManyJobBacklog() {
+    List<NewJob> backlog = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      backlog.add(job("t").priority(i % 3).runAt(at(i % 7)).build());
+    }
+    store.enqueue(backlog, T0);
+
+    List<Job> leased = store.lease(spec("w", 32, at(300)), at(10));
+
+    assertThat(leased).hasSize(32).allSatisfy(j -> assertThat(j.priority()).isEqualTo(2));
+    assertThat(leased)
+        .isSortedAccordingTo(Comparator.comparing(Job::runAt).thenComparingLong(Job::id));
+  }
+
+  @Test
+  void sweepAndStatsQueriesUseTheirIndexes() throws SQLException {
+    assertThat(query("EXPLAIN QUERY PLAN " + LeaseWrites.SELECT_EXPIRED))
+        .contains("USING INDEX jobs_running_expiry")
+        .doesNotContain("TEMP B-TREE");
+  }
+
+  @Test
+  void secondStoreOnTheSameDirectoryIsRefused() {
+    assertThatThrownBy(() -> SqliteJobStore.open(dataDir))
+        .isInstanceOf(StoreUnavailableException.class)
+        .hasMessageContaining("in use");
+  }
+
+  @Test
+  void schemaIsAtTheLatestVersionAfterOpenAndReopen() throws SQLException {
+    assertThat(query("SELECT max(version) FROM schema_version"))
+        .isEqualTo(String.valueOf(SqliteSchema.latestVersion()));
+    reopen();
+    assertThat(query("SELECT count(*) FROM schema_version"))
+        .isEqualTo(String.valueOf(SqliteSchema.latestVersion()));
+  }
+
+  @Test
+  void databaseWrittenByANewerVersionIsRefused() throws SQLException {
+    store.close();
+    update("INSERT INTO schema_version (version, applied_at_micros) VALUES (999, 0)");
+
+    assertThatThrownBy(() -> SqliteJobStore.open(dataDir))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("999");
+    store = null;
+  }
+
+  @Test
+  void databaseIsInWalModeWithForeignKeys() throws SQLException {
+    assertThat(query("PRAGMA journal_mode")).isEqualTo("wal");
+    assertThat(query("PRAGMA foreign_key_list(attempts)")).isNotEmpty();
+  }
+}

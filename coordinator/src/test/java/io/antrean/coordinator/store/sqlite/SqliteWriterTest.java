@@ -1,0 +1,179 @@
+package io.antrean.coordinator.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.antrean.coordinator.store.StoreUnavailableException;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Group commit, savepoints and shutdown of the writer thread, on a table of its own. */
+@Timeout(30)
+class SqliteWriterTest {
+  @TempDir Path dataDir;
+
+  private SqliteFile file;
+  private SqliteWriter writer;
+  private final ExecutorService callers = Executors.newCachedThreadPool();
+  private final CountDownLatch blockerStarted = new CountDownLatch(1);
+  private final CountDownLatch unblock = new CountDownLatch(1);
+
+  @BeforeEach
+  void startWriter() throws SQLException {
+    file = SqliteFile.lock(dataDir, SqliteOptions.defaults());
+    CachedConnection connection = file.openWriter();
+    try (Statement statement = connection.connection().createStatement()) {
+      statement.execute("CREATE TABLE items (value INTEGER NOT NULL)");
+    }
+    writer = SqliteWriter.start(connection, 512);
+  }
+
+  @AfterEach
+  void stopWriter() throws InterruptedException {
+    unblock.countDown();
+    writer.close();
+    file.close();
+    callers.shutdownNow();
+    assertThat(callers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  private static Integer insert(CachedConnection connection, int value) throws SQLException {
+    PreparedStatement insert = connection.prepare("INSERT INTO items (value) VALUES (?)");
+    insert.setInt(1, value);
+    insert.executeUpdate();
+    return value;
+  }
+
+  private List<Integer> stored() throws SQLException {
+    try (CachedConnection reader = file.openReader();
+        ResultSet rows =
+            reader
+                .connection()
+                .createStatement()
+                .executeQuery("SELECT value FROM items ORDER BY value")) {
+      List<Integer> values = new ArrayList<>();
+      while (rows.next()) {
+        values.add(rows.getInt(1));
+      }
+      return values;
+    }
+  }
+
+  /** Occupies the writer thread until {@link #unblock} opens, so later operations queue up. */
+  private CompletableFuture<Integer> blockWriter() throws InterruptedException {
+    CompletableFuture<Integer> blocker =
+        submit(
+            "blocker",
+            c -> {
+              blockerStarted.countDown();
+              awaitUnblock();
+              return insert(c, 0);
+            });
+    assertThat(blockerStarted.await(10, TimeUnit.SECONDS)).isTrue();
+    return blocker;
+  }
+
+  private void awaitUnblock() {
+    try {
+      assertThat(unblock.await(10, TimeUnit.SECONDS)).isTrue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while blocking the writer", e);
+    }
+  }
+
+  private <T> CompletableFuture<T> submit(String name, SqliteWriter.WriteOperation<T> operation) {
+    return CompletableFuture.supplyAsync(() -> writer.execute(name, operation), callers);
+  }
+
+  private void awaitQueued(int operations) {
+    await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == operations);
+  }
+
+  @Test
+  void operationsQueuedWhileTheWriterIsBusyShareOneCommit() throws Exception {
+    CompletableFuture<Integer> blocker = blockWriter();
+    List<CompletableFuture<Integer>> queued = new ArrayList<>();
+    for (int i = 1; i <= 10; i++) {
+      int value = i;
+      queued.add(submit("insert", c -> insert(c, value)));
+    }
+    awaitQueued(10);
+
+    unblock.countDown();
+
+    assertThat(blocker.get(10, TimeUnit.SECONDS)).isZero();
+    for (int i = 0; i < queued.size(); i++) {
+      assertThat(queued.get(i).get(10, TimeUnit.SECONDS)).isEqualTo(i + 1);
+    }
+    assertThat(writer.commits()).isEqualTo(2);
+    assertThat(writer.operations()).isEqualTo(11);
+    assertThat(stored()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+  }
+
+  @Test
+  void failingOperationRollsBackOnlyItself() throws Exception {
+    blockWriter();
+    CompletableFuture<Integer> before = submit("before", c -> insert(c, 1));
+    awaitQueued(1);
+    CompletableFuture<Integer> failing =
+        submit(
+            "failing",
+            c -> {
+              insert(c, 2);
+              throw new IllegalArgumentException("domain rule broken");
+            });
+    awaitQueued(2);
+    CompletableFuture<Integer> badSql =
+        submit("bad sql", c -> c.prepare("INSERT INTO nowhere VALUES (1)").executeUpdate());
+    awaitQueued(3);
+    CompletableFuture<Integer> after = submit("after", c -> insert(c, 3));
+    awaitQueued(4);
+
+    unblock.countDown();
+
+    assertThat(before.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    assertThat(after.get(10, TimeUnit.SECONDS)).isEqualTo(3);
+    assertThatThrownBy(failing::join).hasCauseInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(badSql::join)
+        .hasCauseInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("bad sql");
+    assertThat(writer.commits()).isEqualTo(2);
+    assertThat(stored()).containsExactly(0, 1, 3);
+  }
+
+  @Test
+  void closeFinishesQueuedOperationsThenRefusesNewOnes() throws Exception {
+    blockWriter();
+    CompletableFuture<Integer> queued = submit("queued", c -> insert(c, 1));
+    awaitQueued(1);
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(writer::close, callers);
+    await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 2);
+
+    assertThatThrownBy(() -> writer.execute("late", c -> insert(c, 9)))
+        .isInstanceOf(StoreUnavailableException.class)
+        .hasMessageContaining("closed");
+    unblock.countDown();
+    closing.get(10, TimeUnit.SECONDS);
+
+    assertThat(queued.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    assertThat(stored()).containsExactly(0, 1);
+  }
+}
