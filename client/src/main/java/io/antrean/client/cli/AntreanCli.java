@@ -98,7 +98,7 @@ public final class AntreanCli implements Callable<Integer> {
   /** Runs when no command is given: a usage error. */
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "Missing command; see antrean --help");
+    throw new ParameterException(spec.commandLine(), "Missing command");
   }
 
   /** Opens a client to the chosen coordinator with the chosen deadline; the caller closes it. */
