@@ -1,0 +1,90 @@
+package io.antrean.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class WorkerBuilderTest {
+  private static final JobHandler NOTHING = ctx -> null;
+
+  private static WorkerBuilder minimal() {
+    return Worker.builder().coordinator("127.0.0.1:1").handler("t", NOTHING);
+  }
+
+  @Test
+  void buildsWithDefaultsFromATargetAndOneHandler() throws InterruptedException {
+    Worker worker = minimal().build();
+
+    assertThat(worker.workerId()).matches(".+-\\d+-[0-9a-f]{6}");
+    assertThat(worker.heldLeases()).isZero();
+    worker.shutdown();
+    assertThat(worker.awaitTermination(Duration.ofSeconds(5))).isTrue();
+  }
+
+  @Test
+  void keepsAnExplicitWorkerId() throws InterruptedException {
+    Worker worker = minimal().workerId("w-1").build();
+
+    assertThat(worker.workerId()).isEqualTo("w-1");
+    worker.shutdown();
+    assertThat(worker.awaitTermination(Duration.ofSeconds(5))).isTrue();
+  }
+
+  @Test
+  void requiresACoordinator() {
+    assertThatThrownBy(() -> Worker.builder().handler("t", NOTHING).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("coordinator");
+  }
+
+  @Test
+  void requiresAHandler() {
+    assertThatThrownBy(() -> Worker.builder().coordinator("h:1").build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("handler");
+  }
+
+  @Test
+  void rejectsOutOfRangeSettingsNamingThem() {
+    assertThatThrownBy(() -> minimal().concurrency(0).build()).hasMessageContaining("concurrency");
+    assertThatThrownBy(() -> minimal().concurrency(1025).build())
+        .hasMessageContaining("concurrency");
+    assertThatThrownBy(() -> minimal().leaseTtl(Duration.ZERO).build())
+        .hasMessageContaining("leaseTtl");
+    assertThatThrownBy(
+            () ->
+                minimal()
+                    .leaseTtl(Duration.ofSeconds(5))
+                    .heartbeatInterval(Duration.ofSeconds(5))
+                    .build())
+        .hasMessageContaining("heartbeatInterval");
+    assertThatThrownBy(() -> minimal().pollWait(Duration.ofSeconds(61)).build())
+        .hasMessageContaining("pollWait");
+    assertThatThrownBy(() -> minimal().shutdownGrace(Duration.ofSeconds(-1)).build())
+        .hasMessageContaining("shutdownGrace");
+    assertThatThrownBy(
+            () -> minimal().pollBackoff(Duration.ofSeconds(2), Duration.ofSeconds(1)).build())
+        .hasMessageContaining("pollBackoff");
+  }
+
+  @Test
+  void rejectsBlankNames() {
+    assertThatThrownBy(() -> Worker.builder().handler(" ", NOTHING))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Worker.builder().queue(""))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Worker.builder().workerId(""))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void retryableExceptionRejectsNegativeRetryAfter() {
+    assertThatThrownBy(() -> new RetryableException("x", Duration.ofMillis(-1)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(new RetryableException("x").retryAfter()).isEmpty();
+    assertThat(new RetryableException("x", Duration.ofSeconds(3)).retryAfter())
+        .contains(Duration.ofSeconds(3));
+  }
+}

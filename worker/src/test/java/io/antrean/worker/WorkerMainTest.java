@@ -1,0 +1,82 @@
+package io.antrean.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.antrean.worker.examples.EmailSendHandler;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** The runnable worker's command line and handler discovery; no process is started. */
+class WorkerMainTest {
+
+  @Test
+  void parsesDurationsWithUnitsAndIso8601() {
+    assertThat(DurationConverter.parse("500ms")).isEqualTo(Duration.ofMillis(500));
+    assertThat(DurationConverter.parse("30s")).isEqualTo(Duration.ofSeconds(30));
+    assertThat(DurationConverter.parse("2m")).isEqualTo(Duration.ofMinutes(2));
+    assertThat(DurationConverter.parse("1h")).isEqualTo(Duration.ofHours(1));
+    assertThat(DurationConverter.parse(" 10S ")).isEqualTo(Duration.ofSeconds(10));
+    assertThat(DurationConverter.parse("PT1M30S")).isEqualTo(Duration.ofSeconds(90));
+  }
+
+  @Test
+  void rejectsDurationsItCannotRead() {
+    for (String bad : List.of("", "30", "-5s", "5 days", "PT-1S", "1.5s")) {
+      assertThatThrownBy(() -> DurationConverter.parse(bad))
+          .as(bad)
+          .isInstanceOf(CommandLine.TypeConversionException.class);
+    }
+  }
+
+  @Test
+  void loadsTheBundledExampleHandlers() {
+    Map<String, JobHandler> handlers = HandlerCatalog.load(getClass().getClassLoader(), List.of());
+
+    assertThat(handlers).containsOnlyKeys("email.send", "report.build", "flaky", "sleep", "crash");
+    assertThat(handlers.get("email.send")).isInstanceOf(EmailSendHandler.class);
+  }
+
+  @Test
+  void typesLimitTheHandlers() {
+    Map<String, JobHandler> handlers =
+        HandlerCatalog.load(getClass().getClassLoader(), List.of("sleep", "flaky"));
+
+    assertThat(handlers).containsOnlyKeys("sleep", "flaky");
+  }
+
+  @Test
+  void unknownTypeIsRejectedNamingTheKnownOnes() {
+    assertThatThrownBy(() -> HandlerCatalog.load(getClass().getClassLoader(), List.of("nope")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nope")
+        .hasMessageContaining("email.send");
+  }
+
+  @Test
+  void badOptionsExitWithUsageStatusBeforeAnythingStarts() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new WorkerMain()).setErr(new PrintWriter(err));
+
+    assertThat(cli.execute("--types", "nope")).isEqualTo(2);
+    assertThat(err.toString()).contains("no handler for job type nope");
+    assertThat(cli.execute("--lease-ttl", "soon")).isEqualTo(2);
+    assertThat(cli.execute("--concurrency", "0")).isEqualTo(2);
+  }
+
+  @Test
+  void helpListsEveryOption() {
+    StringWriter out = new StringWriter();
+    CommandLine cli = new CommandLine(new WorkerMain()).setOut(new PrintWriter(out));
+
+    assertThat(cli.execute("--help")).isZero();
+    assertThat(out.toString())
+        .contains("--coordinator", "--queue", "--concurrency", "--lease-ttl")
+        .contains("--shutdown-grace", "--worker-id", "--types");
+  }
+}

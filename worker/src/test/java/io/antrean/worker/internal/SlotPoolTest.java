@@ -1,0 +1,56 @@
+package io.antrean.worker.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class SlotPoolTest {
+
+  @Test
+  void takesEveryFreeSlotUpToTheMaximum() throws InterruptedException {
+    SlotPool slots = new SlotPool(4);
+
+    assertThat(slots.acquireUpTo(3)).isEqualTo(3);
+    assertThat(slots.acquireUpTo(256)).isEqualTo(1);
+    assertThat(slots.free()).isZero();
+  }
+
+  @Test
+  void waitsForAFreeSlotWhenNoneIsLeft()
+      throws InterruptedException, ExecutionException, TimeoutException {
+    SlotPool slots = new SlotPool(2);
+    assertThat(slots.acquireUpTo(2)).isEqualTo(2);
+
+    CompletableFuture<Integer> waiting =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return slots.acquireUpTo(2);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1;
+              }
+            });
+    assertThat(waiting).isNotDone();
+    slots.release(1);
+
+    assertThat(waiting.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+    assertThat(slots.free()).isZero();
+  }
+
+  @Test
+  void releaseGivesSlotsBack() throws InterruptedException {
+    SlotPool slots = new SlotPool(3);
+    int taken = slots.acquireUpTo(3);
+
+    slots.release(taken);
+
+    assertThat(slots.free()).isEqualTo(slots.capacity());
+  }
+}
