@@ -57,13 +57,20 @@ final class TrackedSample {
             .append(previous.getState() == next.getState() ? " again" : "")
             .append(" (attempt ")
             .append(next.getAttempts());
-    boolean failed =
-        next.getState() == JobState.JOB_STATE_PENDING
-            || next.getState() == JobState.JOB_STATE_FAILED;
-    if (failed && !next.getLastError().isEmpty()) {
-      line.append(", error: ").append(JobText.oneLine(next.getLastError(), 100));
+    if (showsFailure(previous, next)) {
+      line.append(", last error: ").append(JobText.oneLine(next.getLastError(), 100));
     }
     return line.append(')').toString();
+  }
+
+  /** A retry was scheduled, the job failed, or a retry happened between two polls. */
+  private static boolean showsFailure(Job previous, Job next) {
+    if (next.getLastError().isEmpty()) {
+      return false;
+    }
+    return next.getState() == JobState.JOB_STATE_PENDING
+        || next.getState() == JobState.JOB_STATE_FAILED
+        || previous.getState() == next.getState();
   }
 
   /** Whether the job ended in the expected state after the expected number of attempts. */

@@ -38,10 +38,12 @@ class SamplesCommandTest {
         .contains("job 6 flaky: enqueued, expect SUCCEEDED in 3 attempts")
         .contains("job 7 email.send: enqueued, expect FAILED in 1 attempt")
         .contains("job 6 flaky: PENDING -> RUNNING (attempt 1)")
-        .contains("job 6 flaky: RUNNING -> PENDING (attempt 1, error: simulated failure 1 of 2)")
+        .contains(
+            "job 6 flaky: RUNNING -> PENDING (attempt 1, last error: simulated failure 1 of 2)")
         .contains("job 6 flaky: PENDING -> RUNNING (attempt 3)")
         .contains("job 6 flaky: RUNNING -> SUCCEEDED (attempt 3)")
-        .contains("job 7 email.send: RUNNING -> FAILED (attempt 1, error: payload has no 'to')")
+        .contains(
+            "job 7 email.send: RUNNING -> FAILED (attempt 1, last error: payload has no 'to')")
         .containsPattern(
             "6 +flaky +SUCCEEDED in 3 attempts +SUCCEEDED +3 +yes +simulated failure 2 of 2")
         .containsPattern("7 +email.send +FAILED in 1 attempt +FAILED +1 +yes +payload has no 'to'")

@@ -23,7 +23,7 @@ class TrackedSampleTest {
     TrackedSample sample = new TrackedSample(FLAKY, job(JobState.JOB_STATE_RUNNING, 1, ""));
 
     assertThat(sample.update(job(JobState.JOB_STATE_PENDING, 1, "boom\n  at X")))
-        .isEqualTo("job 6 flaky: RUNNING -> PENDING (attempt 1, error: boom at X)");
+        .isEqualTo("job 6 flaky: RUNNING -> PENDING (attempt 1, last error: boom at X)");
   }
 
   @Test
@@ -31,7 +31,15 @@ class TrackedSampleTest {
     TrackedSample sample = new TrackedSample(FLAKY, job(JobState.JOB_STATE_PENDING, 1, "first"));
 
     assertThat(sample.update(job(JobState.JOB_STATE_PENDING, 2, "second")))
-        .isEqualTo("job 6 flaky: PENDING -> PENDING again (attempt 2, error: second)");
+        .isEqualTo("job 6 flaky: PENDING -> PENDING again (attempt 2, last error: second)");
+  }
+
+  @Test
+  void aWholeRetrySeenAsRunningTwiceShowsTheErrorInBetween() {
+    TrackedSample sample = new TrackedSample(FLAKY, job(JobState.JOB_STATE_RUNNING, 1, ""));
+
+    assertThat(sample.update(job(JobState.JOB_STATE_RUNNING, 2, "boom")))
+        .isEqualTo("job 6 flaky: RUNNING -> RUNNING again (attempt 2, last error: boom)");
   }
 
   @Test
