@@ -20,8 +20,14 @@ import javax.annotation.Nullable;
  *       together with other callers' changes in one group commit).
  *   <li>State changes are atomic and, for a running job, conditioned on the fencing token: a stale
  *       token changes nothing but the job's history and raises {@link LeaseLostException}.
- *   <li>Returned jobs are snapshots; changing them never changes the store.
- *   <li>Times are kept with microsecond precision.
+ *   <li>Returned jobs are snapshots; changing them never changes the store. Only {@link #get} fills
+ *       in the attempt history; every other method returns jobs with an empty history.
+ *   <li>Times are kept with microsecond precision: finer digits are dropped (truncated towards the
+ *       past) on the way in, so a time reads back as the microsecond it fell in.
+ *   <li>A job whose cancellation was requested never returns to PENDING: where a failure, a release
+ *       or a lease expiry would put it back, it becomes CANCELLED instead (a failure without a
+ *       retry still dead-letters it as FAILED).
+ *   <li>After {@link #close} every method throws {@link StoreUnavailableException}.
  * </ul>
  *
  * <p>Implementations are thread-safe.
@@ -50,8 +56,11 @@ public interface JobStore extends AutoCloseable {
   List<Job> lease(LeaseSpec spec, Instant now);
 
   /**
-   * Extends the leases a worker presents until {@code expiresAt} and stores their progress notes.
-   * Never throws for a stale lease: that lease's answer is {@link HeartbeatResult.Status#LOST}.
+   * Extends the leases a worker presents until {@code expiresAt} and stores their progress notes. A
+   * lease is renewed while its job is RUNNING under its token, even if it expired and was not taken
+   * back yet. Never throws for a stale lease: that lease's answer is {@link
+   * HeartbeatResult.Status#LOST}, and an existing job gets a {@code STALE_COMPLETION_REJECTED}
+   * history entry, as for the other calls with a stale token.
    *
    * @return one result per renewal, in order
    */
@@ -75,7 +84,9 @@ public interface JobStore extends AutoCloseable {
   /**
    * Records a failed attempt. The planner decides, from the job as it stands inside the same atomic
    * change, whether and when it runs again: PENDING at that time (at the tail of its priority), or
-   * FAILED.
+   * FAILED. {@code last_error} becomes "errorType: message" (or whichever of the two is set). A job
+   * whose cancellation was requested is CANCELLED instead of retried. If the planner throws,
+   * nothing changes and its exception reaches the caller.
    *
    * @throws JobNotFoundException if no job has this id
    * @throws LeaseLostException if the token is not the current lease's
@@ -107,11 +118,13 @@ public interface JobStore extends AutoCloseable {
 
   /**
    * The sweep path of lease expiry: takes back up to {@code limit} running jobs whose lease expired
-   * at or before {@code now}. Each goes to PENDING at the tail (run time {@code now}), or to FAILED
-   * once its lease expiries reach its policy's {@code maxLeaseExpiries}; its history entry ends as
-   * {@code LEASE_EXPIRED}.
+   * at or before {@code now}, the longest expired first. Each goes to PENDING at the tail (run time
+   * {@code now}), or to FAILED with last error "lease expired" once its lease expiries reach its
+   * policy's {@code maxLeaseExpiries}, or to CANCELLED if its cancellation was requested; its
+   * history entry ends as {@code LEASE_EXPIRED}.
    *
-   * @return the jobs taken back
+   * @param limit at least 1
+   * @return the jobs taken back, after the change
    */
   List<Job> expireLeases(Instant now, int limit);
 
@@ -130,13 +143,22 @@ public interface JobStore extends AutoCloseable {
   /** Jobs matching the query, newest id first, without history. */
   JobPage list(JobQuery query);
 
-  /** Counts per queue (only {@code queue} when not null), as of {@code now}. */
+  /**
+   * Counts per queue that has jobs, ordered by queue name, as of {@code now}. When {@code queue} is
+   * not null, only that queue, answered with zeros if it has no jobs.
+   */
   List<QueueCounts> stats(@Nullable String queue, Instant now);
 
-  /** Every lease currently held, for rebuilding expiry timers after a restart. */
+  /**
+   * Every lease currently held (also those expired but not yet taken back), for rebuilding expiry
+   * timers after a restart.
+   */
   List<LeaseRef> runningLeases();
 
-  /** Releases the store's resources; a closed store answers nothing. */
+  /**
+   * Releases the store's resources; calls already accepted finish first. A closed store answers
+   * nothing: later calls throw {@link StoreUnavailableException}. Idempotent.
+   */
   @Override
   void close();
 }

@@ -19,13 +19,67 @@ import javax.annotation.Nullable;
 
 /** Rows of {@code jobs} and {@code attempts} to and from domain records. */
 final class JobRows {
-  /** Every column a {@link Job} is read from, for SELECT and RETURNING lists. */
-  static final String JOB_COLUMNS =
-      "id, queue, type, payload, content_type, priority, run_at, idempotency_key, max_attempts,"
-          + " initial_backoff_micros, backoff_multiplier, max_backoff_micros, max_lease_expiries,"
-          + " attempts, lease_expiries, state, result, result_content_type, last_error,"
-          + " created_at, updated_at, finished_at, lease_worker_id, lease_token,"
-          + " lease_expires_at, progress, cancel_requested";
+  /** Every column a {@link Job} is read from, in this order, for SELECT and RETURNING lists. */
+  private static final List<String> COLUMNS =
+      List.of(
+          "id",
+          "queue",
+          "type",
+          "payload",
+          "content_type",
+          "priority",
+          "run_at",
+          "idempotency_key",
+          "max_attempts",
+          "initial_backoff_micros",
+          "backoff_multiplier",
+          "max_backoff_micros",
+          "max_lease_expiries",
+          "attempts",
+          "lease_expiries",
+          "state",
+          "result",
+          "result_content_type",
+          "last_error",
+          "created_at",
+          "updated_at",
+          "finished_at",
+          "lease_worker_id",
+          "lease_token",
+          "lease_expires_at",
+          "progress",
+          "cancel_requested");
+
+  static final String JOB_COLUMNS = String.join(", ", COLUMNS);
+
+  // Rows are read by position: sqlite-jdbc's lookup by name costs more than the row itself.
+  private static final int ID = position("id");
+  private static final int QUEUE = position("queue");
+  private static final int TYPE = position("type");
+  private static final int PAYLOAD = position("payload");
+  private static final int CONTENT_TYPE = position("content_type");
+  private static final int PRIORITY = position("priority");
+  private static final int RUN_AT = position("run_at");
+  private static final int IDEMPOTENCY_KEY = position("idempotency_key");
+  private static final int MAX_ATTEMPTS = position("max_attempts");
+  private static final int INITIAL_BACKOFF = position("initial_backoff_micros");
+  private static final int MULTIPLIER = position("backoff_multiplier");
+  private static final int MAX_BACKOFF = position("max_backoff_micros");
+  private static final int MAX_LEASE_EXPIRIES = position("max_lease_expiries");
+  private static final int ATTEMPTS = position("attempts");
+  private static final int LEASE_EXPIRIES = position("lease_expiries");
+  private static final int STATE = position("state");
+  private static final int RESULT = position("result");
+  private static final int RESULT_CONTENT_TYPE = position("result_content_type");
+  private static final int LAST_ERROR = position("last_error");
+  private static final int CREATED_AT = position("created_at");
+  private static final int UPDATED_AT = position("updated_at");
+  private static final int FINISHED_AT = position("finished_at");
+  private static final int LEASE_WORKER_ID = position("lease_worker_id");
+  private static final int LEASE_TOKEN = position("lease_token");
+  private static final int LEASE_EXPIRES_AT = position("lease_expires_at");
+  private static final int PROGRESS = position("progress");
+  private static final int CANCEL_REQUESTED = position("cancel_requested");
 
   private static final String SELECT_JOB = "SELECT " + JOB_COLUMNS + " FROM jobs WHERE id = ?";
   private static final String SELECT_HISTORY =
@@ -33,6 +87,14 @@ final class JobRows {
           + " error_type, error_message, stack_trace FROM attempts WHERE job_id = ? ORDER BY id";
 
   private JobRows() {}
+
+  private static int position(String column) {
+    int index = COLUMNS.indexOf(column);
+    if (index < 0) {
+      throw new IllegalStateException("no job column " + column);
+    }
+    return index + 1;
+  }
 
   /** The job without its history, or empty. */
   static Optional<Job> find(CachedConnection connection, long jobId) throws SQLException {
@@ -77,62 +139,63 @@ final class JobRows {
     }
   }
 
+  /** The job of the current row of a result set over {@link #JOB_COLUMNS}. */
   static Job job(ResultSet row) throws SQLException {
-    JobState state = JobState.valueOf(row.getString("state"));
-    Instant leaseExpiresAt = instant(row, "lease_expires_at");
+    JobState state = JobState.valueOf(row.getString(STATE));
+    Instant leaseExpiresAt = instant(row, LEASE_EXPIRES_AT);
     LeaseInfo lease =
         state == JobState.RUNNING && leaseExpiresAt != null
             ? new LeaseInfo(
-                row.getString("lease_worker_id"), row.getLong("lease_token"), leaseExpiresAt)
+                row.getString(LEASE_WORKER_ID), row.getLong(LEASE_TOKEN), leaseExpiresAt)
             : null;
     return new Job(
-        row.getLong("id"),
-        row.getString("queue"),
-        row.getString("type"),
-        blob(row, "payload", new byte[0]),
-        row.getString("content_type"),
-        row.getInt("priority"),
-        Micros.toInstant(row.getLong("run_at")),
-        row.getString("idempotency_key"),
+        row.getLong(ID),
+        row.getString(QUEUE),
+        row.getString(TYPE),
+        blob(row, PAYLOAD, new byte[0]),
+        row.getString(CONTENT_TYPE),
+        row.getInt(PRIORITY),
+        Micros.toInstant(row.getLong(RUN_AT)),
+        row.getString(IDEMPOTENCY_KEY),
         new RetryPolicy(
-            row.getInt("max_attempts"),
-            Micros.toDuration(row.getLong("initial_backoff_micros")),
-            row.getDouble("backoff_multiplier"),
-            Micros.toDuration(row.getLong("max_backoff_micros")),
-            row.getInt("max_lease_expiries")),
-        row.getInt("attempts"),
-        row.getInt("lease_expiries"),
+            row.getInt(MAX_ATTEMPTS),
+            Micros.toDuration(row.getLong(INITIAL_BACKOFF)),
+            row.getDouble(MULTIPLIER),
+            Micros.toDuration(row.getLong(MAX_BACKOFF)),
+            row.getInt(MAX_LEASE_EXPIRIES)),
+        row.getInt(ATTEMPTS),
+        row.getInt(LEASE_EXPIRIES),
         state,
-        blob(row, "result", null),
-        row.getString("result_content_type"),
-        row.getString("last_error"),
-        Micros.toInstant(row.getLong("created_at")),
-        Micros.toInstant(row.getLong("updated_at")),
-        instant(row, "finished_at"),
+        blob(row, RESULT, null),
+        row.getString(RESULT_CONTENT_TYPE),
+        row.getString(LAST_ERROR),
+        Micros.toInstant(row.getLong(CREATED_AT)),
+        Micros.toInstant(row.getLong(UPDATED_AT)),
+        instant(row, FINISHED_AT),
         lease,
-        row.getString("progress"),
-        row.getInt("cancel_requested") != 0,
+        row.getString(PROGRESS),
+        row.getInt(CANCEL_REQUESTED) != 0,
         List.of());
   }
 
   private static Attempt attempt(ResultSet row) throws SQLException {
-    String errorKind = row.getString("error_kind");
+    String errorKind = row.getString(7);
     return new Attempt(
-        row.getInt("attempt"),
-        row.getString("worker_id"),
-        row.getLong("fencing_token"),
-        Micros.toInstant(row.getLong("leased_at")),
-        instant(row, "ended_at"),
-        AttemptOutcome.valueOf(row.getString("outcome")),
+        row.getInt(1),
+        row.getString(2),
+        row.getLong(3),
+        Micros.toInstant(row.getLong(4)),
+        instant(row, 5),
+        AttemptOutcome.valueOf(row.getString(6)),
         errorKind == null ? null : ErrorKind.valueOf(errorKind),
-        row.getString("error_type"),
-        row.getString("error_message"),
-        row.getString("stack_trace"));
+        row.getString(8),
+        row.getString(9),
+        row.getString(10));
   }
 
   /** A BLOB column; SQLite may hand a zero-length blob back as null, so NULL is told apart here. */
   @Nullable
-  private static byte[] blob(ResultSet row, String column, @Nullable byte[] ifNull)
+  private static byte[] blob(ResultSet row, int column, @Nullable byte[] ifNull)
       throws SQLException {
     byte[] bytes = row.getBytes(column);
     if (bytes != null) {
@@ -142,7 +205,7 @@ final class JobRows {
   }
 
   @Nullable
-  static Instant instant(ResultSet row, String column) throws SQLException {
+  static Instant instant(ResultSet row, int column) throws SQLException {
     long micros = row.getLong(column);
     return row.wasNull() ? null : Micros.toInstant(micros);
   }

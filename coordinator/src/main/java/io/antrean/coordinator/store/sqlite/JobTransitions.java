@@ -5,6 +5,8 @@ import io.antrean.coordinator.job.JobState;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
@@ -23,7 +25,7 @@ final class JobTransitions {
   private static final String SUCCEED =
       "UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
           + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
-          + " WHERE id = ? RETURNING "
+          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? RETURNING "
           + JobRows.JOB_COLUMNS;
   private static final String REQUEST_CANCEL =
       "UPDATE jobs SET cancel_requested = 1, updated_at = ? WHERE id = ? RETURNING "
@@ -78,9 +80,16 @@ final class JobTransitions {
     return JobRows.single(update);
   }
 
-  static Job succeed(
+  /**
+   * Completes the job if it still runs under this token, in one statement (the hot path needs no
+   * read first).
+   *
+   * @return the job after the change, or empty if the job is missing or not held with the token
+   */
+  static Optional<Job> succeed(
       CachedConnection connection,
       long jobId,
+      long fencingToken,
       @Nullable byte[] result,
       @Nullable String resultContentType,
       Instant now)
@@ -91,7 +100,9 @@ final class JobTransitions {
     update.setLong(3, Micros.of(now));
     update.setLong(4, Micros.of(now));
     update.setLong(5, jobId);
-    return JobRows.single(update);
+    update.setLong(6, fencingToken);
+    List<Job> changed = JobRows.jobs(update);
+    return changed.isEmpty() ? Optional.empty() : Optional.of(changed.get(0));
   }
 
   static Job requestCancel(CachedConnection connection, long jobId, Instant now)

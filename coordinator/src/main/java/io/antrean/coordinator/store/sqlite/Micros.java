@@ -33,6 +33,16 @@ final class Micros {
         Math.floorDiv(micros, PER_SECOND), Math.floorMod(micros, PER_SECOND) * NANOS_PER_MICRO);
   }
 
+  /** The instant as it reads back after being stored. */
+  static Instant truncate(Instant instant) {
+    return toInstant(of(instant));
+  }
+
+  /** The duration as it reads back after being stored. */
+  static Duration truncate(Duration duration) {
+    return toDuration(of(duration));
+  }
+
   @Nullable
   static Long ofNullable(@Nullable Instant instant) {
     return instant == null ? null : of(instant);

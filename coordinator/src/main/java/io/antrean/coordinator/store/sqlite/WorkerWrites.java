@@ -41,41 +41,49 @@ final class WorkerWrites {
       throws SQLException {
     List<HeartbeatResult> results = new ArrayList<>(renewals.size());
     for (LeaseRenewal renewal : renewals) {
-      PreparedStatement renew = connection.prepare(RENEW);
-      renew.setLong(1, Micros.of(expiresAt));
-      renew.setLong(2, Micros.of(now));
-      renew.setString(3, renewal.progress());
-      renew.setLong(4, renewal.jobId());
-      renew.setLong(5, renewal.fencingToken());
-      Boolean cancelRequested = null;
-      try (ResultSet row = renew.executeQuery()) {
-        if (row.next()) {
-          cancelRequested = row.getInt(1) != 0;
-        }
-      }
-      if (cancelRequested == null) {
-        Optional<Job> job = JobRows.find(connection, renewal.jobId());
-        if (job.isPresent()) {
-          AttemptRows.staleRejected(
-              connection, job.get(), workerId, renewal.fencingToken(), "heartbeat", now);
-        }
-        results.add(
-            new HeartbeatResult(
-                renewal.jobId(), renewal.fencingToken(), HeartbeatResult.Status.LOST, null));
-      } else {
-        HeartbeatResult.Status status =
-            cancelRequested
-                ? HeartbeatResult.Status.CANCEL_REQUESTED
-                : HeartbeatResult.Status.EXTENDED;
-        results.add(
-            new HeartbeatResult(
-                renewal.jobId(),
-                renewal.fencingToken(),
-                status,
-                Micros.toInstant(Micros.of(expiresAt))));
-      }
+      results.add(heartbeat(connection, workerId, renewal, expiresAt, now));
     }
     return results;
+  }
+
+  private static HeartbeatResult heartbeat(
+      CachedConnection connection,
+      String workerId,
+      LeaseRenewal renewal,
+      Instant expiresAt,
+      Instant now)
+      throws SQLException {
+    Optional<Boolean> cancelRequested = renew(connection, renewal, expiresAt, now);
+    if (cancelRequested.isEmpty()) {
+      Optional<Job> job = JobRows.find(connection, renewal.jobId());
+      if (job.isPresent()) {
+        AttemptRows.staleRejected(
+            connection, job.get(), workerId, renewal.fencingToken(), "heartbeat", now);
+      }
+      return new HeartbeatResult(
+          renewal.jobId(), renewal.fencingToken(), HeartbeatResult.Status.LOST, null);
+    }
+    HeartbeatResult.Status status =
+        cancelRequested.get()
+            ? HeartbeatResult.Status.CANCEL_REQUESTED
+            : HeartbeatResult.Status.EXTENDED;
+    return new HeartbeatResult(
+        renewal.jobId(), renewal.fencingToken(), status, Micros.toInstant(Micros.of(expiresAt)));
+  }
+
+  /** Extends the lease if it is current; answers whether a cancellation was requested. */
+  private static Optional<Boolean> renew(
+      CachedConnection connection, LeaseRenewal renewal, Instant expiresAt, Instant now)
+      throws SQLException {
+    PreparedStatement renew = connection.prepare(RENEW);
+    renew.setLong(1, Micros.of(expiresAt));
+    renew.setLong(2, Micros.of(now));
+    renew.setString(3, renewal.progress());
+    renew.setLong(4, renewal.jobId());
+    renew.setLong(5, renewal.fencingToken());
+    try (ResultSet row = renew.executeQuery()) {
+      return row.next() ? Optional.of(row.getInt(1) != 0) : Optional.empty();
+    }
   }
 
   static Outcome<Job> complete(
@@ -87,13 +95,14 @@ final class WorkerWrites {
       @Nullable String resultContentType,
       Instant now)
       throws SQLException {
-    Job job = existing(connection, jobId);
-    if (!isHeldWith(job, fencingToken)) {
-      return rejectStale(connection, job, workerId, fencingToken, "complete", now);
+    Optional<Job> done =
+        JobTransitions.succeed(connection, jobId, fencingToken, result, resultContentType, now);
+    if (done.isEmpty()) {
+      return rejectStale(
+          connection, existing(connection, jobId), workerId, fencingToken, "complete", now);
     }
-    Job done = JobTransitions.succeed(connection, jobId, result, resultContentType, now);
     AttemptRows.ended(connection, jobId, fencingToken, AttemptOutcome.SUCCEEDED, null, null, now);
-    return Outcome.of(done);
+    return Outcome.of(done.get());
   }
 
   static Outcome<Job> fail(

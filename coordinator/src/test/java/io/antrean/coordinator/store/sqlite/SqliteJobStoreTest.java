@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.Concurrently;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.JobStoreContract;
 import io.antrean.coordinator.store.StoreUnavailableException;
@@ -128,7 +129,7 @@ class SqliteJobStoreTest extends JobStoreContract {
     long operationsBefore = sqlite().writer().operations();
     AtomicInteger stored = new AtomicInteger();
 
-    runConcurrently(
+    Concurrently.run(
         threads,
         () -> {
           for (int i = 0; i < perThread; i++) {
