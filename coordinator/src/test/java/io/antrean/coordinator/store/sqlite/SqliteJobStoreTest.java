@@ -171,7 +171,7 @@ class SqliteJobStoreTest extends JobStoreContract {
   }
 
   @Test
-  void sweepAndStatsQueriesUseTheirIndexes() throws SQLException {
+  void sweepQueryWalksTheRunningIndexWithoutSorting() throws SQLException {
     assertThat(query("EXPLAIN QUERY PLAN " + LeaseWrites.SELECT_EXPIRED))
         .contains("USING INDEX jobs_running_expiry")
         .doesNotContain("TEMP B-TREE");
