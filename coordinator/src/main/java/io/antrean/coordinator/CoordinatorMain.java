@@ -1,0 +1,112 @@
+package io.antrean.coordinator;
+
+import io.antrean.coordinator.config.ConfigFile;
+import io.antrean.coordinator.core.Settings;
+import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.sqlite.SqliteJobStore;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code antrean coordinator}: runs one coordinator until SIGTERM or SIGINT. */
+@Command(
+    name = "antrean coordinator",
+    mixinStandardHelpOptions = true,
+    description = "Runs an Antrean coordinator on the embedded SQLite store.")
+public final class CoordinatorMain implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(CoordinatorMain.class);
+
+  @Option(
+      names = "--data-dir",
+      defaultValue = "./data",
+      description = "Directory of the store (created if missing). Default: ${DEFAULT-VALUE}")
+  Path dataDir;
+
+  @Option(
+      names = "--host",
+      defaultValue = "127.0.0.1",
+      description = "Address to listen on; 0.0.0.0 for every interface. Default: ${DEFAULT-VALUE}")
+  String host;
+
+  @Option(
+      names = "--grpc-port",
+      defaultValue = "7400",
+      description = "gRPC port; 0 picks a free one. Default: ${DEFAULT-VALUE}")
+  int grpcPort;
+
+  @Option(
+      names = "--config",
+      description = "JSON file declaring job types and retry defaults (antrean.config.v1).")
+  Path config;
+
+  @Option(
+      names = "--sweep-interval",
+      defaultValue = "5s",
+      converter = DurationConverter.class,
+      description = "How often the backup sweep runs. Default: ${DEFAULT-VALUE}")
+  Duration sweepInterval;
+
+  @Option(
+      names = "--ready-file",
+      description = "Write the bound gRPC port to this file once serving (for scripts and tests).")
+  Path readyFile;
+
+  public static void main(String[] args) {
+    Thread.setDefaultUncaughtExceptionHandler(
+        (t, e) -> {
+          log.error("uncaught exception in thread {}; exiting", t.getName(), e);
+          Runtime.getRuntime().halt(70);
+        });
+    System.exit(new CommandLine(new CoordinatorMain()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Settings settings = Settings.defaults().withSweepInterval(sweepInterval);
+    if (config != null) {
+      settings = ConfigFile.apply(config, settings);
+    }
+    Files.createDirectories(dataDir);
+    JobStore store = SqliteJobStore.open(dataDir);
+    Coordinator coordinator =
+        Coordinator.start(
+            store,
+            settings,
+            Clock.systemUTC(),
+            NettyServerBuilder.forAddress(new InetSocketAddress(host, grpcPort)));
+    // SIGTERM and SIGINT are the normal way to stop: close gracefully, then exit 0 (not 143).
+    Thread hook =
+        new Thread(
+            () -> {
+              log.info("shutting down");
+              coordinator.close();
+              System.err.flush();
+              Runtime.getRuntime().halt(0);
+            },
+            "antrean-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    log.info(
+        "coordinator listening on {}:{} (store: sqlite in {}, declared types: {})",
+        host,
+        coordinator.port(),
+        dataDir.toAbsolutePath().normalize(),
+        settings.declaredTypes().isEmpty() ? "any" : settings.declaredTypes());
+    if (readyFile != null) {
+      Path tmp = readyFile.resolveSibling(readyFile.getFileName() + ".tmp");
+      Files.writeString(tmp, Integer.toString(coordinator.port()), StandardCharsets.UTF_8);
+      Files.move(tmp, readyFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+    coordinator.awaitTermination();
+    return 0;
+  }
+}

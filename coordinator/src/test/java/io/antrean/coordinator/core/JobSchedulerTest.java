@@ -1,0 +1,200 @@
+package io.antrean.coordinator.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.antrean.coordinator.job.AttemptOutcome;
+import io.antrean.coordinator.job.ErrorKind;
+import io.antrean.coordinator.job.Failure;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.HeartbeatResult;
+import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseLostException;
+import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.coordinator.store.sqlite.SqliteJobStore;
+import io.antrean.coordinator.store.sqlite.SqliteOptions;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The scheduling core on a real store, driven by a fake clock and runOnce(now) duties. */
+@Timeout(30)
+class JobSchedulerTest {
+  private static final byte[] JSON = "{}".getBytes(StandardCharsets.UTF_8);
+
+  @TempDir Path dir;
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T10:00:00Z"));
+  private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+  private final ExecutorService dispatch = Executors.newFixedThreadPool(2);
+  private final RecoveryCounters counters = new RecoveryCounters();
+  private JobStore store;
+  private JobScheduler scheduler;
+  private LeaseExpiryDuty expiry;
+  private BackupSweep sweep;
+
+  @BeforeEach
+  void start() {
+    store = SqliteJobStore.open(dir, SqliteOptions.defaults());
+    scheduler =
+        new JobScheduler(
+            store, Settings.defaults(), clock, new JitteredBackoff(() -> 0.5), timers, dispatch);
+    expiry = new LeaseExpiryDuty(scheduler, counters);
+    sweep = new BackupSweep(scheduler, counters);
+  }
+
+  @AfterEach
+  void stop() {
+    timers.shutdownNow();
+    dispatch.shutdownNow();
+    store.close();
+  }
+
+  private Job leaseOne(String worker, Duration ttl) throws Exception {
+    List<Job> jobs =
+        scheduler.lease(new LeaseCommand(worker, "", List.of(), 1, ttl, Duration.ZERO)).get();
+    assertThat(jobs).hasSize(1);
+    return jobs.get(0);
+  }
+
+  @Test
+  void expiredLeaseIsTakenBackByItsTimerAndCountedAsSuch() throws Exception {
+    long id = scheduler.enqueue(EnqueueCommand.of("", "t", JSON)).job().id();
+    Job leased = leaseOne("w1", Duration.ofSeconds(10));
+    clock.advance(Duration.ofSeconds(9));
+    assertThat(expiry.runOnce(clock.instant())).isZero();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(expiry.runOnce(clock.instant())).isEqualTo(1);
+    assertThat(sweep.runOnce(clock.instant())).isZero();
+    assertThat(counters.expiredByTimer()).isEqualTo(1);
+    assertThat(counters.expiredBySweep()).isZero();
+    Job back = scheduler.get(id);
+    assertThat(back.state()).isEqualTo(JobState.PENDING);
+    assertThat(back.history())
+        .extracting(a -> a.outcome())
+        .containsExactly(AttemptOutcome.LEASE_EXPIRED);
+    assertThat(leaseOne("w2", Duration.ofSeconds(10)).lease().fencingToken())
+        .isNotEqualTo(leased.lease().fencingToken());
+  }
+
+  @Test
+  void heartbeatMovesTheTimerSoTheRenewedLeaseDoesNotExpire() throws Exception {
+    scheduler.enqueue(EnqueueCommand.of("", "t", JSON));
+    Job leased = leaseOne("w1", Duration.ofSeconds(10));
+    clock.advance(Duration.ofSeconds(8));
+    List<HeartbeatResult> answer =
+        scheduler.heartbeat(
+            "w1",
+            List.of(new LeaseRenewal(leased.id(), leased.lease().fencingToken(), "half way")),
+            Duration.ofSeconds(10));
+    assertThat(answer)
+        .extracting(HeartbeatResult::status)
+        .containsExactly(HeartbeatResult.Status.EXTENDED);
+    clock.advance(Duration.ofSeconds(5));
+    assertThat(expiry.runOnce(clock.instant())).isZero();
+    assertThat(scheduler.get(leased.id()).progress()).isEqualTo("half way");
+    clock.advance(Duration.ofSeconds(5));
+    assertThat(expiry.runOnce(clock.instant())).isEqualTo(1);
+  }
+
+  @Test
+  void sweepTakesBackLeasesTheTimersDoNotKnow() throws Exception {
+    scheduler.enqueue(EnqueueCommand.of("", "t", JSON));
+    Job leased = leaseOne("w1", Duration.ofSeconds(10));
+    scheduler.timers().untrack(leased.id()); // as after a restart that lost the timers
+    clock.advance(Duration.ofSeconds(11));
+    assertThat(expiry.runOnce(clock.instant())).isZero();
+    assertThat(sweep.runOnce(clock.instant())).isEqualTo(1);
+    assertThat(counters.expiredBySweep()).isEqualTo(1);
+  }
+
+  @Test
+  void retryableFailureIsRetriedAfterBackoffThenDeadLetteredWhenAttemptsRunOut() throws Exception {
+    EnqueueCommand cmd =
+        new EnqueueCommand(
+            "",
+            "t",
+            JSON,
+            "",
+            0,
+            null,
+            null,
+            "",
+            new RetryOverride(2, Duration.ofSeconds(2), 2.0, Duration.ofMinutes(1), null));
+    long id = scheduler.enqueue(cmd).job().id();
+    Job first = leaseOne("w", Duration.ofSeconds(30));
+    Failure timeout =
+        new Failure(ErrorKind.RETRYABLE, "java.net.SocketTimeoutException", "slow", null, null);
+    Job retried = scheduler.fail(id, first.lease().fencingToken(), "w", timeout);
+    assertThat(retried.state()).isEqualTo(JobState.PENDING);
+    assertThat(retried.runAt()).isEqualTo(clock.instant().plusSeconds(1)); // half of the 2 s cap
+    assertThat(scheduler.lease(new LeaseCommand("w", "", List.of(), 1, null, Duration.ZERO)).get())
+        .as("not before its backoff")
+        .isEmpty();
+    clock.advance(Duration.ofSeconds(1));
+    Job second = leaseOne("w", Duration.ofSeconds(30));
+    Job dead = scheduler.fail(id, second.lease().fencingToken(), "w", timeout);
+    assertThat(dead.state()).isEqualTo(JobState.FAILED);
+    assertThat(scheduler.get(id).history())
+        .extracting(a -> a.outcome())
+        .containsExactly(AttemptOutcome.FAILED_RETRYABLE, AttemptOutcome.FAILED_RETRYABLE);
+  }
+
+  @Test
+  void staleTokenIsRejectedOnCompleteAndNothingChanges() throws Exception {
+    long id = scheduler.enqueue(EnqueueCommand.of("", "t", JSON)).job().id();
+    Job leased = leaseOne("w1", Duration.ofSeconds(1));
+    clock.advance(Duration.ofSeconds(2));
+    expiry.runOnce(clock.instant());
+    Job again = leaseOne("w2", Duration.ofSeconds(30));
+    assertThatThrownBy(
+            () -> scheduler.complete(id, leased.lease().fencingToken(), "w1", JSON, null))
+        .isInstanceOf(LeaseLostException.class);
+    assertThat(scheduler.get(id).state()).isEqualTo(JobState.RUNNING);
+    scheduler.complete(id, again.lease().fencingToken(), "w2", JSON, null);
+    assertThat(scheduler.get(id).state()).isEqualTo(JobState.SUCCEEDED);
+  }
+
+  @Test
+  void enqueueWakesAWaitingLeaseCall() throws Exception {
+    CompletableFuture<List<Job>> waiting =
+        scheduler.lease(new LeaseCommand("w", "", List.of(), 1, null, Duration.ofSeconds(20)));
+    assertThat(waiting).isNotDone();
+    assertThat(scheduler.waitingLeaseCalls()).isEqualTo(1);
+    long id = scheduler.enqueue(EnqueueCommand.of("", "t", JSON)).job().id();
+    assertThat(waiting.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(id);
+  }
+
+  @Test
+  void leaseRejectsBadInputWithEveryField() {
+    assertThatThrownBy(
+            () ->
+                scheduler.lease(
+                    new LeaseCommand(
+                        "",
+                        "no spaces",
+                        List.of(),
+                        10_000,
+                        Duration.ofSeconds(-1),
+                        Duration.ofSeconds(-1))))
+        .isInstanceOfSatisfying(
+            ValidationException.class,
+            e ->
+                assertThat(e.violations())
+                    .extracting(FieldViolation::field)
+                    .containsExactlyInAnyOrder(
+                        "worker_id", "queue", "max_jobs", "lease_ttl", "wait"));
+  }
+}
