@@ -51,11 +51,13 @@ final class Cluster implements AfterEachCallback {
   /** Starts (or restarts, on the same data dir and port) the coordinator and waits until ready. */
   JvmProcess startCoordinator(String... extraArgs) throws Exception {
     Path ready = dataDir.resolveSibling("ready-" + (++coordinatorStarts));
-    List<String> args = new ArrayList<>(List.of(
-        "--data-dir", dataDir.toString(),
-        "--grpc-port", Integer.toString(port < 0 ? 0 : port),
-        "--ready-file", ready.toString(),
-        "--sweep-interval", "1s"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--data-dir", dataDir.toString(),
+                "--grpc-port", Integer.toString(port < 0 ? 0 : port),
+                "--ready-file", ready.toString(),
+                "--sweep-interval", "1s"));
     args.addAll(List.of(extraArgs));
     coordinator =
         JvmProcess.start("coordinator-" + coordinatorStarts, COORDINATOR_JAR, logDir, args);
@@ -86,8 +88,7 @@ final class Cluster implements AfterEachCallback {
 
   /** Starts a worker process; it runs the example handlers. */
   JvmProcess startWorker(String name, String... extraArgs) throws IOException {
-    List<String> args =
-        new ArrayList<>(List.of("--coordinator", target(), "--worker-id", name));
+    List<String> args = new ArrayList<>(List.of("--coordinator", target(), "--worker-id", name));
     args.addAll(List.of(extraArgs));
     JvmProcess w = JvmProcess.start(name, WORKER_JAR, logDir, args);
     processes.add(w);

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A separate JVM running one of Antrean's runnable jars, with its output in a log file. Killed
- * for real: {@link #kill9()} sends SIGKILL, {@link #terminate()} sends SIGTERM.
+ * A separate JVM running one of Antrean's runnable jars, with its output in a log file. Killed for
+ * real: {@link #kill9()} sends SIGKILL, {@link #terminate()} sends SIGTERM.
  */
 final class JvmProcess implements AutoCloseable {
   private final String name;

@@ -44,7 +44,11 @@ class LeaseProtocolIT {
     return LeaseRequest.newBuilder()
         .setWorkerId(worker)
         .setMaxJobs(1)
-        .setLeaseTtl(Duration.newBuilder().setNanos((int) (ttlMillis * 1_000_000)).build())
+        .setLeaseTtl(
+            Duration.newBuilder()
+                .setSeconds(ttlMillis / 1000)
+                .setNanos((int) (ttlMillis % 1000) * 1_000_000)
+                .build())
         .setWait(Duration.newBuilder().setSeconds(waitSeconds).build())
         .build();
   }
@@ -93,11 +97,15 @@ class LeaseProtocolIT {
         .build();
   }
 
-  private static String reason(StatusRuntimeException e) throws Exception {
+  private static String reason(StatusRuntimeException e) {
     com.google.rpc.Status status = StatusProto.fromThrowable(e);
     for (com.google.protobuf.Any any : status.getDetailsList()) {
       if (any.is(ErrorInfo.class)) {
-        return any.unpack(ErrorInfo.class).getReason();
+        try {
+          return any.unpack(ErrorInfo.class).getReason();
+        } catch (com.google.protobuf.InvalidProtocolBufferException ex) {
+          throw new AssertionError(ex);
+        }
       }
     }
     return "";

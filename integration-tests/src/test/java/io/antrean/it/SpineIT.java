@@ -72,7 +72,8 @@ class SpineIT {
   }
 
   private static long succeeded(JobServiceGrpc.JobServiceBlockingStub jobs) {
-    return jobs.getStats(GetStatsRequest.newBuilder().setQueue("default").build())
+    return jobs
+        .getStats(GetStatsRequest.newBuilder().setQueue("default").build())
         .getQueuesList()
         .stream()
         .mapToLong(QueueStats::getSucceeded)
