@@ -10,5 +10,7 @@ public enum AttemptOutcome {
   RELEASED,
   CANCELLED,
   /** A worker whose lease was lost tried to finish; nothing changed. */
-  STALE_COMPLETION_REJECTED
+  STALE_COMPLETION_REJECTED,
+  /** Not an attempt: the job was redriven out of the dead-letter queue; its next life starts. */
+  REDRIVEN
 }
