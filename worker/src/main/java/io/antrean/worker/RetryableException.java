@@ -17,6 +17,7 @@ import java.util.Optional;
 public class RetryableException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** The delay the handler asked for, or null for the coordinator's backoff. */
   private final Duration retryAfter;
 
   /**

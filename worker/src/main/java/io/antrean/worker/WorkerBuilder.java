@@ -260,7 +260,7 @@ public final class WorkerBuilder {
             id,
             queue,
             concurrency,
-            handlers,
+            Map.copyOf(handlers),
             leaseTtl,
             interval,
             pollWait,

@@ -91,7 +91,7 @@ public final class WorkerMain implements Callable<Integer> {
    * @param args command-line options; {@code --help} lists them
    */
   public static void main(String[] args) {
-    Thread.setDefaultUncaughtExceptionHandler(WorkerMain::haltOnBug);
+    installBugHandler();
     System.exit(new CommandLine(new WorkerMain()).execute(args));
   }
 
@@ -163,6 +163,11 @@ public final class WorkerMain implements Callable<Integer> {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** Makes any exception that escapes a thread log at ERROR and halt the JVM with status 70. */
+  static void installBugHandler() {
+    Thread.setDefaultUncaughtExceptionHandler(WorkerMain::haltOnBug);
   }
 
   private static void haltOnBug(Thread thread, Throwable error) {

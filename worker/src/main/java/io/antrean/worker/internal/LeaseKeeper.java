@@ -151,13 +151,13 @@ final class LeaseKeeper {
     Duration delay = retry.nextDelay();
     nextBeatNanos = sentNanos + delay.toNanos();
     if (retry.failures() == 1) {
-      log.warn("heartbeat failed, retrying: {}", error.toString());
+      log.warn("heartbeat failed ({}); retrying with backoff", StatusText.of(error));
     } else {
       log.debug(
           "heartbeat failed {} times in a row, retrying in {}: {}",
           retry.failures(),
           delay,
-          error.toString());
+          StatusText.of(error));
     }
   }
 

@@ -117,7 +117,10 @@ final class LeasePoller implements Runnable {
       }
       return;
     }
-    backoff.reset();
+    if (backoff.failures() > 0) {
+      log.info("Lease works again after {} failures", backoff.failures());
+      backoff.reset();
+    }
     long receivedNanos = ticker.nanos();
     int accepted = Math.min(jobs.size(), held);
     slots.release(held - accepted);
@@ -145,12 +148,21 @@ final class LeasePoller implements Runnable {
 
   private void logFailure(Status status, Duration delay) {
     switch (status.getCode()) {
-      case UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, CANCELLED ->
-          log.warn("Lease failed ({}), retrying in {} ms", status, delay.toMillis());
+      case UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, CANCELLED -> {
+        if (backoff.failures() == 1) {
+          log.warn("Lease failed ({}); retrying with backoff", StatusText.of(status));
+        } else {
+          log.debug(
+              "Lease failed {} times in a row ({}); retrying in {} ms",
+              backoff.failures(),
+              StatusText.of(status),
+              delay.toMillis());
+        }
+      }
       default ->
           log.error(
-              "Lease rejected ({}), retrying in {} ms; check the worker's settings",
-              status,
+              "Lease rejected ({}); retrying in {} ms; check the worker's settings",
+              StatusText.of(status),
               delay.toMillis());
     }
   }

@@ -120,7 +120,11 @@ final class OutcomeReporter {
         }
         Duration delay = backoff.nextDelay();
         log.debug(
-            "{} of job {} failed ({}), retrying in {}", rpc, lease.jobId(), e.getStatus(), delay);
+            "{} of job {} failed ({}), retrying in {}",
+            rpc,
+            lease.jobId(),
+            StatusText.of(e.getStatus()),
+            delay);
         if (!pause(delay)) {
           log.warn(
               "{} of job {} abandoned while the coordinator was unreachable", rpc, lease.jobId());
@@ -144,7 +148,7 @@ final class OutcomeReporter {
           lease.fencingToken(),
           status.getDescription());
     } else {
-      log.warn("{} of job {} failed: {}", rpc, lease.jobId(), status);
+      log.warn("{} of job {} failed: {}", rpc, lease.jobId(), StatusText.of(status));
     }
   }
 

@@ -6,7 +6,6 @@ import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.antrean.worker.CancellationReason;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
-import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -28,11 +27,6 @@ import org.slf4j.LoggerFactory;
 public final class WorkerRuntime {
   private static final Logger log = LoggerFactory.getLogger(WorkerRuntime.class);
 
-  /** How long stopped handlers get to release their jobs before the worker releases them. */
-  private static final Duration RELEASE_WINDOW = Duration.ofSeconds(5);
-
-  private static final Duration POLLER_JOIN = Duration.ofSeconds(5);
-
   private enum State {
     NEW,
     RUNNING,
@@ -53,13 +47,16 @@ public final class WorkerRuntime {
   private final LeaseKeeper keeper;
   private final LeasePoller poller;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  private final ShutdownSequence shutdownSequence;
   private final CountDownLatch terminated = new CountDownLatch(1);
-  private volatile boolean skipGrace;
 
   /**
-   * Builds a runtime that talks to the coordinator over {@code channel}.
+   * Builds a runtime that talks to the coordinator over {@code channel}; nothing runs before {@link
+   * #start()}.
    *
+   * @param settings validated settings
    * @param coordinator how to name the coordinator in logs
+   * @param channel the channel to the coordinator
    * @param ownsChannel whether termination shuts the channel down
    */
   public WorkerRuntime(
@@ -104,6 +101,9 @@ public final class WorkerRuntime {
             settings.ticker(),
             new Backoff(settings.pollBackoffInitial(), settings.pollBackoffMax()),
             new WorkerThreads("poller"));
+    this.shutdownSequence =
+        new ShutdownSequence(
+            settings.workerId(), poller, leases, reporter, settings.shutdownGrace());
   }
 
   private static LeaseRequest leaseTemplate(WorkerSettings settings) {
@@ -142,28 +142,43 @@ public final class WorkerRuntime {
     if (state.compareAndSet(State.NEW, State.TERMINATED)) {
       terminate();
     } else if (state.compareAndSet(State.RUNNING, State.STOPPING)) {
-      Thread drainer = new WorkerThreads("shutdown").newThread(WorkerThreads.guarded(this::drain));
+      Thread drainer =
+          new WorkerThreads("shutdown").newThread(WorkerThreads.guarded(this::drainAndTerminate));
       drainer.start();
     }
   }
 
   /** Like {@link #shutdown()}, but without the grace period. Idempotent. */
   public void shutdownNow() {
-    skipGrace = true;
-    leases.wakeWaiters();
+    shutdownSequence.skipGrace();
     shutdown();
   }
 
-  /** Waits until the worker has terminated; true if it has within {@code timeout}. */
+  /**
+   * Waits until the worker has terminated.
+   *
+   * @param timeout how long to wait at most
+   * @return true if it terminated within {@code timeout}
+   * @throws InterruptedException if interrupted while waiting
+   */
   public boolean awaitTermination(Duration timeout) throws InterruptedException {
     return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
   }
 
+  /**
+   * Whether the shutdown sequence has finished.
+   *
+   * @return true once terminated
+   */
   public boolean isTerminated() {
     return terminated.getCount() == 0;
   }
 
-  /** How many leases the worker holds right now (running or being reported). */
+  /**
+   * How many leases the worker holds right now.
+   *
+   * @return running jobs plus jobs whose outcome is being reported
+   */
   public int heldLeases() {
     return leases.size();
   }
@@ -197,37 +212,11 @@ public final class WorkerRuntime {
     return ttl - Math.min(ttl / 10, Duration.ofSeconds(2).toNanos());
   }
 
-  private void drain() {
-    log.info(
-        "worker {} shutting down: leasing stopped, {} jobs in flight, grace {} ms",
-        settings.workerId(),
-        leases.size(),
-        skipGrace ? 0 : settings.shutdownGrace().toMillis());
-    poller.stop();
+  private void drainAndTerminate() {
     try {
-      poller.join(POLLER_JOIN);
-      if (!leases.awaitEmpty(settings.shutdownGrace(), () -> skipGrace)) {
-        log.info("stopping {} jobs still running after the grace period", leases.size());
-        leases.stopAll(CancellationReason.SHUTDOWN);
-        if (!leases.awaitEmpty(RELEASE_WINDOW, () -> false)) {
-          forceRelease(leases.snapshot());
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      forceRelease(leases.snapshot());
+      shutdownSequence.drain();
     } finally {
       terminate();
-    }
-  }
-
-  /** Releases jobs whose handlers ignored interruption; their outcome will be ignored. */
-  private void forceRelease(List<HeldLease> stuck) {
-    for (HeldLease lease : stuck) {
-      if (lease.claimOutcome()) {
-        log.warn("{}: handler ignored interruption; releasing the job anyway", lease);
-        reporter.release(lease, "shutdown", false);
-      }
     }
   }
 

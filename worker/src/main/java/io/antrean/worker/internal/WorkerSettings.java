@@ -15,7 +15,8 @@ import java.util.Map;
  * @param workerId who holds the leases
  * @param queue the queue to lease from
  * @param concurrency handler threads, and so the most jobs held at once
- * @param handlers handler per job type; the keys are sent as Lease's {@code types}
+ * @param handlers handler per job type, an immutable map; the keys are sent as Lease's {@code
+ *     types}
  * @param leaseTtl how long a lease lasts without a heartbeat
  * @param heartbeatInterval time between heartbeats, below {@code leaseTtl}
  * @param pollWait the long-poll wait sent with each Lease
@@ -41,10 +42,4 @@ public record WorkerSettings(
     Duration pollBackoffMax,
     ErrorClassifier classifier,
     Clock clock,
-    Ticker ticker) {
-
-  /** Copies {@code handlers} so the record stays immutable. */
-  public WorkerSettings {
-    handlers = Map.copyOf(handlers);
-  }
-}
+    Ticker ticker) {}
