@@ -123,4 +123,17 @@ class WorkerPollingTest {
     assertThat(coordinator.service.fails.get(0).getKind())
         .isEqualTo(io.antrean.proto.v1.ErrorKind.ERROR_KIND_RETRYABLE);
   }
+
+  @Test
+  void emptyAnswersArePacedSoAnIdleWorkerDoesNotSpin() {
+    worker =
+        TestWorkers.builder(coordinator).pollWait(Duration.ZERO).handler("t", ctx -> null).build();
+    worker.start();
+
+    assertThat(Polling.await(WAIT, () -> coordinator.service.leases.size() >= 9)).isTrue();
+    List<Long> at = coordinator.service.leaseNanos;
+    long averageGapNanos = (at.get(8) - at.get(0)) / 8;
+    assertThat(coordinator.service.leases.get(0).getWait().getSeconds()).isZero();
+    assertThat(averageGapNanos).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(40));
+  }
 }

@@ -42,7 +42,8 @@ public final class EmailSendHandler implements JobHandler, JobHandlerProvider {
       throw new PermanentException("payload field \"to\" is missing or empty");
     }
     if (!isPlausibleAddress(to)) {
-      throw new PermanentException("payload field \"to\" is not an email address: " + to);
+      // The address stays out of the message: messages are logged, and addresses are personal data.
+      throw new PermanentException("payload field \"to\" is not an email address");
     }
     Thread.sleep(SEND_MILLIS);
     String messageId =

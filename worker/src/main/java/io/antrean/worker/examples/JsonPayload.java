@@ -26,8 +26,8 @@ final class JsonPayload {
     try {
       JsonFormat.parser().merge(text, object);
     } catch (InvalidProtocolBufferException e) {
-      throw new PermanentException(
-          "payload of job " + ctx.jobId() + " is not a JSON object: " + e.getMessage(), e);
+      // The parser's message quotes the payload; it stays in the cause, out of logged messages.
+      throw new PermanentException("payload of job " + ctx.jobId() + " is not a JSON object", e);
     }
     return object.build();
   }

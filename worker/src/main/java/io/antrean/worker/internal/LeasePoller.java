@@ -29,6 +29,12 @@ final class LeasePoller implements Runnable {
   /** The protocol's ceiling for max_jobs. */
   static final int MAX_JOBS_PER_LEASE = 256;
 
+  /**
+   * An empty answer faster than this is padded to it, so a coordinator that does not hold long
+   * polls (or a zero wait) cannot turn the loop into a busy spin.
+   */
+  private static final long MIN_EMPTY_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
   /** Added to the long-poll wait to form the Lease deadline. */
   private static final Duration LEASE_DEADLINE_MARGIN = Duration.ofSeconds(10);
 
@@ -105,6 +111,7 @@ final class LeasePoller implements Runnable {
 
   private void pollOnce() throws InterruptedException {
     int held = slots.acquireUpTo(MAX_JOBS_PER_LEASE);
+    long sentNanos = System.nanoTime();
     List<Job> jobs;
     try {
       jobs = lease(held);
@@ -121,19 +128,34 @@ final class LeasePoller implements Runnable {
       log.info("Lease works again after {} failures", backoff.failures());
       backoff.reset();
     }
+    if (jobs.isEmpty()) {
+      slots.release(held);
+      padEmptyPoll(sentNanos);
+    } else {
+      dispatchAll(jobs, held);
+    }
+  }
+
+  private void padEmptyPoll(long sentNanos) throws InterruptedException {
+    long early = MIN_EMPTY_POLL_NANOS - (System.nanoTime() - sentNanos);
+    if (early > 0) {
+      pause(Duration.ofNanos(early));
+    }
+  }
+
+  /** Dispatches up to {@code held} jobs and gives back the slots of the jobs it did not get. */
+  private void dispatchAll(List<Job> jobs, int held) {
     long receivedNanos = ticker.nanos();
     int accepted = Math.min(jobs.size(), held);
     slots.release(held - accepted);
-    for (int i = 0; i < jobs.size(); i++) {
-      if (i < accepted) {
-        dispatcher.dispatch(jobs.get(i), receivedNanos);
-      } else {
-        log.error(
-            "coordinator sent {} jobs for max_jobs {}; ignoring job {}",
-            jobs.size(),
-            held,
-            jobs.get(i).getId());
-      }
+    for (Job job : jobs.subList(0, accepted)) {
+      dispatcher.dispatch(job, receivedNanos);
+    }
+    if (jobs.size() > held) {
+      log.error(
+          "coordinator sent {} jobs for max_jobs {}; ignoring the extra ones until they expire",
+          jobs.size(),
+          held);
     }
   }
 
