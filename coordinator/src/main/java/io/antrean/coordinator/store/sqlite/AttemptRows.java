@@ -62,6 +62,27 @@ final class AttemptRows {
   }
 
   /**
+   * Records a redrive: not an attempt but the start of the job's next life, so it carries attempt
+   * 0, the operator as its worker, the job's current fencing token, and starts and ends at {@code
+   * now}.
+   */
+  static void redriven(
+      CachedConnection connection, long jobId, String operator, long fencingToken, Instant now)
+      throws SQLException {
+    insert(
+        connection,
+        jobId,
+        0,
+        operator,
+        fencingToken,
+        Micros.of(now),
+        Micros.of(now),
+        AttemptOutcome.REDRIVEN,
+        null,
+        null);
+  }
+
+  /**
    * Records that a worker presented a token that is not the job's current lease. The entry carries
    * the job's current attempts counter, the presenting worker and token, and the start of that
    * stale lease when the history still knows it.

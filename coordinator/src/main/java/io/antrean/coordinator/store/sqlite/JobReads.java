@@ -48,23 +48,38 @@ final class JobReads {
     filter(sql, parameters, "queue = ?", query.queue());
     filter(sql, parameters, "type = ?", query.type());
     filter(sql, parameters, "state = ?", query.state() == null ? null : query.state().name());
-    filter(sql, parameters, "id < ?", query.beforeId());
+    return page(connection, sql, parameters, query.beforeId(), query.limit());
+  }
+
+  /**
+   * Runs a job SELECT whose WHERE clause is {@code sql} so far, newest id first, as one page before
+   * {@code beforeId}.
+   */
+  static JobPage page(
+      CachedConnection connection,
+      StringBuilder sql,
+      List<Object> parameters,
+      @Nullable Long beforeId,
+      int limit)
+      throws SQLException {
+    filter(sql, parameters, "id < ?", beforeId);
     sql.append(" ORDER BY id DESC LIMIT ?");
     // One row more than asked tells whether another page follows.
-    parameters.add(query.limit() + 1);
+    parameters.add(limit + 1);
     PreparedStatement select = connection.prepare(sql.toString());
     for (int i = 0; i < parameters.size(); i++) {
       select.setObject(i + 1, parameters.get(i));
     }
     List<Job> jobs = JobRows.jobs(select);
-    if (jobs.size() <= query.limit()) {
+    if (jobs.size() <= limit) {
       return new JobPage(jobs, null);
     }
-    List<Job> page = jobs.subList(0, query.limit());
+    List<Job> page = jobs.subList(0, limit);
     return new JobPage(page, page.get(page.size() - 1).id());
   }
 
-  private static void filter(
+  /** Adds {@code AND condition} with its one parameter, unless the value is null (no filter). */
+  static void filter(
       StringBuilder sql, List<Object> parameters, String condition, @Nullable Object value) {
     if (value != null) {
       sql.append(" AND ").append(condition);

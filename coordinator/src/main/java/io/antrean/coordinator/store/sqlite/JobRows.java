@@ -178,6 +178,14 @@ final class JobRows {
         List.of());
   }
 
+  /**
+   * The fencing token of the job's latest lease, on the current row of a result set over {@link
+   * #JOB_COLUMNS}; unlike {@link #job} it is known in every state, not only while RUNNING.
+   */
+  static long fencingToken(ResultSet row) throws SQLException {
+    return row.getLong(LEASE_TOKEN);
+  }
+
   private static Attempt attempt(ResultSet row) throws SQLException {
     String errorKind = row.getString(7);
     return new Attempt(

@@ -49,6 +49,21 @@ final class Micros {
   }
 
   /**
+   * The first whole microsecond at or after the instant: the bound to compare a stored column with
+   * when the caller's instant may carry finer digits. A stored time {@code t} satisfies {@code t >=
+   * instant} exactly when {@code t >= ceil(instant)}, and {@code t < instant} when {@code t <
+   * ceil(instant)}.
+   */
+  static long ceil(Instant instant) {
+    return of(instant) + (instant.getNano() % NANOS_PER_MICRO == 0 ? 0 : 1);
+  }
+
+  @Nullable
+  static Long ceilNullable(@Nullable Instant instant) {
+    return instant == null ? null : ceil(instant);
+  }
+
+  /**
    * @throws IllegalArgumentException if the duration is longer than about 292,000 years
    */
   static long of(Duration duration) {

@@ -39,7 +39,8 @@ final class ProducerWrites {
   /**
    * Stores the jobs in order. A key remembered after {@code now} with the same fingerprint yields
    * the existing job; with another fingerprint it throws, and the writer rolls the whole call back.
-   * A key remembered until {@code now} or earlier has expired and is taken over by the new job.
+   * A key remembered until {@code now} or earlier has expired, and a key whose job was deleted
+   * points nowhere: either is taken over by the new job.
    */
   static List<EnqueueResult> enqueue(CachedConnection connection, List<NewJob> jobs, Instant now)
       throws SQLException {
@@ -75,16 +76,20 @@ final class ProducerWrites {
     select.setString(1, job.queue());
     select.setString(2, job.idempotencyKey());
     long jobId;
+    byte[] rememberedFingerprint;
     try (ResultSet row = select.executeQuery()) {
       if (!row.next() || row.getLong(3) <= Micros.of(now)) {
         return Optional.empty();
       }
       jobId = row.getLong(1);
-      if (!Arrays.equals(row.getBytes(2), fingerprint)) {
-        throw new IdempotencyConflictException(job.queue(), job.idempotencyKey(), jobId);
-      }
+      rememberedFingerprint = row.getBytes(2);
     }
-    return JobRows.find(connection, jobId);
+    // A key whose job retention or a purge deleted is free: it has nothing left to return.
+    Optional<Job> existing = JobRows.find(connection, jobId);
+    if (existing.isPresent() && !Arrays.equals(rememberedFingerprint, fingerprint)) {
+      throw new IdempotencyConflictException(job.queue(), job.idempotencyKey(), jobId);
+    }
+    return existing;
   }
 
   /** Inserts the job; the snapshot is built here rather than read back, which halves the cost. */

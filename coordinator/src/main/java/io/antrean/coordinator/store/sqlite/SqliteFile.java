@@ -85,11 +85,18 @@ final class SqliteFile implements AutoCloseable {
     return new CachedConnection(connection);
   }
 
-  /** A connection that may only read; it sees the last committed state at each statement. */
+  /**
+   * A connection that may only read; it sees the last committed state at each statement. It knows
+   * the {@link CaseFolding} function that filters need.
+   */
   CachedConnection openReader() throws SQLException {
     Connection connection = DriverManager.getConnection(url(), baseConfig().toProperties());
     try (Statement statement = connection.createStatement()) {
       statement.execute("PRAGMA query_only = 1");
+      CaseFolding.register(connection);
+    } catch (SQLException e) {
+      connection.close();
+      throw e;
     }
     return new CachedConnection(connection);
   }

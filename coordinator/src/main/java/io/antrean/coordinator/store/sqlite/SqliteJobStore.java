@@ -2,7 +2,10 @@ package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.DeadLetterGroup;
+import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobPage;
@@ -16,6 +19,7 @@ import io.antrean.coordinator.store.RetryPlanner;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -176,9 +180,7 @@ public final class SqliteJobStore implements JobStore {
   @Override
   public List<Job> expireLeases(Instant now, int limit) {
     Objects.requireNonNull(now, "now");
-    if (limit < 1) {
-      throw new IllegalArgumentException("limit must be at least 1, got " + limit);
-    }
+    requireLimit(limit);
     return writer.execute("expireLeases", c -> LeaseWrites.expireLeases(c, now, limit));
   }
 
@@ -208,6 +210,64 @@ public final class SqliteJobStore implements JobStore {
   @Override
   public List<LeaseRef> runningLeases() {
     return reads.read("list running leases", JobReads::runningLeases);
+  }
+
+  @Override
+  public JobPage listDeadLetters(DeadLetterQuery query) {
+    Objects.requireNonNull(query, "query");
+    return reads.read("list dead letters", c -> DeadLetterReads.list(c, query));
+  }
+
+  @Override
+  public List<Job> redrive(List<Long> jobIds, Instant firstRunAt, Duration spacing, Instant now) {
+    List<Long> ids = List.copyOf(jobIds);
+    Objects.requireNonNull(firstRunAt, "firstRunAt");
+    Objects.requireNonNull(now, "now");
+    if (spacing.isNegative()) {
+      throw new IllegalArgumentException("spacing must not be negative, got " + spacing);
+    }
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    return writer.execute(
+        "redrive", c -> DeadLetterWrites.redrive(c, ids, firstRunAt, spacing, now));
+  }
+
+  @Override
+  public int purgeDeadLetters(List<Long> jobIds) {
+    List<Long> ids = List.copyOf(jobIds);
+    return ids.isEmpty() ? 0 : writer.execute("purge", c -> DeadLetterWrites.purge(c, ids));
+  }
+
+  @Override
+  public int deleteFinished(JobState state, Instant finishedBefore, int limit) {
+    if (!state.isTerminal()) {
+      throw new IllegalArgumentException("only finished jobs are deleted, not " + state);
+    }
+    Objects.requireNonNull(finishedBefore, "finishedBefore");
+    requireLimit(limit);
+    return writer.execute(
+        "deleteFinished", c -> RetentionWrites.deleteFinished(c, state, finishedBefore, limit));
+  }
+
+  @Override
+  public int forgetExpiredIdempotencyKeys(Instant now, int limit) {
+    Objects.requireNonNull(now, "now");
+    requireLimit(limit);
+    return writer.execute(
+        "forgetExpiredIdempotencyKeys", c -> RetentionWrites.forgetExpiredKeys(c, now, limit));
+  }
+
+  @Override
+  public List<DeadLetterGroup> deadLetteredSince(Instant since) {
+    Objects.requireNonNull(since, "since");
+    return reads.read("count dead letters", c -> DeadLetterReads.groupsSince(c, since));
+  }
+
+  private static void requireLimit(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+    }
   }
 
   /**

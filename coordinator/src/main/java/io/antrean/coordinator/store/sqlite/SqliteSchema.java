@@ -81,7 +81,13 @@ final class SqliteSchema {
                 expires_at INTEGER NOT NULL,
                 PRIMARY KEY (queue, key)
               ) WITHOUT ROWID""",
-              "CREATE INDEX idempotency_keys_job ON idempotency_keys (job_id)"));
+              "CREATE INDEX idempotency_keys_job ON idempotency_keys (job_id)"),
+          // 2: dead-letter listing, retention and key expiry walk an index instead of the table.
+          List.of(
+              "CREATE INDEX jobs_dead_letters ON jobs (id) WHERE state = 'FAILED'",
+              "CREATE INDEX jobs_finished ON jobs (state, finished_at)"
+                  + " WHERE finished_at IS NOT NULL",
+              "CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at)"));
 
   private SqliteSchema() {}
 

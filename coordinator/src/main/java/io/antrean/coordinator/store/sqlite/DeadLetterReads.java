@@ -1,0 +1,58 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.store.DeadLetterGroup;
+import io.antrean.coordinator.store.DeadLetterQuery;
+import io.antrean.coordinator.store.JobPage;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The read side of the dead-letter queue, on a read connection. Listing walks the partial index
+ * {@code jobs_dead_letters} (FAILED ids) backwards, or {@code jobs_queue_state} when a queue is
+ * given, so a page costs the same however many finished jobs the table holds; the growth count
+ * walks {@code jobs_finished} from {@code since} on.
+ */
+final class DeadLetterReads {
+  static final String LIST_SELECT =
+      "SELECT " + JobRows.JOB_COLUMNS + " FROM jobs WHERE state = 'FAILED'";
+  static final String GROUPS_SINCE =
+      "SELECT queue, type, last_error, count(*) AS jobs FROM jobs INDEXED BY jobs_finished"
+          + " WHERE state = 'FAILED' AND finished_at >= ?"
+          + " GROUP BY queue, type, last_error ORDER BY jobs DESC, queue, type, last_error";
+
+  private DeadLetterReads() {}
+
+  static JobPage list(CachedConnection connection, DeadLetterQuery query) throws SQLException {
+    StringBuilder sql = new StringBuilder(LIST_SELECT);
+    List<Object> parameters = new ArrayList<>();
+    JobReads.filter(sql, parameters, "queue = ?", query.queue());
+    JobReads.filter(sql, parameters, "type = ?", query.type());
+    JobReads.filter(
+        sql,
+        parameters,
+        "instr(" + CaseFolding.FUNCTION + "(last_error), ?) > 0",
+        query.errorContains() == null ? null : CaseFolding.fold(query.errorContains()));
+    JobReads.filter(sql, parameters, "finished_at >= ?", Micros.ceilNullable(query.failedAfter()));
+    JobReads.filter(sql, parameters, "finished_at < ?", Micros.ceilNullable(query.failedBefore()));
+    return JobReads.page(connection, sql, parameters, query.beforeId(), query.limit());
+  }
+
+  static List<DeadLetterGroup> groupsSince(CachedConnection connection, Instant since)
+      throws SQLException {
+    PreparedStatement select = connection.prepare(GROUPS_SINCE);
+    select.setLong(1, Micros.ceil(since));
+    List<DeadLetterGroup> groups = new ArrayList<>();
+    try (ResultSet rows = select.executeQuery()) {
+      while (rows.next()) {
+        groups.add(
+            new DeadLetterGroup(
+                rows.getString(1), rows.getString(2), rows.getString(3), rows.getLong(4)));
+      }
+    }
+    return groups;
+  }
+}
