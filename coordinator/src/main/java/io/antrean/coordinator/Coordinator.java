@@ -6,6 +6,7 @@ import io.antrean.coordinator.core.JitteredBackoff;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.LeaseExpiryDuty;
 import io.antrean.coordinator.core.RecoveryCounters;
+import io.antrean.coordinator.core.RetentionSweep;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.grpc.CoordinatorServer;
 import io.antrean.coordinator.store.JobStore;
@@ -59,9 +60,12 @@ public final class Coordinator implements AutoCloseable {
         new BackgroundDuties(
             new LeaseExpiryDuty(scheduler, counters),
             new BackupSweep(scheduler, counters),
+            new RetentionSweep(store, settings.retention()),
+            scheduler.deadLetterMonitor(),
             clock,
             timers,
-            settings.sweepInterval());
+            settings.sweepInterval(),
+            settings.retention().interval());
     this.server = new CoordinatorServer(serverBuilder, scheduler, clock).start();
   }
 

@@ -1,6 +1,8 @@
 package io.antrean.coordinator;
 
 import io.antrean.coordinator.config.ConfigFile;
+import io.antrean.coordinator.core.DeadLetterAlert;
+import io.antrean.coordinator.core.Retention;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.sqlite.SqliteJobStore;
@@ -57,6 +59,43 @@ public final class CoordinatorMain implements Callable<Integer> {
   Duration sweepInterval;
 
   @Option(
+      names = "--idempotency-window",
+      defaultValue = "24h",
+      converter = DurationConverter.class,
+      description = "How long an idempotency key is remembered. Default: ${DEFAULT-VALUE}")
+  Duration idempotencyWindow;
+
+  @Option(
+      names = "--retain-succeeded",
+      defaultValue = "7d",
+      converter = DurationConverter.class,
+      description = "Keep SUCCEEDED and CANCELLED jobs this long. Default: ${DEFAULT-VALUE}")
+  Duration retainSucceeded;
+
+  @Option(
+      names = "--retain-failed",
+      defaultValue = "30d",
+      converter = DurationConverter.class,
+      description = "Keep FAILED jobs (the dead-letter queue) this long. Default: ${DEFAULT-VALUE}")
+  Duration retainFailed;
+
+  @Option(
+      names = "--dlq-alert-threshold",
+      defaultValue = "10",
+      description =
+          "Warn once when more than this many jobs are dead-lettered within the window."
+              + " Default: ${DEFAULT-VALUE}")
+  int dlqAlertThreshold;
+
+  @Option(
+      names = "--dlq-alert-window",
+      defaultValue = "5m",
+      converter = DurationConverter.class,
+      description =
+          "The dead-letter alert window, also used by GetStats. Default: ${DEFAULT-VALUE}")
+  Duration dlqAlertWindow;
+
+  @Option(
       names = "--ready-file",
       description = "Write the bound gRPC port to this file once serving (for scripts and tests).")
   Path readyFile;
@@ -72,7 +111,13 @@ public final class CoordinatorMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Settings settings = Settings.defaults().withSweepInterval(sweepInterval);
+    Settings settings =
+        Settings.defaults()
+            .withIntervals(sweepInterval, idempotencyWindow)
+            .withHousekeeping(
+                new Retention(
+                    retainSucceeded, retainSucceeded, retainFailed, Duration.ofMinutes(1)),
+                new DeadLetterAlert(dlqAlertThreshold, dlqAlertWindow));
     if (config != null) {
       settings = ConfigFile.apply(config, settings);
     }

@@ -19,19 +19,31 @@ public final class BackgroundDuties implements AutoCloseable {
 
   private final LeaseExpiryDuty expiry;
   private final BackupSweep sweep;
+  private final RetentionSweep retention;
+  private final DeadLetterMonitor monitor;
   private final Clock clock;
   private final Thread timerThread;
   private final ScheduledFuture<?> sweepTask;
+  private final ScheduledFuture<?> retentionTask;
   private volatile boolean running = true;
 
+  /**
+   * @param sweepInterval how often the backup sweep (and the dead-letter monitor's re-arm) runs
+   * @param retentionInterval how often the retention sweep runs
+   */
   public BackgroundDuties(
       LeaseExpiryDuty expiry,
       BackupSweep sweep,
+      RetentionSweep retention,
+      DeadLetterMonitor monitor,
       Clock clock,
       ScheduledExecutorService scheduler,
-      Duration sweepInterval) {
+      Duration sweepInterval,
+      Duration retentionInterval) {
     this.expiry = expiry;
     this.sweep = sweep;
+    this.retention = retention;
+    this.monitor = monitor;
     this.clock = clock;
     this.timerThread = new Thread(this::fireTimers, "antrean-lease-timers");
     timerThread.setDaemon(true);
@@ -40,6 +52,18 @@ public final class BackgroundDuties implements AutoCloseable {
     this.sweepTask =
         scheduler.scheduleWithFixedDelay(
             this::sweepOnce, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+    long retentionMillis = Math.max(1, retentionInterval.toMillis());
+    this.retentionTask =
+        scheduler.scheduleWithFixedDelay(
+            this::retainOnce, retentionMillis, retentionMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private void retainOnce() {
+    try {
+      retention.runOnce(clock.instant());
+    } catch (RuntimeException e) {
+      log.warn("retention sweep failed; it runs again in the next interval", e);
+    }
   }
 
   private void fireTimers() {
@@ -58,6 +82,7 @@ public final class BackgroundDuties implements AutoCloseable {
 
   private void sweepOnce() {
     try {
+      monitor.runOnce(clock.instant());
       int taken = sweep.runOnce(clock.instant());
       if (taken > 0) {
         log.info("backup sweep took back {} expired leases", taken);
@@ -71,6 +96,7 @@ public final class BackgroundDuties implements AutoCloseable {
   public void close() {
     running = false;
     sweepTask.cancel(false);
+    retentionTask.cancel(false);
     timerThread.interrupt();
     try {
       timerThread.join(5000);

@@ -44,6 +44,8 @@ public final class BackupSweep {
             job.state());
         if (job.state() == JobState.PENDING) {
           scheduler.longPoll().jobsReady(job.queue());
+        } else if (job.state() == JobState.FAILED) {
+          scheduler.deadLettered(job, now);
         }
       }
       taken += batch.size();

@@ -4,6 +4,7 @@ import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.DeadLetterGroup;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobNotFoundException;
@@ -13,17 +14,20 @@ import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
-import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.RetryPlanner;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import javax.annotation.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The scheduling core: every RPC of JobService and WorkerService lands here as a domain call. It
@@ -34,6 +38,7 @@ import javax.annotation.Nullable;
  * BackgroundDuties}.
  */
 public final class JobScheduler {
+  private static final Logger log = LoggerFactory.getLogger(JobScheduler.class);
   private static final int MAX_HEARTBEAT_LEASES = 1024;
   private static final int MAX_PROGRESS_CHARS = 1024;
   private static final int MAX_ERROR_MESSAGE_CHARS = 4096;
@@ -47,6 +52,7 @@ public final class JobScheduler {
   private final LeaseExpiryTimers timers;
   private final LongPoll longPoll;
   private final DueWakeups wakeups;
+  private final DeadLetterMonitor deadLetterMonitor;
 
   /**
    * @param scheduler runs long-poll timeouts and wake-ups of jobs due later; owned by the caller
@@ -67,6 +73,7 @@ public final class JobScheduler {
     this.timers = new LeaseExpiryTimers();
     this.longPoll = new LongPoll(new StoreLeaser(), dispatch, scheduler);
     this.wakeups = new DueWakeups(longPoll::jobsReady, scheduler, clock);
+    this.deadLetterMonitor = new DeadLetterMonitor(settings.deadLetterAlert());
   }
 
   /**
@@ -220,6 +227,8 @@ public final class JobScheduler {
     timers.untrack(jobId);
     if (job.state() == JobState.PENDING) {
       wakeups.wakeAt(job.queue(), job.runAt());
+    } else if (job.state() == JobState.FAILED) {
+      deadLettered(job, now);
     }
     return job;
   }
@@ -235,9 +244,34 @@ public final class JobScheduler {
     return job;
   }
 
-  /** Cancels a pending job, or asks the worker of a running one to stop. */
+  /**
+   * Cancels a pending job, or asks the worker of a running one to stop.
+   *
+   * @throws JobNotFoundException for an unknown id
+   * @throws JobFinishedException for a job that already succeeded or failed
+   */
   public Job cancel(long jobId) {
-    return store.cancel(jobId, clock.instant());
+    Job before = get(jobId);
+    if (before.state() == JobState.SUCCEEDED || before.state() == JobState.FAILED) {
+      throw new JobFinishedException(jobId, before.state());
+    }
+    Job after = store.cancel(jobId, clock.instant());
+    if (after.state() == JobState.SUCCEEDED || after.state() == JobState.FAILED) {
+      throw new JobFinishedException(jobId, after.state());
+    }
+    return after;
+  }
+
+  /** Notes a job that just entered the dead-letter queue: a WARN, and the spike monitor. */
+  void deadLettered(Job job, Instant now) {
+    log.warn(
+        "job {} (queue {}, type {}) dead-lettered after {} attempts: {}",
+        job.id(),
+        job.queue(),
+        job.type(),
+        job.attempts(),
+        job.lastError());
+    deadLetterMonitor.record(job, now);
   }
 
   /**
@@ -251,8 +285,34 @@ public final class JobScheduler {
     return store.list(query);
   }
 
-  public List<QueueCounts> stats(@Nullable String queue) {
-    return store.stats(queue, clock.instant());
+  /** Counts per queue, with each queue's dead-letter growth over the alert window. */
+  public List<QueueReport> stats(@Nullable String queue) {
+    Instant now = clock.instant();
+    Map<String, Long> recent = new HashMap<>();
+    for (DeadLetterGroup g :
+        store.deadLetteredSince(now.minus(settings.deadLetterAlert().window()))) {
+      recent.merge(g.queue(), g.count(), Long::sum);
+    }
+    return store.stats(queue, now).stream()
+        .map(c -> new QueueReport(c, recent.getOrDefault(c.queue(), 0L)))
+        .toList();
+  }
+
+  /** The window GetStats reports dead-letter growth over. */
+  public Duration deadLetterWindow() {
+    return settings.deadLetterAlert().window();
+  }
+
+  public DeadLetterMonitor deadLetterMonitor() {
+    return deadLetterMonitor;
+  }
+
+  Clock clock() {
+    return clock;
+  }
+
+  void wakeAt(String queue, Instant at) {
+    wakeups.wakeAt(queue, at);
   }
 
   /** Lease calls waiting for work now. */

@@ -50,6 +50,8 @@ public final class LeaseExpiryDuty {
             j.state());
         if (j.state() == JobState.PENDING) {
           scheduler.longPoll().jobsReady(j.queue());
+        } else if (j.state() == JobState.FAILED) {
+          scheduler.deadLettered(j, now);
         }
       }
     }

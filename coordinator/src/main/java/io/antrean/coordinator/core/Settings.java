@@ -21,6 +21,8 @@ import java.util.Set;
  * @param maxLeaseBatch the most jobs in one Lease
  * @param idempotencyWindow how long an idempotency key is remembered
  * @param sweepInterval how often the backup sweep looks for expired leases
+ * @param retention how long finished jobs are kept
+ * @param deadLetterAlert when dead-lettering counts as a spike
  */
 public record Settings(
     Set<String> declaredTypes,
@@ -35,7 +37,9 @@ public record Settings(
     int maxBatchSize,
     int maxLeaseBatch,
     Duration idempotencyWindow,
-    Duration sweepInterval) {
+    Duration sweepInterval,
+    Retention retention,
+    DeadLetterAlert deadLetterAlert) {
 
   public Settings {
     declaredTypes = Set.copyOf(declaredTypes);
@@ -59,7 +63,9 @@ public record Settings(
         1000,
         256,
         Duration.ofHours(24),
-        Duration.ofSeconds(5));
+        Duration.ofSeconds(5),
+        Retention.DEFAULT,
+        DeadLetterAlert.DEFAULT);
   }
 
   /** A copy with other declared types and per-type and per-queue retry defaults. */
@@ -78,11 +84,33 @@ public record Settings(
         maxBatchSize,
         maxLeaseBatch,
         idempotencyWindow,
-        sweepInterval);
+        sweepInterval,
+        retention,
+        deadLetterAlert);
   }
 
-  /** A copy with another sweep interval. */
-  public Settings withSweepInterval(Duration interval) {
+  /** A copy with another backup sweep interval and idempotency window. */
+  public Settings withIntervals(Duration newSweepInterval, Duration newIdempotencyWindow) {
+    return new Settings(
+        declaredTypes,
+        typePolicies,
+        queuePolicies,
+        defaultPolicy,
+        defaultLeaseTtl,
+        maxLeaseTtl,
+        defaultLeaseWait,
+        maxLeaseWait,
+        maxPayloadBytes,
+        maxBatchSize,
+        maxLeaseBatch,
+        newIdempotencyWindow,
+        newSweepInterval,
+        retention,
+        deadLetterAlert);
+  }
+
+  /** A copy with other retention periods and dead-letter alert. */
+  public Settings withHousekeeping(Retention newRetention, DeadLetterAlert newAlert) {
     return new Settings(
         declaredTypes,
         typePolicies,
@@ -96,6 +124,8 @@ public record Settings(
         maxBatchSize,
         maxLeaseBatch,
         idempotencyWindow,
-        interval);
+        sweepInterval,
+        newRetention,
+        newAlert);
   }
 }

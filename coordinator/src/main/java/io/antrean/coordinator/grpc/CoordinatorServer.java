@@ -1,6 +1,8 @@
 package io.antrean.coordinator.grpc;
 
+import io.antrean.coordinator.core.DeadLetters;
 import io.antrean.coordinator.core.JobScheduler;
+import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Server;
@@ -25,6 +27,7 @@ public final class CoordinatorServer {
         builder
             .addService(new GrpcJobService(scheduler, clock))
             .addService(new GrpcWorkerService(scheduler))
+            .addService(new GrpcAdminService(new DeadLetters(scheduler)))
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance())
             .build();
@@ -36,6 +39,7 @@ public final class CoordinatorServer {
     health.setStatus("", ServingStatus.SERVING);
     health.setStatus(JobServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     health.setStatus(WorkerServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
+    health.setStatus(AdminServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     return this;
   }
 

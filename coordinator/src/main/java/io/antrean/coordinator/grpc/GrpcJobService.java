@@ -7,6 +7,8 @@ import io.antrean.coordinator.core.ValidationException;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
+import io.antrean.proto.v1.CancelJobRequest;
+import io.antrean.proto.v1.CancelJobResponse;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueBatchResponse;
 import io.antrean.proto.v1.EnqueueRequest;
@@ -68,9 +70,7 @@ public final class GrpcJobService extends JobServiceGrpc.JobServiceImplBase {
     Unary.answer(
         observer,
         () -> {
-          if (request.getId() <= 0) {
-            throw new ValidationException(List.of(new FieldViolation("id", "must be positive")));
-          }
+          requirePositiveId(request.getId());
           return GetJobResponse.newBuilder()
               .setJob(JobMapper.job(scheduler.get(request.getId())))
               .build();
@@ -104,12 +104,32 @@ public final class GrpcJobService extends JobServiceGrpc.JobServiceImplBase {
   }
 
   @Override
+  public void cancelJob(CancelJobRequest request, StreamObserver<CancelJobResponse> observer) {
+    Unary.answer(
+        observer,
+        () -> {
+          requirePositiveId(request.getId());
+          return CancelJobResponse.newBuilder()
+              .setJob(JobMapper.job(scheduler.cancel(request.getId())))
+              .build();
+        });
+  }
+
+  static void requirePositiveId(long id) {
+    if (id <= 0) {
+      throw new ValidationException(List.of(new FieldViolation("id", "must be positive")));
+    }
+  }
+
+  @Override
   public void getStats(GetStatsRequest request, StreamObserver<GetStatsResponse> observer) {
     Unary.answer(
         observer,
         () -> {
           GetStatsResponse.Builder b =
-              GetStatsResponse.newBuilder().setAsOf(ProtoTime.timestamp(clock.instant()));
+              GetStatsResponse.newBuilder()
+                  .setAsOf(ProtoTime.timestamp(clock.instant()))
+                  .setDeadLetterWindow(ProtoTime.duration(scheduler.deadLetterWindow()));
           scheduler.stats(emptyToNull(request.getQueue())).stream()
               .map(JobMapper::queueStats)
               .forEach(b::addQueues);

@@ -6,6 +6,7 @@ import static io.antrean.coordinator.grpc.ProtoTime.timestamp;
 
 import com.google.protobuf.ByteString;
 import io.antrean.coordinator.core.EnqueueCommand;
+import io.antrean.coordinator.core.QueueReport;
 import io.antrean.coordinator.core.RetryOverride;
 import io.antrean.coordinator.job.Attempt;
 import io.antrean.coordinator.job.Job;
@@ -164,8 +165,10 @@ public final class JobMapper {
         : io.antrean.coordinator.job.ErrorKind.RETRYABLE;
   }
 
-  public static QueueStats queueStats(QueueCounts c) {
+  public static QueueStats queueStats(QueueReport r) {
+    QueueCounts c = r.counts();
     return QueueStats.newBuilder()
+        .setDeadLetteredRecently(r.deadLetteredRecently())
         .setQueue(c.queue())
         .setPending(c.pending())
         .setScheduled(c.scheduled())

@@ -5,6 +5,8 @@ import com.google.rpc.BadRequest;
 import com.google.rpc.Code;
 import com.google.rpc.ErrorInfo;
 import io.antrean.coordinator.core.FieldViolation;
+import io.antrean.coordinator.core.JobFinishedException;
+import io.antrean.coordinator.core.NotDeadLetteredException;
 import io.antrean.coordinator.core.ValidationException;
 import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobNotFoundException;
@@ -51,6 +53,12 @@ public final class StatusMapping {
     }
     if (t instanceof IdempotencyConflictException e) {
       return status(Code.ALREADY_EXISTS, e.getMessage(), info("IDEMPOTENCY_KEY_CONFLICT"));
+    }
+    if (t instanceof JobFinishedException e) {
+      return status(Code.FAILED_PRECONDITION, e.getMessage(), info("JOB_FINISHED"));
+    }
+    if (t instanceof NotDeadLetteredException e) {
+      return status(Code.FAILED_PRECONDITION, e.getMessage(), info("NOT_DEAD_LETTERED"));
     }
     if (t instanceof StoreUnavailableException e) {
       log.warn("store unavailable: {}", e.getMessage(), e);

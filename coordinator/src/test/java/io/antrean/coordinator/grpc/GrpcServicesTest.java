@@ -10,9 +10,12 @@ import io.antrean.coordinator.Coordinator;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.store.sqlite.SqliteJobStore;
 import io.antrean.coordinator.store.sqlite.SqliteOptions;
+import io.antrean.proto.v1.AdminServiceGrpc;
+import io.antrean.proto.v1.CancelJobRequest;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.GetDeadLetterRequest;
 import io.antrean.proto.v1.GetJobRequest;
 import io.antrean.proto.v1.HeartbeatRequest;
 import io.antrean.proto.v1.Job;
@@ -23,6 +26,8 @@ import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseStatus;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
+import io.antrean.proto.v1.PurgeDeadLettersRequest;
+import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -230,6 +235,33 @@ class GrpcServicesTest {
         catchStatus(
             () -> jobs.listJobs(ListJobsRequest.newBuilder().setPageToken("garbage!").build()));
     assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+  }
+
+  @Test
+  void adminAndCancelErrorsCarryTheirReasons() throws Exception {
+    long id = jobs.enqueue(email()).getJob().getId();
+    AdminServiceGrpc.AdminServiceBlockingStub admin =
+        AdminServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    StatusRuntimeException notDead =
+        catchStatus(() -> admin.getDeadLetter(GetDeadLetterRequest.newBuilder().setId(id).build()));
+    assertThat(notDead.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(detail(notDead, ErrorInfo.class).getReason()).isEqualTo("NOT_DEAD_LETTERED");
+
+    StatusRuntimeException nothing =
+        catchStatus(() -> admin.redriveDeadLetters(RedriveDeadLettersRequest.getDefaultInstance()));
+    assertThat(nothing.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(detail(nothing, BadRequest.class).getFieldViolations(0).getField()).isEqualTo("ids");
+
+    assertThat(jobs.cancelJob(CancelJobRequest.newBuilder().setId(id).build()).getJob().getState())
+        .isEqualTo(JobState.JOB_STATE_CANCELLED);
+    assertThat(
+            admin
+                .purgeDeadLetters(PurgeDeadLettersRequest.newBuilder().setAll(true).build())
+                .getPurged())
+        .isZero();
+    StatusRuntimeException unknown =
+        catchStatus(() -> jobs.cancelJob(CancelJobRequest.newBuilder().setId(12345).build()));
+    assertThat(unknown.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
   }
 
   @Test
