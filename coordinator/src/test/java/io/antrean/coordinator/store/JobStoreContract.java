@@ -16,13 +16,17 @@ import org.junit.jupiter.api.BeforeEach;
  * @see WorkerReportContract
  * @see LeaseExpiryContract
  * @see ReadContract
+ * @see DeadLetterContract
+ * @see RetentionContract
  */
 public abstract class JobStoreContract
     implements ProducerContract,
         LeaseContract,
         WorkerReportContract,
         LeaseExpiryContract,
-        ReadContract {
+        ReadContract,
+        DeadLetterContract,
+        RetentionContract {
 
   /** The store under test; a backend's own tests may replace it (after reopening, say). */
   protected JobStore store;

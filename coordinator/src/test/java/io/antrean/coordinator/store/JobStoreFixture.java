@@ -1,5 +1,6 @@
 package io.antrean.coordinator.store;
 
+import static io.antrean.coordinator.store.TestJobs.NEVER_RETRY;
 import static io.antrean.coordinator.store.TestJobs.T0;
 import static io.antrean.coordinator.store.TestJobs.at;
 import static io.antrean.coordinator.store.TestJobs.job;
@@ -14,6 +15,7 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What the store contracts share: the store under test and helpers that drive it around {@link
@@ -46,6 +48,38 @@ public interface JobStoreFixture {
   /** Leases the next job at T0 with a lease that expires at T0 + 30 s. */
   default Job leaseOne(String workerId) {
     return leaseOne(workerId, T0, at(30));
+  }
+
+  /** Leases the next job of {@code queue} at {@code now} for 30 s as worker "w". */
+  default Job leaseIn(String queue, Instant now) {
+    List<Job> leased =
+        store().lease(new LeaseSpec("w", queue, Set.of(), 1, now.plusSeconds(30)), now);
+    assertThat(leased).as("a job to lease in %s at %s", queue, now).hasSize(1);
+    return leased.get(0);
+  }
+
+  /**
+   * Enqueues the job at T0 and dead-letters it at {@code failedAt} (not before T0) with a permanent
+   * failure of this message. Its queue must hold no other ready job.
+   */
+  default Job deadLetter(NewJob newJob, Instant failedAt, String message) {
+    Failure failure = new Failure(ErrorKind.PERMANENT, "BadPayload", message, null, null);
+    long id = enqueue(newJob).id();
+    Job leased = leaseIn(newJob.queue(), failedAt);
+    assertThat(leased.id()).as("the job just enqueued is the one leased").isEqualTo(id);
+    return store().fail(id, token(leased), "w", failure, NEVER_RETRY, failedAt);
+  }
+
+  default Job deadLetter(String type, Instant failedAt) {
+    return deadLetter(job(type).build(), failedAt, "missing field 'to'");
+  }
+
+  /** Enqueues the job at T0 and completes it at {@code finishedAt}; as {@link #deadLetter}. */
+  default Job succeeded(NewJob newJob, Instant finishedAt) {
+    long id = enqueue(newJob).id();
+    Job leased = leaseIn(newJob.queue(), finishedAt);
+    assertThat(leased.id()).as("the job just enqueued is the one leased").isEqualTo(id);
+    return store().complete(id, token(leased), "w", null, null, finishedAt);
   }
 
   default Job reload(long jobId) {

@@ -27,8 +27,13 @@ final class DeadLetterReads {
   private DeadLetterReads() {}
 
   static JobPage list(CachedConnection connection, DeadLetterQuery query) throws SQLException {
-    StringBuilder sql = new StringBuilder(LIST_SELECT);
     List<Object> parameters = new ArrayList<>();
+    return JobReads.page(connection, listSql(query, parameters), parameters, query.limit());
+  }
+
+  /** The SELECT of one page for the query; its parameters are added to {@code parameters}. */
+  static String listSql(DeadLetterQuery query, List<Object> parameters) {
+    StringBuilder sql = new StringBuilder(LIST_SELECT);
     JobReads.filter(sql, parameters, "queue = ?", query.queue());
     JobReads.filter(sql, parameters, "type = ?", query.type());
     JobReads.filter(
@@ -38,7 +43,8 @@ final class DeadLetterReads {
         query.errorContains() == null ? null : CaseFolding.fold(query.errorContains()));
     JobReads.filter(sql, parameters, "finished_at >= ?", Micros.ceilNullable(query.failedAfter()));
     JobReads.filter(sql, parameters, "finished_at < ?", Micros.ceilNullable(query.failedBefore()));
-    return JobReads.page(connection, sql, parameters, query.beforeId(), query.limit());
+    JobReads.pageClause(sql, parameters, query.beforeId(), query.limit());
+    return sql.toString();
   }
 
   static List<DeadLetterGroup> groupsSince(CachedConnection connection, Instant since)

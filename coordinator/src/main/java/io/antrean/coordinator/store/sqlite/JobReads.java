@@ -48,25 +48,25 @@ final class JobReads {
     filter(sql, parameters, "queue = ?", query.queue());
     filter(sql, parameters, "type = ?", query.type());
     filter(sql, parameters, "state = ?", query.state() == null ? null : query.state().name());
-    return page(connection, sql, parameters, query.beforeId(), query.limit());
+    pageClause(sql, parameters, query.beforeId(), query.limit());
+    return page(connection, sql.toString(), parameters, query.limit());
   }
 
   /**
-   * Runs a job SELECT whose WHERE clause is {@code sql} so far, newest id first, as one page before
-   * {@code beforeId}.
+   * Ends a job SELECT with the page position: newest id first, before {@code beforeId}, one row
+   * more than {@code limit} so {@link #page} can tell whether another page follows.
    */
-  static JobPage page(
-      CachedConnection connection,
-      StringBuilder sql,
-      List<Object> parameters,
-      @Nullable Long beforeId,
-      int limit)
-      throws SQLException {
+  static void pageClause(
+      StringBuilder sql, List<Object> parameters, @Nullable Long beforeId, int limit) {
     filter(sql, parameters, "id < ?", beforeId);
     sql.append(" ORDER BY id DESC LIMIT ?");
-    // One row more than asked tells whether another page follows.
     parameters.add(limit + 1);
-    PreparedStatement select = connection.prepare(sql.toString());
+  }
+
+  /** Runs a SELECT ended by {@link #pageClause} and cuts the answer into a page. */
+  static JobPage page(CachedConnection connection, String sql, List<Object> parameters, int limit)
+      throws SQLException {
+    PreparedStatement select = connection.prepare(sql);
     for (int i = 0; i < parameters.size(); i++) {
       select.setObject(i + 1, parameters.get(i));
     }
