@@ -13,14 +13,16 @@ import java.util.List;
 import javax.annotation.Nullable;
 
 /**
- * A producer's view of an Antrean coordinator: put jobs in, look at them.
+ * A producer's view of an Antrean coordinator: put jobs in, look at them, cancel them; and, through
+ * {@link #deadLetters()}, an operator's view of the dead-letter queue.
  *
  * <p>Every call is blocking and carries a deadline (the client's default unless changed with {@link
  * #withTimeout}). Failures are unchecked: {@link InvalidArgumentException} for bad input, {@link
- * JobNotFoundException}, {@link AlreadyExistsException}, {@link UnavailableException} when the
- * coordinator cannot be reached or does not answer in time (retryable), and {@link
- * AntreanException} for every other status. Implementations are thread-safe: share one client
- * between threads and close it once when the application stops.
+ * JobNotFoundException}, {@link AlreadyExistsException}, {@link FailedPreconditionException} when
+ * the job is in the wrong state (its {@code reason()} says which rule), {@link
+ * UnavailableException} when the coordinator cannot be reached or does not answer in time
+ * (retryable), and {@link AntreanException} for every other status. Implementations are
+ * thread-safe: share one client between threads and close it once when the application stops.
  */
 public interface AntreanClient extends AutoCloseable {
 
@@ -83,11 +85,34 @@ public interface AntreanClient extends AutoCloseable {
   ListJobsResponse listJobs(ListJobsRequest request);
 
   /**
-   * Depth by state and the oldest pending job's age.
+   * Cancels a job. A {@code PENDING} job is {@code CANCELLED} at once. A {@code RUNNING} job comes
+   * back still {@code RUNNING} with {@code cancel_requested} set: its worker learns of it at its
+   * next heartbeat, stops the handler and the job then ends {@code CANCELLED} (unless the handler
+   * finished first, in which case its outcome stands; {@link #getJob} tells which).
+   *
+   * @return the job as the cancellation left it
+   * @throws JobNotFoundException if no job has this id
+   * @throws FailedPreconditionException with reason {@link
+   *     FailedPreconditionException#JOB_FINISHED} if the job already succeeded, failed or was
+   *     cancelled
+   */
+  Job cancelJob(long id);
+
+  /**
+   * Depth by state, the oldest pending job's age, and the dead-letter depth ({@code failed}) with
+   * how many jobs entered the dead-letter queue within the response's {@code dead_letter_window}.
    *
    * @param queue only this queue, or {@code null} (or empty) for every queue that holds jobs
    */
   GetStatsResponse getStats(@Nullable String queue);
+
+  /**
+   * The dead-letter queue: list, inspect, redrive and purge {@code FAILED} jobs. The returned view
+   * shares this client's connection and deadline (a {@link #withTimeout} client's view has that
+   * client's deadline) and needs no closing; once an owning client is closed its calls fail with
+   * {@link UnavailableException}. Cheap to call; the view is thread-safe.
+   */
+  DeadLetters deadLetters();
 
   /**
    * A client that shares this one's connection but gives each call the given deadline. Closing the

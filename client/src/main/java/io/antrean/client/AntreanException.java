@@ -11,8 +11,8 @@ import javax.annotation.Nullable;
  * <p>It carries the gRPC status code, the server's description and, when the server attached a
  * {@code google.rpc.ErrorInfo} detail, its machine-readable reason (for example {@code
  * LEASE_LOST}). Codes without a more specific subclass ({@code PERMISSION_DENIED}, {@code
- * UNAUTHENTICATED}, {@code FAILED_PRECONDITION}, {@code RESOURCE_EXHAUSTED}, {@code INTERNAL}, ...)
- * arrive as this class; branch on {@link #statusCode()}.
+ * UNAUTHENTICATED}, {@code RESOURCE_EXHAUSTED}, {@code INTERNAL}, ...) arrive as this class; branch
+ * on {@link #statusCode()}.
  *
  * <p>Instances are immutable and safe to share between threads. The original {@code
  * StatusRuntimeException} is kept as the {@linkplain #getCause() cause}.

@@ -1,5 +1,7 @@
 package io.antrean.client;
 
+import io.antrean.proto.v1.AdminServiceGrpc;
+import io.antrean.proto.v1.CancelJobRequest;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueBatchResponse;
 import io.antrean.proto.v1.EnqueueRequest;
@@ -15,15 +17,14 @@ import io.grpc.Channel;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import javax.annotation.Nullable;
 
 /**
- * An {@link AntreanClient} that calls the coordinator's {@code antrean.v1.JobService} over gRPC.
+ * An {@link AntreanClient} that calls the coordinator's {@code antrean.v1.JobService} over gRPC,
+ * and its {@code antrean.v1.AdminService} for {@link #deadLetters()}, on the same channel.
  *
  * <p>Build one with {@link #forTarget} (the client opens a plaintext channel, owns it and shuts it
  * down on {@link #close}) or {@link #forChannel} (the client borrows the channel and never closes
@@ -37,15 +38,27 @@ public final class GrpcAntreanClient implements AntreanClient {
 
   @Nullable private final ManagedChannel ownedChannel;
   private final JobServiceGrpc.JobServiceBlockingStub stub;
+  private final AdminServiceGrpc.AdminServiceBlockingStub adminStub;
   private final Duration timeout;
 
   private GrpcAntreanClient(
       @Nullable ManagedChannel ownedChannel,
       JobServiceGrpc.JobServiceBlockingStub stub,
+      AdminServiceGrpc.AdminServiceBlockingStub adminStub,
       Duration timeout) {
     this.ownedChannel = ownedChannel;
     this.stub = stub;
+    this.adminStub = adminStub;
     this.timeout = timeout;
+  }
+
+  private static GrpcAntreanClient onChannel(
+      @Nullable ManagedChannel ownedChannel, Channel channel, Duration timeout) {
+    return new GrpcAntreanClient(
+        ownedChannel,
+        JobServiceGrpc.newBlockingStub(channel),
+        AdminServiceGrpc.newBlockingStub(channel),
+        timeout);
   }
 
   /**
@@ -76,35 +89,46 @@ public final class GrpcAntreanClient implements AntreanClient {
 
   @Override
   public EnqueueResponse enqueue(EnqueueRequest request) {
-    return call(() -> deadlined().enqueue(request));
+    return StatusTranslation.call(() -> deadlined().enqueue(request));
   }
 
   @Override
   public EnqueueBatchResponse enqueueBatch(EnqueueBatchRequest request) {
-    return call(() -> deadlined().enqueueBatch(request));
+    return StatusTranslation.call(() -> deadlined().enqueueBatch(request));
   }
 
   @Override
   public Job getJob(long id) {
     GetJobRequest request = GetJobRequest.newBuilder().setId(id).build();
-    return call(() -> deadlined().getJob(request)).getJob();
+    return StatusTranslation.call(() -> deadlined().getJob(request)).getJob();
   }
 
   @Override
   public ListJobsResponse listJobs(ListJobsRequest request) {
-    return call(() -> deadlined().listJobs(request));
+    return StatusTranslation.call(() -> deadlined().listJobs(request));
+  }
+
+  @Override
+  public Job cancelJob(long id) {
+    CancelJobRequest request = CancelJobRequest.newBuilder().setId(id).build();
+    return StatusTranslation.call(() -> deadlined().cancelJob(request)).getJob();
   }
 
   @Override
   public GetStatsResponse getStats(@Nullable String queue) {
     GetStatsRequest request =
         GetStatsRequest.newBuilder().setQueue(queue == null ? "" : queue).build();
-    return call(() -> deadlined().getStats(request));
+    return StatusTranslation.call(() -> deadlined().getStats(request));
+  }
+
+  @Override
+  public DeadLetters deadLetters() {
+    return new GrpcDeadLetters(adminStub, timeout);
   }
 
   @Override
   public AntreanClient withTimeout(Duration timeout) {
-    return new GrpcAntreanClient(null, stub, requirePositive(timeout));
+    return new GrpcAntreanClient(null, stub, adminStub, requirePositive(timeout));
   }
 
   @Override
@@ -125,14 +149,6 @@ public final class GrpcAntreanClient implements AntreanClient {
 
   private JobServiceGrpc.JobServiceBlockingStub deadlined() {
     return stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
-  }
-
-  private static <T> T call(Supplier<T> rpc) {
-    try {
-      return rpc.get();
-    } catch (StatusRuntimeException e) {
-      throw StatusTranslation.translate(e);
-    }
   }
 
   private static Duration requirePositive(Duration timeout) {
@@ -167,14 +183,13 @@ public final class GrpcAntreanClient implements AntreanClient {
     /** Builds the client; for {@link #forTarget} this creates the channel (it connects lazily). */
     public GrpcAntreanClient build() {
       if (borrowedChannel != null) {
-        return new GrpcAntreanClient(
-            null, JobServiceGrpc.newBlockingStub(borrowedChannel), timeout);
+        return onChannel(null, borrowedChannel, timeout);
       }
       ManagedChannel channel =
           Grpc.newChannelBuilder(target, InsecureChannelCredentials.create())
               .userAgent("antrean-client")
               .build();
-      return new GrpcAntreanClient(channel, JobServiceGrpc.newBlockingStub(channel), timeout);
+      return onChannel(channel, channel, timeout);
     }
   }
 }

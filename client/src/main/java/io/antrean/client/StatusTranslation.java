@@ -11,11 +11,13 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 
 /**
  * The one table that turns a failed gRPC call into an {@link AntreanException}. Every RPC of {@link
- * GrpcAntreanClient} goes through {@link #translate}. Stateless and thread-safe.
+ * GrpcAntreanClient} and {@link GrpcDeadLetters} goes through {@link #call}, which uses {@link
+ * #translate}. Stateless and thread-safe.
  */
 final class StatusTranslation {
 
@@ -48,6 +50,9 @@ final class StatusTranslation {
     table.put(
         Status.Code.ALREADY_EXISTS,
         f -> new AlreadyExistsException(f.description(), f.reason(), f.cause()));
+    table.put(
+        Status.Code.FAILED_PRECONDITION,
+        f -> new FailedPreconditionException(f.description(), f.reason(), f.cause()));
     table.put(Status.Code.UNAVAILABLE, StatusTranslation::unavailable);
     table.put(Status.Code.DEADLINE_EXCEEDED, StatusTranslation::unavailable);
     return table;
@@ -55,6 +60,21 @@ final class StatusTranslation {
 
   private static AntreanException unavailable(Failure f) {
     return new UnavailableException(f.code(), f.description(), f.reason(), f.cause());
+  }
+
+  /**
+   * Makes one blocking call and translates its failure, if any.
+   *
+   * @param rpc the call, typically a deadlined stub's method
+   * @return what the call returned
+   * @throws AntreanException (or a subclass) if the call ended with a status other than OK
+   */
+  static <T> T call(Supplier<T> rpc) {
+    try {
+      return rpc.get();
+    } catch (StatusRuntimeException e) {
+      throw translate(e);
+    }
   }
 
   /**

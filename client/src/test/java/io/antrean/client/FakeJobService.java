@@ -1,5 +1,9 @@
 package io.antrean.client;
 
+import com.google.protobuf.Any;
+import com.google.rpc.ErrorInfo;
+import io.antrean.proto.v1.CancelJobRequest;
+import io.antrean.proto.v1.CancelJobResponse;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueBatchResponse;
 import io.antrean.proto.v1.EnqueueRequest;
@@ -16,6 +20,7 @@ import io.grpc.Context;
 import io.grpc.Deadline;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,6 +51,12 @@ public class FakeJobService extends JobServiceGrpc.JobServiceImplBase {
       };
   public volatile Handler<ListJobsRequest, ListJobsResponse> listJobs =
       r -> ListJobsResponse.getDefaultInstance();
+  public volatile Handler<CancelJobRequest, CancelJobResponse> cancelJob =
+      r -> {
+        throw Status.NOT_FOUND
+            .withDescription("job " + r.getId() + " not found")
+            .asRuntimeException();
+      };
   public volatile Handler<GetStatsRequest, GetStatsResponse> getStats =
       r -> GetStatsResponse.getDefaultInstance();
 
@@ -68,6 +79,20 @@ public class FakeJobService extends JobServiceGrpc.JobServiceImplBase {
         .setRetryPolicy(request.getRetryPolicy())
         .setState(io.antrean.proto.v1.JobState.JOB_STATE_PENDING)
         .build();
+  }
+
+  /**
+   * A failure the way the coordinator sends one with a reason: the status code and message with a
+   * {@code google.rpc.ErrorInfo} detail holding {@code reason}.
+   */
+  public static StatusRuntimeException failure(Status.Code code, String message, String reason) {
+    return StatusProto.toStatusRuntimeException(
+        com.google.rpc.Status.newBuilder()
+            .setCode(code.value())
+            .setMessage(message)
+            .addDetails(
+                Any.pack(ErrorInfo.newBuilder().setReason(reason).setDomain("antrean.io").build()))
+            .build());
   }
 
   private static EnqueueBatchResponse numberBatch(EnqueueBatchRequest batch) {
@@ -107,11 +132,29 @@ public class FakeJobService extends JobServiceGrpc.JobServiceImplBase {
   }
 
   @Override
+  public void cancelJob(CancelJobRequest request, StreamObserver<CancelJobResponse> observer) {
+    serve(request, observer, cancelJob);
+  }
+
+  @Override
   public void getStats(GetStatsRequest request, StreamObserver<GetStatsResponse> observer) {
     serve(request, observer, getStats);
   }
 
   private <Q, R> void serve(Q request, StreamObserver<R> observer, Handler<Q, R> handler) {
+    serve(request, observer, handler, requests, deadlines);
+  }
+
+  /**
+   * Records the request and its deadline, then answers with the handler's response or its status.
+   * Shared with {@link FakeAdminService}, which records into its own lists.
+   */
+  static <Q, R> void serve(
+      Q request,
+      StreamObserver<R> observer,
+      Handler<Q, R> handler,
+      List<Object> requests,
+      List<Deadline> deadlines) {
     requests.add(request);
     deadlines.add(Context.current().getDeadline());
     try {

@@ -139,12 +139,13 @@ class GrpcAntreanClientTest {
   @Test
   void everyCallCarriesTheDefaultDeadline() {
     service.getJob = r -> GetJobResponse.getDefaultInstance();
+    service.cancelJob = r -> io.antrean.proto.v1.CancelJobResponse.getDefaultInstance();
     AntreanClient client = GrpcAntreanClient.forChannel(coordinator.channel()).build();
 
     callEveryRpc(client);
 
     assertThat(service.deadlines)
-        .hasSize(5)
+        .hasSize(6)
         .allSatisfy(d -> assertRemaining(d, Duration.ofSeconds(10)));
   }
 
@@ -211,6 +212,7 @@ class GrpcAntreanClientTest {
         List.of(JobSpec.builder("t").payload(new byte[] {1}, "application/octet-stream").build()));
     client.getJob(1);
     client.listJobs(ListJobsRequest.getDefaultInstance());
+    client.cancelJob(1);
     client.getStats(null);
   }
 

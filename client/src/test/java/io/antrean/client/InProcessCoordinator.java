@@ -11,8 +11,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An in-process gRPC server holding one fake service, and a channel to it. Close it at the end of
- * each test; closing shuts both down and waits for them.
+ * An in-process gRPC server holding fake services, and a channel to it. Close it at the end of each
+ * test; closing shuts both down and waits for them.
  */
 public final class InProcessCoordinator implements AutoCloseable {
   private final Server server;
@@ -23,11 +23,15 @@ public final class InProcessCoordinator implements AutoCloseable {
     this.channel = channel;
   }
 
-  /** Starts a server with {@code service} under a fresh name and opens a channel to it. */
-  public static InProcessCoordinator start(BindableService service) {
+  /** Starts a server with {@code services} under a fresh name and opens a channel to it. */
+  public static InProcessCoordinator start(BindableService... services) {
     String name = InProcessServerBuilder.generateName();
     try {
-      Server server = InProcessServerBuilder.forName(name).addService(service).build().start();
+      InProcessServerBuilder builder = InProcessServerBuilder.forName(name);
+      for (BindableService service : services) {
+        builder.addService(service);
+      }
+      Server server = builder.build().start();
       return new InProcessCoordinator(server, InProcessChannelBuilder.forName(name).build());
     } catch (IOException e) {
       throw new UncheckedIOException(e);

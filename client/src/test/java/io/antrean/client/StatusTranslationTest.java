@@ -48,7 +48,7 @@ class StatusTranslationTest {
         Arguments.of(Status.Code.DEADLINE_EXCEEDED, UnavailableException.class, true),
         Arguments.of(Status.Code.PERMISSION_DENIED, AntreanException.class, false),
         Arguments.of(Status.Code.UNAUTHENTICATED, AntreanException.class, false),
-        Arguments.of(Status.Code.FAILED_PRECONDITION, AntreanException.class, false),
+        Arguments.of(Status.Code.FAILED_PRECONDITION, FailedPreconditionException.class, false),
         Arguments.of(Status.Code.RESOURCE_EXHAUSTED, AntreanException.class, false),
         Arguments.of(Status.Code.INTERNAL, AntreanException.class, false),
         Arguments.of(Status.Code.UNKNOWN, AntreanException.class, false));
@@ -104,16 +104,17 @@ class StatusTranslationTest {
   void errorInfoReasonIsKeptForCodesWithoutSubclass() {
     failEnqueueWith(
         com.google.rpc.Status.newBuilder()
-            .setCode(Code.FAILED_PRECONDITION_VALUE)
-            .setMessage("lease lost")
-            .addDetails(Any.pack(ErrorInfo.newBuilder().setReason("LEASE_LOST").build()))
+            .setCode(Code.RESOURCE_EXHAUSTED_VALUE)
+            .setMessage("queue full")
+            .addDetails(Any.pack(ErrorInfo.newBuilder().setReason("QUEUE_FULL").build()))
             .build());
 
     AntreanException e =
         catchThrowableOfType(AntreanException.class, () -> client.enqueue("x", "{}"));
 
-    assertThat(e.statusCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
-    assertThat(e.reason()).contains("LEASE_LOST");
+    assertThat(e).isExactlyInstanceOf(AntreanException.class);
+    assertThat(e.statusCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(e.reason()).contains("QUEUE_FULL");
   }
 
   @Test

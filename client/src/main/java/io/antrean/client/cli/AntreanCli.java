@@ -2,7 +2,9 @@ package io.antrean.client.cli;
 
 import io.antrean.client.AntreanClient;
 import java.io.PrintWriter;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,8 +15,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The {@code antrean} command line: enqueue jobs and look at them. Each subcommand opens one
- * connection to the coordinator, makes its calls and closes it.
+ * The {@code antrean} command line: enqueue, look at and cancel jobs, and work the dead-letter
+ * queue. Each subcommand opens one connection to the coordinator, makes its calls and closes it.
  *
  * <p>Exit codes are in {@link ExitCodes} and in every command's help.
  */
@@ -23,7 +25,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Talks to an Antrean coordinator: enqueue jobs, look at jobs and queues.",
+      "Talks to an Antrean coordinator: enqueue, look at and cancel jobs; inspect, redrive and"
+          + " purge the dead-letter queue (dlq).",
       "Global options go before the command: antrean --coordinator HOST:PORT list"
     },
     synopsisSubcommandLabel = "COMMAND",
@@ -31,7 +34,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
       EnqueueCommand.class,
       GetCommand.class,
       ListCommand.class,
+      CancelCommand.class,
       StatsCommand.class,
+      DlqCommand.class,
       SamplesCommand.class,
       CommandLine.HelpCommand.class
     })
@@ -57,19 +62,25 @@ public final class AntreanCli implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
   private final ClientConnector connector;
+  private final Clock clock;
 
-  AntreanCli(ClientConnector connector) {
+  AntreanCli(ClientConnector connector, Clock clock) {
     this.connector = connector;
+    this.clock = clock;
   }
 
   /** Runs the command line and exits the JVM with its exit code. */
   public static void main(String[] args) {
-    System.exit(commandLine(ClientConnector.GRPC).execute(args));
+    System.exit(commandLine(ClientConnector.GRPC, Clock.systemUTC()).execute(args));
   }
 
-  /** The command line wired to {@code connector}, with the CLI's error handling and exit codes. */
-  static CommandLine commandLine(ClientConnector connector) {
-    AntreanCli cli = new AntreanCli(connector);
+  /**
+   * The command line wired to {@code connector}, with the CLI's error handling and exit codes.
+   *
+   * @param clock what relative times such as {@code --since 1h} count back from
+   */
+  static CommandLine commandLine(ClientConnector connector, Clock clock) {
+    AntreanCli cli = new AntreanCli(connector, clock);
     CommandLine commandLine = new CommandLine(cli);
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);
     commandLine.setExecutionExceptionHandler(new FailureReporter(() -> cli.coordinator));
@@ -104,6 +115,11 @@ public final class AntreanCli implements Callable<Integer> {
   /** Opens a client to the chosen coordinator with the chosen deadline; the caller closes it. */
   AntreanClient connect() {
     return connector.connect(coordinator, timeout);
+  }
+
+  /** The current time, for options given relative to now. */
+  Instant now() {
+    return clock.instant();
   }
 
   /** Where commands print their results. */

@@ -9,8 +9,8 @@ final class ExitCodes {
   static final int OK = 0;
 
   /**
-   * The coordinator refused or failed the call; for {@code samples}, some job did not end as
-   * expected.
+   * The coordinator refused or failed the call (for example a cancel of a finished job, reason
+   * {@code JOB_FINISHED}); for {@code samples}, some job did not end as expected.
    */
   static final int FAILURE = 1;
 
@@ -30,7 +30,9 @@ final class ExitCodes {
     Map<String, String> codes = new LinkedHashMap<>();
     codes.put(" " + OK, "ok");
     codes.put(
-        " " + FAILURE, "server error (message and field violations on stderr), or samples failed");
+        " " + FAILURE,
+        "server error or refusal (message, reason and field violations on stderr), or samples"
+            + " failed");
     codes.put(" " + USAGE, "usage error");
     codes.put(" " + NOT_FOUND, "not found");
     codes.put(" " + UNAVAILABLE, "coordinator unavailable or too slow (--timeout)");

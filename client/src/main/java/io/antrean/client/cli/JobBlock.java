@@ -78,7 +78,8 @@ final class JobBlock {
     return JobText.oneLine(kind + " " + text, MAX_ERROR_CHARS);
   }
 
-  private static String retryPolicy(RetryPolicy policy) {
+  /** The retry policy in one line; {@code coordinator defaults} when nothing is overridden. */
+  static String retryPolicy(RetryPolicy policy) {
     if (policy.equals(RetryPolicy.getDefaultInstance())) {
       return "coordinator defaults";
     }
@@ -97,13 +98,15 @@ final class JobBlock {
     return value == 0 ? "default" : String.valueOf(value);
   }
 
-  private static void optional(PrintWriter out, String name, String value) {
+  /** A {@link #field} line, left out when {@code value} is empty. */
+  static void optional(PrintWriter out, String name, String value) {
     if (!value.isEmpty()) {
       field(out, name, value);
     }
   }
 
-  private static void field(PrintWriter out, String name, String value) {
+  /** One {@code name: value} line, values aligned. */
+  static void field(PrintWriter out, String name, String value) {
     out.printf("  %-16s %s%n", name + ":", value);
   }
 }

@@ -62,6 +62,26 @@ final class JobText {
     return String.format("%dh%02dm", d.toHours(), d.toMinutesPart());
   }
 
+  /**
+   * A window such as {@code 1h}, {@code 15m}, {@code 90s} or {@code 1h30m}, in the largest whole
+   * unit that fits; for column headers.
+   */
+  static String window(com.google.protobuf.Duration proto) {
+    Duration d = ProtoTime.fromProto(proto);
+    if (d.toSecondsPart() != 0 || d.toNanosPart() != 0 || d.isZero()) {
+      return d.toNanosPart() == 0 ? d.getSeconds() + "s" : duration(proto);
+    }
+    if (d.toMinutesPart() != 0) {
+      return d.toHours() == 0 ? d.toMinutes() + "m" : d.toHours() + "h" + d.toMinutesPart() + "m";
+    }
+    return d.toHours() + "h";
+  }
+
+  /** {@code count} and {@code noun}, with an {@code s} unless the count is one. */
+  static String count(long count, String noun) {
+    return count + " " + (count == 1 ? noun : noun + "s");
+  }
+
   /** Text payloads as text (cut to a screenful), anything else as its size. */
   static String payload(ByteString bytes, String contentType) {
     if (bytes.isEmpty()) {
@@ -87,7 +107,8 @@ final class JobText {
     return text.isEmpty() ? "-" : text;
   }
 
-  private static boolean isText(String contentType) {
+  /** Whether a payload of this MIME type (empty: JSON) can be shown as text. */
+  static boolean isText(String contentType) {
     String type = contentType.isEmpty() ? "application/json" : contentType;
     return type.startsWith("text/") || type.contains("json") || type.contains("xml");
   }

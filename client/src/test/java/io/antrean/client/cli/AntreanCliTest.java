@@ -94,8 +94,21 @@ class AntreanCliTest {
 
   @Test
   void everyCommandsHelpListsTheExitCodes() {
-    for (String command : new String[] {"enqueue", "get", "list", "stats", "samples"}) {
-      CliHarness.Result result = cli.run(command, "--help");
+    String[] commands = {
+      "enqueue",
+      "get",
+      "list",
+      "cancel",
+      "stats",
+      "samples",
+      "dlq",
+      "dlq list",
+      "dlq show",
+      "dlq redrive",
+      "dlq purge"
+    };
+    for (String command : commands) {
+      CliHarness.Result result = cli.run((command + " --help").split(" "));
 
       assertThat(result.exitCode()).isZero();
       assertThat(result.out())

@@ -25,8 +25,14 @@ class StatsCommandTest {
                   .setSucceeded(40)
                   .setFailed(1)
                   .setOldestPendingAge(Durations.fromMillis(1500)))
-          .addQueues(QueueStats.newBuilder().setQueue("mail").setSucceeded(7))
+          .addQueues(
+              QueueStats.newBuilder()
+                  .setQueue("mail")
+                  .setSucceeded(7)
+                  .setFailed(12)
+                  .setDeadLetteredRecently(9))
           .setAsOf(Timestamp.newBuilder().setSeconds(1_800_000_000L))
+          .setDeadLetterWindow(Durations.fromHours(1))
           .build();
 
   private final CliHarness cli = new CliHarness();
@@ -37,7 +43,7 @@ class StatsCommandTest {
   }
 
   @Test
-  void printsOneRowPerQueue() {
+  void printsOneRowPerQueueWithDeadLetterDepthAndGrowthOverTheWindow() {
     cli.service.getStats = r -> STATS;
 
     CliHarness.Result result = cli.run("stats");
@@ -45,12 +51,36 @@ class StatsCommandTest {
     assertThat(result.exitCode()).isZero();
     assertThat(result.out().lines())
         .containsExactly(
-            "QUEUE    PENDING  SCHEDULED  RUNNING  SUCCEEDED  FAILED  CANCELLED  OLDEST PENDING",
-            "default  3        1          2        40         1       0          1.5s",
-            "mail     0        0          0        7          0       0          0ms",
+            "QUEUE    PENDING  SCHEDULED  RUNNING  SUCCEEDED  FAILED  FAILED LAST 1h  CANCELLED"
+                + "  OLDEST PENDING",
+            "default  3        1          2        40         1       0               0          1.5s",
+            "mail     0        0          0        7          12      9               0          0ms",
             "as of 2027-01-15T08:00:00Z");
     assertThat(cli.service.requestsOf(GetStatsRequest.class))
         .containsExactly(GetStatsRequest.getDefaultInstance());
+  }
+
+  @Test
+  void theGrowthHeaderNamesTheCoordinatorsWindow() {
+    cli.service.getStats =
+        r -> STATS.toBuilder().setDeadLetterWindow(Durations.fromMinutes(15)).build();
+
+    CliHarness.Result result = cli.run("stats");
+
+    assertThat(result.out().lines().findFirst().orElseThrow()).contains("FAILED LAST 15m");
+  }
+
+  @Test
+  void aCoordinatorWithoutAWindowShowsUnknownGrowthRatherThanZero() {
+    cli.service.getStats = r -> STATS.toBuilder().clearDeadLetterWindow().build();
+
+    CliHarness.Result result = cli.run("stats");
+
+    assertThat(result.out().lines())
+        .element(0)
+        .asString()
+        .contains("FAILED  FAILED RECENTLY  CANCELLED");
+    assertThat(result.out().lines()).element(2).asString().containsPattern("mail .* 12 +- +0 ");
   }
 
   @Test

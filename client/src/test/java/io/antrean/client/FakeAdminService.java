@@ -1,0 +1,78 @@
+package io.antrean.client;
+
+import io.antrean.proto.v1.AdminServiceGrpc;
+import io.antrean.proto.v1.GetDeadLetterRequest;
+import io.antrean.proto.v1.GetDeadLetterResponse;
+import io.antrean.proto.v1.ListDeadLettersRequest;
+import io.antrean.proto.v1.ListDeadLettersResponse;
+import io.antrean.proto.v1.PurgeDeadLettersRequest;
+import io.antrean.proto.v1.PurgeDeadLettersResponse;
+import io.antrean.proto.v1.RedriveDeadLettersRequest;
+import io.antrean.proto.v1.RedriveDeadLettersResponse;
+import io.grpc.Deadline;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A scriptable AdminService for tests, shaped like {@link FakeJobService}: each RPC answers with
+ * its handler (which may throw a {@code StatusRuntimeException}), and every request and deadline is
+ * recorded. By default the queue is empty: lists are empty, Get is NOT_FOUND, redrive skips every
+ * id it is given, purge deletes nothing.
+ */
+public class FakeAdminService extends AdminServiceGrpc.AdminServiceImplBase {
+
+  public volatile FakeJobService.Handler<ListDeadLettersRequest, ListDeadLettersResponse>
+      listDeadLetters = r -> ListDeadLettersResponse.getDefaultInstance();
+  public volatile FakeJobService.Handler<GetDeadLetterRequest, GetDeadLetterResponse>
+      getDeadLetter =
+          r -> {
+            throw Status.NOT_FOUND
+                .withDescription("job " + r.getId() + " not found")
+                .asRuntimeException();
+          };
+  public volatile FakeJobService.Handler<RedriveDeadLettersRequest, RedriveDeadLettersResponse>
+      redriveDeadLetters =
+          r -> RedriveDeadLettersResponse.newBuilder().addAllSkippedIds(r.getIdsList()).build();
+  public volatile FakeJobService.Handler<PurgeDeadLettersRequest, PurgeDeadLettersResponse>
+      purgeDeadLetters = r -> PurgeDeadLettersResponse.getDefaultInstance();
+
+  /** Every request received, in order. */
+  public final List<Object> requests = Collections.synchronizedList(new ArrayList<>());
+
+  /** The deadline of every call received, in order; null entries for calls without one. */
+  public final List<Deadline> deadlines = Collections.synchronizedList(new ArrayList<>());
+
+  /** The requests of one type, in order. */
+  public <T> List<T> requestsOf(Class<T> type) {
+    synchronized (requests) {
+      return requests.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+  }
+
+  @Override
+  public void listDeadLetters(
+      ListDeadLettersRequest request, StreamObserver<ListDeadLettersResponse> observer) {
+    FakeJobService.serve(request, observer, listDeadLetters, requests, deadlines);
+  }
+
+  @Override
+  public void getDeadLetter(
+      GetDeadLetterRequest request, StreamObserver<GetDeadLetterResponse> observer) {
+    FakeJobService.serve(request, observer, getDeadLetter, requests, deadlines);
+  }
+
+  @Override
+  public void redriveDeadLetters(
+      RedriveDeadLettersRequest request, StreamObserver<RedriveDeadLettersResponse> observer) {
+    FakeJobService.serve(request, observer, redriveDeadLetters, requests, deadlines);
+  }
+
+  @Override
+  public void purgeDeadLetters(
+      PurgeDeadLettersRequest request, StreamObserver<PurgeDeadLettersResponse> observer) {
+    FakeJobService.serve(request, observer, purgeDeadLetters, requests, deadlines);
+  }
+}
