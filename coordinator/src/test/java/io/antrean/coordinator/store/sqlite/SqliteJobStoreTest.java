@@ -12,6 +12,7 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Concurrently;
+import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.JobStoreContract;
 import io.antrean.coordinator.store.StoreUnavailableException;
@@ -21,6 +22,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -175,6 +177,74 @@ class SqliteJobStoreTest extends JobStoreContract {
     assertThat(query("EXPLAIN QUERY PLAN " + LeaseWrites.SELECT_EXPIRED))
         .contains("USING INDEX jobs_running_expiry")
         .doesNotContain("TEMP B-TREE");
+  }
+
+  @Test
+  void deadLetterListingWalksAnIndexWithoutSorting() throws SQLException {
+    List<DeadLetterQuery> queries =
+        List.of(
+            new DeadLetterQuery(null, null, null, null, null, null, 50),
+            new DeadLetterQuery(null, null, null, null, null, 1000L, 50),
+            new DeadLetterQuery("mail", "email", null, null, null, 1000L, 50));
+    for (DeadLetterQuery deadLetters : queries) {
+      String plan =
+          query("EXPLAIN QUERY PLAN " + DeadLetterReads.listSql(deadLetters, new ArrayList<>()));
+
+      assertThat(plan)
+          .as("plan for %s", deadLetters)
+          .containsPattern("USING (COVERING )?INDEX jobs_(dead_letters|queue_state)")
+          .doesNotContain("TEMP B-TREE");
+    }
+  }
+
+  @Test
+  void retentionAndGrowthQueriesWalkTheirIndexes() throws SQLException {
+    assertThat(query("EXPLAIN QUERY PLAN " + RetentionWrites.SELECT_FINISHED))
+        .contains("INDEX jobs_finished (state=? AND finished_at<?)")
+        .doesNotContain("TEMP B-TREE");
+    assertThat(query("EXPLAIN QUERY PLAN " + RetentionWrites.SELECT_EXPIRED_KEYS))
+        .contains("INDEX idempotency_keys_expiry (expires_at<?)")
+        .doesNotContain("TEMP B-TREE");
+    assertThat(query("EXPLAIN QUERY PLAN " + DeadLetterReads.GROUPS_SINCE))
+        .contains("INDEX jobs_finished (state=? AND finished_at>?)");
+  }
+
+  @Test
+  void deletedJobsLeaveNoHistoryOrKeysBehind() throws SQLException {
+    Job dead = deadLetter(job("a").key("ka").build(), at(1), "boom");
+    Job done = succeeded(job("b").key("kb").build(), at(2));
+    Job kept = succeeded(job("c").key("kc").build(), at(50));
+    assertThat(query("SELECT count(*) FROM attempts")).isEqualTo("3");
+
+    assertThat(store.purgeDeadLetters(List.of(dead.id()))).isEqualTo(1);
+    assertThat(store.deleteFinished(JobState.SUCCEEDED, at(10), 10)).isEqualTo(1);
+
+    String survivor = String.valueOf(kept.id());
+    assertThat(query("SELECT group_concat(DISTINCT job_id) FROM attempts")).isEqualTo(survivor);
+    assertThat(query("SELECT group_concat(job_id) FROM idempotency_keys")).isEqualTo(survivor);
+    assertThat(done.id()).isNotEqualTo(kept.id());
+  }
+
+  @Test
+  void versionOneDatabaseGainsTheRetentionIndexes() throws SQLException {
+    Job dead = deadLetter("t", at(1));
+    store.close();
+    update("DROP INDEX jobs_dead_letters");
+    update("DROP INDEX jobs_finished");
+    update("DROP INDEX idempotency_keys_expiry");
+    update("DELETE FROM schema_version WHERE version > 1");
+
+    store = SqliteJobStore.open(dataDir);
+
+    assertThat(query("SELECT max(version) FROM schema_version"))
+        .isEqualTo(String.valueOf(SqliteSchema.latestVersion()));
+    assertThat(
+            query(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN"
+                    + " ('jobs_dead_letters', 'jobs_finished', 'idempotency_keys_expiry')"))
+        .isEqualTo("3");
+    assertThat(ids(store.redrive(List.of(dead.id()), at(5), Duration.ZERO, at(5))))
+        .containsExactly(dead.id());
   }
 
   @Test
