@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see LeaseExpiryContract
  * @see ReadContract
  * @see DeadLetterContract
+ * @see RedriveContract
  * @see RetentionContract
  */
 public abstract class JobStoreContract
@@ -26,6 +27,7 @@ public abstract class JobStoreContract
         LeaseExpiryContract,
         ReadContract,
         DeadLetterContract,
+        RedriveContract,
         RetentionContract {
 
   /** The store under test; a backend's own tests may replace it (after reopening, say). */
