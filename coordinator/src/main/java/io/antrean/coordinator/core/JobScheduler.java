@@ -74,6 +74,8 @@ public final class JobScheduler {
     this.longPoll = new LongPoll(new StoreLeaser(), dispatch, scheduler);
     this.wakeups = new DueWakeups(longPoll::jobsReady, scheduler, clock);
     this.deadLetterMonitor = new DeadLetterMonitor(settings.deadLetterAlert());
+    // Jobs made ready through another coordinator (a shared PostgreSQL) wake our waiters too.
+    store.subscribeJobsReady(longPoll::jobsReady);
   }
 
   /**

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 
 /**
@@ -223,6 +224,23 @@ public interface JobStore extends AutoCloseable {
    * in stats and for alerts.
    */
   List<DeadLetterGroup> deadLetteredSince(Instant since);
+
+  /**
+   * Subscribes to wake-ups from other processes: {@code queueListener} is called with a queue name
+   * whenever jobs may have become ready in that queue through ANOTHER process sharing this store
+   * (another coordinator enqueued, released, redrove or took back an expired lease). A store may
+   * also report its own changes, and may report a queue where nothing is ready after all: a call is
+   * a hint to look, never a promise. Delivery is best effort: a wake-up can be lost (say, while the
+   * store reconnects), which the coordinator's periodic backup sweep covers.
+   *
+   * <p>Listeners run on a thread of the store; they must be quick and must not block (hand the
+   * queue name to another thread). An exception thrown by a listener is logged and ignored. There
+   * is no unsubscribe: listeners live as long as the store.
+   *
+   * <p>The default does nothing, which is right for a store that only one process uses (SQLite:
+   * every change comes through the one coordinator, which wakes its own long-polls).
+   */
+  default void subscribeJobsReady(Consumer<String> queueListener) {}
 
   /**
    * Releases the store's resources; calls already accepted finish first. A closed store answers
