@@ -11,6 +11,7 @@ import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
@@ -53,6 +54,7 @@ public final class JobScheduler {
   private final LongPoll longPoll;
   private final DueWakeups wakeups;
   private final DeadLetterMonitor deadLetterMonitor;
+  private final SchedulerEvents events;
 
   /**
    * @param scheduler runs long-poll timeouts and wake-ups of jobs due later; owned by the caller
@@ -65,6 +67,19 @@ public final class JobScheduler {
       RetryPlanner planner,
       ScheduledExecutorService scheduler,
       Executor dispatch) {
+    this(store, settings, clock, planner, scheduler, dispatch, SchedulerEvents.NONE);
+  }
+
+  /** As above, reporting what happens to {@code events}. */
+  public JobScheduler(
+      JobStore store,
+      Settings settings,
+      Clock clock,
+      RetryPlanner planner,
+      ScheduledExecutorService scheduler,
+      Executor dispatch,
+      SchedulerEvents events) {
+    this.events = events;
     this.store = store;
     this.settings = settings;
     this.clock = clock;
@@ -107,6 +122,7 @@ public final class JobScheduler {
         continue;
       }
       Job job = r.job();
+      events.onEnqueued(job);
       if (job.runAt().isAfter(now)) {
         wakeups.wakeAt(job.queue(), job.runAt());
       } else {
@@ -164,7 +180,9 @@ public final class JobScheduler {
             plan.workerId(), plan.queue(), plan.types(), plan.maxJobs(), now.plus(plan.ttl()));
     List<Job> jobs = store.lease(spec, now);
     for (Job job : jobs) {
-      timers.track(new LeaseRef(job.id(), job.lease().fencingToken(), job.lease().expiresAt()));
+      timers.track(
+          new LeaseRef(job.id(), job.lease().fencingToken(), job.lease().expiresAt()), now);
+      events.onLeased(job, now);
     }
     return jobs;
   }
@@ -192,6 +210,7 @@ public final class JobScheduler {
     List<HeartbeatResult> results = store.heartbeat(workerId, cut, now.plus(ttl(leaseTtl)), now);
     for (HeartbeatResult r : results) {
       if (r.status() == HeartbeatResult.Status.LOST) {
+        events.onStaleRejected();
         continue;
       }
       timers.track(new LeaseRef(r.jobId(), r.fencingToken(), r.expiresAt()));
@@ -207,9 +226,15 @@ public final class JobScheduler {
       @Nullable byte[] result,
       @Nullable String resultContentType) {
     checkLeaseCall(jobId, workerId);
-    Job job =
-        store.complete(jobId, fencingToken, workerId, result, resultContentType, clock.instant());
-    timers.untrack(jobId);
+    Instant now = clock.instant();
+    Job job;
+    try {
+      job = store.complete(jobId, fencingToken, workerId, result, resultContentType, now);
+    } catch (LeaseLostException e) {
+      events.onStaleRejected();
+      throw e;
+    }
+    events.onCompleted(job, runTime(jobId, fencingToken, now));
     return job;
   }
 
@@ -225,8 +250,14 @@ public final class JobScheduler {
             cut(failure.stackTrace(), MAX_STACK_TRACE_CHARS),
             failure.retryAfter());
     Instant now = clock.instant();
-    Job job = store.fail(jobId, fencingToken, workerId, bounded, planner, now);
-    timers.untrack(jobId);
+    Job job;
+    try {
+      job = store.fail(jobId, fencingToken, workerId, bounded, planner, now);
+    } catch (LeaseLostException e) {
+      events.onStaleRejected();
+      throw e;
+    }
+    events.onFailed(job, failure.kind(), runTime(jobId, fencingToken, now));
     if (job.state() == JobState.PENDING) {
       wakeups.wakeAt(job.queue(), job.runAt());
     } else if (job.state() == JobState.FAILED) {
@@ -238,7 +269,13 @@ public final class JobScheduler {
   /** Hands a job back without spending an attempt. */
   public Job release(long jobId, long fencingToken, String workerId, String reason) {
     checkLeaseCall(jobId, workerId);
-    Job job = store.release(jobId, fencingToken, workerId, reason, clock.instant());
+    Job job;
+    try {
+      job = store.release(jobId, fencingToken, workerId, reason, clock.instant());
+    } catch (LeaseLostException e) {
+      events.onStaleRejected();
+      throw e;
+    }
     timers.untrack(jobId);
     if (job.state() == JobState.PENDING) {
       longPoll.jobsReady(job.queue());
@@ -264,7 +301,14 @@ public final class JobScheduler {
     return after;
   }
 
-  /** Notes a job that just entered the dead-letter queue: a WARN, and the spike monitor. */
+  /** Forgets the lease that just ended and answers how long it ran, if this coordinator knows. */
+  @Nullable
+  private Duration runTime(long jobId, long fencingToken, Instant now) {
+    Instant leasedAt = timers.untrack(jobId, fencingToken);
+    return leasedAt == null ? null : Duration.between(leasedAt, now);
+  }
+
+  /** Notes a job that just entered the dead-letter queue: a WARN, the spike monitor, events. */
   void deadLettered(Job job, Instant now) {
     log.warn(
         "job {} (queue {}, type {}) dead-lettered after {} attempts: {}",
@@ -274,6 +318,7 @@ public final class JobScheduler {
         job.attempts(),
         job.lastError());
     deadLetterMonitor.record(job, now);
+    events.onDeadLettered(job);
   }
 
   /**

@@ -8,10 +8,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import javax.annotation.Nullable;
 
 /**
  * One timer per held lease: the main path of lease expiry. It remembers the latest expiry of each
- * lease, so a renewed lease's old timer fires without touching the store.
+ * lease, so a renewed lease's old timer fires without touching the store. It also remembers when
+ * this coordinator granted each lease, so the run time of a finished job can be measured.
  *
  * <p>Time is a parameter: {@link #takeDue(Instant)} hands out the leases whose timer is due, and
  * {@link #nextDue()} tells a driving thread how long to sleep. Thread-safe.
@@ -25,6 +27,18 @@ final class LeaseExpiryTimers {
 
   @GuardedBy("lock")
   private final Map<Long, LeaseRef> current = new HashMap<>();
+
+  /** When each lease in {@link #current} was granted, if this coordinator granted it. */
+  @GuardedBy("lock")
+  private final Map<Long, Grant> grants = new HashMap<>();
+
+  /** Starts the timer of a lease just granted at {@code leasedAt}. */
+  void track(LeaseRef lease, Instant leasedAt) {
+    synchronized (lock) {
+      grants.put(lease.jobId(), new Grant(lease.fencingToken(), leasedAt));
+      track(lease);
+    }
+  }
 
   /** Starts (or moves) the timer of a lease to its expiry. */
   void track(LeaseRef lease) {
@@ -41,6 +55,21 @@ final class LeaseExpiryTimers {
   void untrack(long jobId) {
     synchronized (lock) {
       current.remove(jobId);
+      grants.remove(jobId);
+    }
+  }
+
+  /**
+   * Forgets a job's lease that just ended under {@code fencingToken}.
+   *
+   * @return when that lease was granted, or null if this coordinator did not grant it
+   */
+  @Nullable
+  Instant untrack(long jobId, long fencingToken) {
+    synchronized (lock) {
+      current.remove(jobId);
+      Grant grant = grants.remove(jobId);
+      return grant != null && grant.fencingToken() == fencingToken ? grant.at() : null;
     }
   }
 
@@ -55,6 +84,7 @@ final class LeaseExpiryTimers {
         LeaseRef timer = timers.poll();
         if (timer.equals(current.get(timer.jobId()))) {
           current.remove(timer.jobId());
+          grants.remove(timer.jobId());
           due.add(timer);
         }
       }
@@ -92,4 +122,6 @@ final class LeaseExpiryTimers {
       }
     }
   }
+
+  private record Grant(long fencingToken, Instant at) {}
 }
