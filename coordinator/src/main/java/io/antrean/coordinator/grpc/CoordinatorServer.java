@@ -7,6 +7,7 @@ import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
+import io.grpc.ServerInterceptor;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
@@ -22,7 +23,17 @@ public final class CoordinatorServer {
   private final Server server;
   private final HealthStatusManager health = new HealthStatusManager();
 
-  public CoordinatorServer(ServerBuilder<?> builder, JobScheduler scheduler, Clock clock) {
+  /**
+   * @param interceptors run on every call, for example {@link RpcMetricsInterceptor}
+   */
+  public CoordinatorServer(
+      ServerBuilder<?> builder,
+      JobScheduler scheduler,
+      Clock clock,
+      ServerInterceptor... interceptors) {
+    for (ServerInterceptor interceptor : interceptors) {
+      builder.intercept(interceptor);
+    }
     this.server =
         builder
             .addService(new GrpcJobService(scheduler, clock))

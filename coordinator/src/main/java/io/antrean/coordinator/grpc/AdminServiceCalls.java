@@ -1,0 +1,83 @@
+package io.antrean.coordinator.grpc;
+
+import io.antrean.coordinator.core.DeadLetterSelection;
+import io.antrean.coordinator.core.DeadLetters;
+import io.antrean.coordinator.core.RedriveOutcome;
+import io.antrean.coordinator.store.DeadLetterQuery;
+import io.antrean.coordinator.store.JobPage;
+import io.antrean.proto.v1.DeadLetterFilter;
+import io.antrean.proto.v1.GetDeadLetterRequest;
+import io.antrean.proto.v1.GetDeadLetterResponse;
+import io.antrean.proto.v1.ListDeadLettersRequest;
+import io.antrean.proto.v1.ListDeadLettersResponse;
+import io.antrean.proto.v1.PurgeDeadLettersRequest;
+import io.antrean.proto.v1.PurgeDeadLettersResponse;
+import io.antrean.proto.v1.RedriveDeadLettersRequest;
+import io.antrean.proto.v1.RedriveDeadLettersResponse;
+
+/**
+ * The AdminService's dead-letter calls without a transport: a request message in, a response
+ * message out, each one call into the core. Shared by the gRPC service and the HTTP/JSON API.
+ * Errors are the core's domain exceptions. Thread-safe.
+ */
+public final class AdminServiceCalls {
+  private final DeadLetters deadLetters;
+
+  public AdminServiceCalls(DeadLetters deadLetters) {
+    this.deadLetters = deadLetters;
+  }
+
+  public ListDeadLettersResponse listDeadLetters(ListDeadLettersRequest request) {
+    int size = JobServiceCalls.checkPageSize(request.getPageSize());
+    DeadLetterQuery query =
+        query(request.getFilter()).withPage(PageTokens.decode(request.getPageToken()), size);
+    JobPage page = deadLetters.list(query);
+    ListDeadLettersResponse.Builder b = ListDeadLettersResponse.newBuilder();
+    page.jobs().forEach(j -> b.addJobs(JobMapper.job(j)));
+    return b.setNextPageToken(PageTokens.encode(page.nextBeforeId())).build();
+  }
+
+  /** The dead letter with its attempt history. */
+  public GetDeadLetterResponse getDeadLetter(GetDeadLetterRequest request) {
+    JobServiceCalls.requirePositiveId(request.getId());
+    return GetDeadLetterResponse.newBuilder()
+        .setJob(JobMapper.job(deadLetters.get(request.getId())))
+        .build();
+  }
+
+  public RedriveDeadLettersResponse redriveDeadLetters(RedriveDeadLettersRequest request) {
+    RedriveOutcome outcome =
+        deadLetters.redrive(
+            new DeadLetterSelection(
+                request.getIdsList(), query(request.getFilter()), request.getAll()),
+            request.getRatePerSecond(),
+            request.getLimit());
+    RedriveDeadLettersResponse.Builder b =
+        RedriveDeadLettersResponse.newBuilder()
+            .addAllRedrivenIds(outcome.redrivenIds())
+            .addAllSkippedIds(outcome.skippedIds());
+    if (outcome.lastRunAt() != null) {
+      b.setLastRunAt(ProtoTime.timestamp(outcome.lastRunAt()));
+    }
+    return b.build();
+  }
+
+  public PurgeDeadLettersResponse purgeDeadLetters(PurgeDeadLettersRequest request) {
+    int purged =
+        deadLetters.purge(
+            new DeadLetterSelection(
+                request.getIdsList(), query(request.getFilter()), request.getAll()));
+    return PurgeDeadLettersResponse.newBuilder().setPurged(purged).build();
+  }
+
+  static DeadLetterQuery query(DeadLetterFilter f) {
+    return new DeadLetterQuery(
+        f.getQueue().isEmpty() ? null : f.getQueue(),
+        f.getType().isEmpty() ? null : f.getType(),
+        f.getErrorContains().isEmpty() ? null : f.getErrorContains(),
+        f.hasFailedAfter() ? ProtoTime.instant(f.getFailedAfter()) : null,
+        f.hasFailedBefore() ? ProtoTime.instant(f.getFailedBefore()) : null,
+        null,
+        1);
+  }
+}

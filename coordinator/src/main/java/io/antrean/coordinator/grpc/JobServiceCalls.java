@@ -1,0 +1,127 @@
+package io.antrean.coordinator.grpc;
+
+import io.antrean.coordinator.core.EnqueueCommand;
+import io.antrean.coordinator.core.FieldViolation;
+import io.antrean.coordinator.core.JobScheduler;
+import io.antrean.coordinator.core.ValidationException;
+import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.JobPage;
+import io.antrean.coordinator.store.JobQuery;
+import io.antrean.proto.v1.CancelJobRequest;
+import io.antrean.proto.v1.CancelJobResponse;
+import io.antrean.proto.v1.EnqueueBatchRequest;
+import io.antrean.proto.v1.EnqueueBatchResponse;
+import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.EnqueueResponse;
+import io.antrean.proto.v1.GetJobRequest;
+import io.antrean.proto.v1.GetJobResponse;
+import io.antrean.proto.v1.GetStatsRequest;
+import io.antrean.proto.v1.GetStatsResponse;
+import io.antrean.proto.v1.ListJobsRequest;
+import io.antrean.proto.v1.ListJobsResponse;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * The JobService's calls without a transport: a request message in, a response message out, each
+ * one call into the core. The gRPC service and the HTTP/JSON API both answer through these, so the
+ * two always agree. Errors are the core's domain exceptions, for the caller's status table.
+ * Thread-safe.
+ */
+public final class JobServiceCalls {
+  static final int DEFAULT_PAGE_SIZE = 100;
+  static final int MAX_PAGE_SIZE = 1000;
+
+  private final JobScheduler scheduler;
+  private final Clock clock;
+
+  public JobServiceCalls(JobScheduler scheduler, Clock clock) {
+    this.scheduler = scheduler;
+    this.clock = clock;
+  }
+
+  public EnqueueResponse enqueue(EnqueueRequest request) {
+    return response(scheduler.enqueue(JobMapper.command(request)));
+  }
+
+  public EnqueueBatchResponse enqueueBatch(EnqueueBatchRequest request) {
+    List<EnqueueCommand> commands = request.getJobsList().stream().map(JobMapper::command).toList();
+    EnqueueBatchResponse.Builder b = EnqueueBatchResponse.newBuilder();
+    for (EnqueueResult r : scheduler.enqueueBatch(commands)) {
+      b.addResults(response(r));
+    }
+    return b.build();
+  }
+
+  private static EnqueueResponse response(EnqueueResult r) {
+    return EnqueueResponse.newBuilder()
+        .setJob(JobMapper.job(r.job()))
+        .setDeduplicated(r.deduplicated())
+        .build();
+  }
+
+  /** The job with its attempt history. */
+  public GetJobResponse getJob(GetJobRequest request) {
+    requirePositiveId(request.getId());
+    return GetJobResponse.newBuilder()
+        .setJob(JobMapper.job(scheduler.get(request.getId())))
+        .build();
+  }
+
+  public ListJobsResponse listJobs(ListJobsRequest request) {
+    int size = checkPageSize(request.getPageSize());
+    JobQuery query =
+        new JobQuery(
+            emptyToNull(request.getQueue()),
+            emptyToNull(request.getType()),
+            JobMapper.state(request.getState()),
+            PageTokens.decode(request.getPageToken()),
+            size);
+    JobPage page = scheduler.list(query);
+    ListJobsResponse.Builder b = ListJobsResponse.newBuilder();
+    page.jobs().forEach(j -> b.addJobs(JobMapper.job(j)));
+    return b.setNextPageToken(PageTokens.encode(page.nextBeforeId())).build();
+  }
+
+  public CancelJobResponse cancelJob(CancelJobRequest request) {
+    requirePositiveId(request.getId());
+    return CancelJobResponse.newBuilder()
+        .setJob(JobMapper.job(scheduler.cancel(request.getId())))
+        .build();
+  }
+
+  public GetStatsResponse getStats(GetStatsRequest request) {
+    GetStatsResponse.Builder b =
+        GetStatsResponse.newBuilder()
+            .setAsOf(ProtoTime.timestamp(clock.instant()))
+            .setDeadLetterWindow(ProtoTime.duration(scheduler.deadLetterWindow()));
+    scheduler.stats(emptyToNull(request.getQueue())).stream()
+        .map(JobMapper::queueStats)
+        .forEach(b::addQueues);
+    return b.build();
+  }
+
+  /**
+   * @return the page size to use: the default for 0
+   * @throws ValidationException outside 0 to {@value #MAX_PAGE_SIZE}
+   */
+  static int checkPageSize(int size) {
+    if (size < 0 || size > MAX_PAGE_SIZE) {
+      throw new ValidationException(
+          List.of(
+              new FieldViolation(
+                  "page_size", "must be between 0 and " + MAX_PAGE_SIZE + ", got " + size)));
+    }
+    return size == 0 ? DEFAULT_PAGE_SIZE : size;
+  }
+
+  static void requirePositiveId(long id) {
+    if (id <= 0) {
+      throw new ValidationException(List.of(new FieldViolation("id", "must be positive")));
+    }
+  }
+
+  private static String emptyToNull(String s) {
+    return s.isEmpty() ? null : s;
+  }
+}
