@@ -38,6 +38,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
       StatsCommand.class,
       DlqCommand.class,
       SamplesCommand.class,
+      io.antrean.client.bench.BenchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class AntreanCli implements Callable<Integer> {

@@ -13,7 +13,7 @@ import picocli.CommandLine.TypeConversionException;
  * {@code 1d}, combinations such as {@code 1m30s}, or ISO-8601 such as {@code PT5S}. Negative
  * durations are rejected. Stateless and thread-safe.
  */
-final class DurationConverter implements ITypeConverter<Duration> {
+public final class DurationConverter implements ITypeConverter<Duration> {
   private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h|d)");
   private static final Pattern WHOLE = Pattern.compile("(?:\\d+(?:ms|s|m|h|d))+");
 

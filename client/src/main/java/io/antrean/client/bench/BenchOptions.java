@@ -1,0 +1,134 @@
+package io.antrean.client.bench;
+
+import io.antrean.client.cli.DurationConverter;
+import java.time.Duration;
+import javax.annotation.Nullable;
+import picocli.CommandLine.Option;
+
+/**
+ * The options of {@code antrean bench}, turned into {@link BenchSettings} when the command runs.
+ */
+final class BenchOptions {
+  @Option(
+      names = "--jobs",
+      paramLabel = "N",
+      description =
+          "Jobs per scenario (default: enqueue-1 2000, enqueue-50 20000, batch 100000,"
+              + " end-to-end 20000; latency sends --rate x --duration).")
+  @Nullable
+  private Integer jobs;
+
+  @Option(
+      names = "--concurrency",
+      paramLabel = "C",
+      defaultValue = "50",
+      description =
+          "Enqueue calls in flight for enqueue-50 and latency (default: ${DEFAULT-VALUE}).")
+  private int concurrency;
+
+  @Option(
+      names = "--rate",
+      paramLabel = "JOBS_PER_SECOND",
+      defaultValue = "500",
+      description = "The steady rate latency sends at (default: ${DEFAULT-VALUE}).")
+  private double rate;
+
+  @Option(
+      names = "--duration",
+      paramLabel = "DURATION",
+      defaultValue = "10s",
+      converter = DurationConverter.class,
+      description = "How long latency sends, e.g. 2s, 1m (default: ${DEFAULT-VALUE}).")
+  private Duration duration;
+
+  @Option(
+      names = "--payload-bytes",
+      paramLabel = "BYTES",
+      defaultValue = "100",
+      description = "Size of each job's JSON payload (default: ${DEFAULT-VALUE}).")
+  private int payloadBytes;
+
+  @Option(
+      names = "--queue",
+      description =
+          "Use this queue for every scenario instead of a fresh bench-<random> one per scenario;"
+              + " end-to-end then expects external workers unless --workers is given.")
+  @Nullable
+  private String queue;
+
+  @Option(
+      names = "--workers",
+      paramLabel = "W",
+      description =
+          "In-process no-op workers for end-to-end and latency, and for draining (default: 2;"
+              + " end-to-end with --queue: 0, meaning external workers).")
+  @Nullable
+  private Integer workers;
+
+  @Option(
+      names = "--worker-concurrency",
+      paramLabel = "K",
+      defaultValue = "25",
+      description =
+          "Jobs each in-process worker leases and runs at a time (default: ${DEFAULT-VALUE}).")
+  private int workerConcurrency;
+
+  @Option(
+      names = "--wait",
+      paramLabel = "DURATION",
+      defaultValue = "60s",
+      converter = DurationConverter.class,
+      description =
+          "How long end-to-end, latency and draining wait for the last job after the last"
+              + " enqueue (default: ${DEFAULT-VALUE}).")
+  private Duration wait;
+
+  @Option(
+      names = "--drain",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "Run the jobs enqueue-1, enqueue-50 and batch leave in their fresh queues, after"
+              + " measuring (default: on).")
+  private boolean drain;
+
+  @Option(names = "--json", description = "Print one JSON document instead of a table.")
+  private boolean json;
+
+  @Option(
+      names = "--progress",
+      negatable = true,
+      description =
+          "Print a progress line to stderr each second (default: on, except with --json when"
+              + " stderr is not a terminal).")
+  @Nullable
+  private Boolean progress;
+
+  /** Whether results are printed as JSON. */
+  boolean json() {
+    return json;
+  }
+
+  /**
+   * The checked settings.
+   *
+   * @param stderrIsTerminal whether stderr is a terminal, which decides the progress default
+   * @throws IllegalArgumentException naming an option out of range
+   */
+  BenchSettings settings(boolean stderrIsTerminal) {
+    boolean showProgress = progress != null ? progress : !json || stderrIsTerminal;
+    return new BenchSettings(
+        jobs,
+        concurrency,
+        rate,
+        duration,
+        payloadBytes,
+        queue,
+        workers,
+        workerConcurrency,
+        wait,
+        drain,
+        showProgress);
+  }
+}

@@ -1,0 +1,54 @@
+package io.antrean.client.bench;
+
+import java.util.Locale;
+
+/**
+ * Runs the jobs an enqueue scenario left in its fresh queue, with in-process no-op workers and
+ * outside the measurement, so that a bench run leaves no pending work behind to skew the
+ * coordinator's stats or a later run. Trouble here is a warning, not a failed run.
+ */
+final class QueueDrain {
+  private QueueDrain() {}
+
+  /**
+   * Drains {@code queue} of its {@code jobs} bench jobs if the settings ask for it (the default for
+   * fresh {@code bench-…} queues; never for a queue named with {@code --queue}).
+   */
+  static void afterEnqueueScenario(BenchContext context, String queue, int jobs)
+      throws InterruptedException {
+    BenchSettings settings = context.settings();
+    if (!settings.drainsQueue()) {
+      return;
+    }
+    QueueWatch watch = new QueueWatch(context.client(), queue);
+    try (NoopWorkerPool pool =
+            NoopWorkerPool.start(
+                context.target(),
+                queue,
+                settings.drainWorkers(),
+                settings.workerConcurrency(),
+                (job, arrivalNanos) -> {});
+        ProgressTicker ticker =
+            context.progress(
+                () ->
+                    String.format(
+                        Locale.ROOT,
+                        "draining %s: %d/%d jobs run",
+                        queue,
+                        pool.completed(),
+                        jobs))) {
+      if (!watch.awaitFinished(jobs, settings.waitLimit(), pool::throwIfFailed)) {
+        context.warn(
+            "gave up draining "
+                + queue
+                + " after "
+                + settings.waitLimit().toSeconds()
+                + " s ("
+                + watch.describeLatest()
+                + ")");
+      }
+    } catch (BenchFailedException e) {
+      context.warn("draining " + queue + " failed: " + e.getMessage());
+    }
+  }
+}
