@@ -1,0 +1,140 @@
+package io.antrean.coordinator.store.postgres;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import javax.annotation.Nullable;
+
+/**
+ * The row updates that move a job out of PENDING or RUNNING. Each returns the job as it is after
+ * the update. {@link #apply} checks nothing: its callers hold the job's row lock ({@code SELECT ...
+ * FOR UPDATE [SKIP LOCKED]}) and decided under it that the move is allowed.
+ */
+final class JobTransitions {
+  private static final String LEAVE =
+      "UPDATE jobs SET state = ?, run_at = coalesce(?, run_at),"
+          + " last_error = coalesce(?, last_error),"
+          + " last_error_folded = coalesce(?, last_error_folded), attempts = attempts + ?,"
+          + " lease_expiries = lease_expiries + ?, finished_at = ?, updated_at = ?,"
+          + " lease_worker_id = NULL, lease_expires_at = NULL"
+          + " WHERE id = ? RETURNING "
+          + JobRows.JOB_COLUMNS;
+  // One statement completes the job and ends its attempt, conditioned on the token.
+  private static final String SUCCEED =
+      "WITH done AS (UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
+          + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
+          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? RETURNING "
+          + JobRows.JOB_COLUMNS
+          + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
+          + " FROM done WHERE attempts.job_id = done.id AND attempts.fencing_token = ?"
+          + " AND attempts.outcome = 'RUNNING')"
+          + " SELECT "
+          + JobRows.JOB_COLUMNS
+          + " FROM done";
+  private static final String REQUEST_CANCEL =
+      "UPDATE jobs SET cancel_requested = true, updated_at = ? WHERE id = ? RETURNING "
+          + JobRows.JOB_COLUMNS;
+
+  private JobTransitions() {}
+
+  /** A change of state, described by what differs from the row as it is. */
+  record Move(
+      JobState to,
+      @Nullable Instant runAt,
+      @Nullable String lastError,
+      int attemptsDelta,
+      int leaseExpiriesDelta) {
+
+    static Move to(JobState state) {
+      return new Move(state, null, null, 0, 0);
+    }
+
+    Move runAt(Instant value) {
+      return new Move(to, value, lastError, attemptsDelta, leaseExpiriesDelta);
+    }
+
+    Move lastError(String value) {
+      return new Move(to, runAt, value, attemptsDelta, leaseExpiriesDelta);
+    }
+
+    Move attempts(int delta) {
+      return new Move(to, runAt, lastError, delta, leaseExpiriesDelta);
+    }
+
+    Move leaseExpiries(int delta) {
+      return new Move(to, runAt, lastError, attemptsDelta, delta);
+    }
+  }
+
+  /**
+   * Applies the move and clears the lease. A terminal state sets {@code finished_at}; the fencing
+   * token stays, so the next lease's token is higher still. A move to PENDING announces the queue.
+   */
+  static Job apply(Tx tx, long jobId, Move move, Instant now) throws SQLException {
+    PreparedStatement update = tx.prepare(LEAVE);
+    update.setString(1, move.to().name());
+    Timestamps.setNullable(update, 2, move.runAt());
+    update.setString(3, move.lastError());
+    update.setString(4, move.lastError() == null ? null : fold(move.lastError()));
+    update.setInt(5, move.attemptsDelta());
+    update.setInt(6, move.leaseExpiriesDelta());
+    Timestamps.setNullable(update, 7, move.to().isTerminal() ? now : null);
+    Timestamps.set(update, 8, now);
+    update.setLong(9, jobId);
+    List<Job> changed = JobRows.jobs(update);
+    if (changed.size() != 1) {
+      throw new IllegalStateException("job " + jobId + " vanished while its row was locked");
+    }
+    Job after = changed.get(0);
+    if (after.state() == JobState.PENDING) {
+      tx.jobsReady(after.queue());
+    }
+    return after;
+  }
+
+  /**
+   * Completes the job and ends its attempt if it still runs under this token.
+   *
+   * @return the job after the change, or empty if the job is missing or not held with the token
+   */
+  static Optional<Job> succeed(
+      Tx tx,
+      long jobId,
+      long fencingToken,
+      @Nullable byte[] result,
+      @Nullable String resultContentType,
+      Instant now)
+      throws SQLException {
+    PreparedStatement update = tx.prepare(SUCCEED);
+    update.setBytes(1, result);
+    update.setString(2, resultContentType);
+    Timestamps.set(update, 3, now);
+    Timestamps.set(update, 4, now);
+    update.setLong(5, jobId);
+    update.setLong(6, fencingToken);
+    Timestamps.set(update, 7, now);
+    update.setLong(8, fencingToken);
+    List<Job> changed = JobRows.jobs(update);
+    return changed.isEmpty() ? Optional.empty() : Optional.of(changed.get(0));
+  }
+
+  static Job requestCancel(Tx tx, long jobId, Instant now) throws SQLException {
+    PreparedStatement update = tx.prepare(REQUEST_CANCEL);
+    Timestamps.set(update, 1, now);
+    update.setLong(2, jobId);
+    return JobRows.jobs(update).get(0);
+  }
+
+  /**
+   * Case folding for the dead-letter search, the same for a stored error and a search term: upper
+   * then lower, so "ß" and "SS" meet at "ss". Locale-independent.
+   */
+  static String fold(String text) {
+    return text.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
+  }
+}

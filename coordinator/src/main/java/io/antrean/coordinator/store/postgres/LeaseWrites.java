@@ -1,0 +1,147 @@
+package io.antrean.coordinator.store.postgres;
+
+import io.antrean.coordinator.job.AttemptOutcome;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.postgres.JobTransitions.Move;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Granting leases and taking expired ones back, safely while other coordinators do the same on the
+ * same database.
+ *
+ * <p>Both sides pick rows with {@code FOR UPDATE SKIP LOCKED}: a row another transaction holds is
+ * passed over instead of waited for, and a row another transaction changed since the statement
+ * began is checked again against the conditions (still PENDING; still RUNNING and expired), so no
+ * two coordinators lease one job, and an expired lease is taken back exactly once. Leasing walks
+ * the partial index {@code jobs_pending} (queue, priority DESC, run_at, id) in order and stops
+ * after {@code maxJobs} rows, so its cost does not grow with the backlog; the sweep walks {@code
+ * jobs_running_expiry} the same way.
+ */
+final class LeaseWrites {
+  static final String EXPIRED_LEASE_REASON = "lease expired";
+
+  private static final Comparator<Job> LEASE_ORDER =
+      Comparator.comparingInt(Job::priority)
+          .reversed()
+          .thenComparing(Job::runAt)
+          .thenComparingLong(Job::id);
+
+  /** The candidates of a lease; parameters: queue, now, [types,] limit. */
+  static String pickSql(boolean byType) {
+    return "SELECT id FROM jobs WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
+        + (byType ? " AND type = ANY (?)" : "")
+        + " ORDER BY priority DESC, run_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
+  }
+
+  /**
+   * One statement picks, leases and opens each job's history entry. Parameters: those of {@link
+   * #pickSql}, then worker id, expiry, now (updated_at), now (leased_at).
+   */
+  static String leaseSql(boolean byType) {
+    return "WITH picked AS MATERIALIZED ("
+        + pickSql(byType)
+        + "), leased AS (UPDATE jobs SET state = 'RUNNING', attempts = attempts + 1,"
+        + " lease_token = lease_token + 1, lease_worker_id = ?, lease_expires_at = ?,"
+        + " updated_at = ? FROM picked WHERE jobs.id = picked.id RETURNING "
+        + qualified("jobs")
+        + "), started AS (INSERT INTO attempts"
+        + " (job_id, attempt, worker_id, fencing_token, leased_at, outcome)"
+        + " SELECT id, attempts, lease_worker_id, lease_token, ?, 'RUNNING' FROM leased)"
+        + " SELECT "
+        + JobRows.JOB_COLUMNS
+        + " FROM leased";
+  }
+
+  static final String SELECT_EXPIRED =
+      "SELECT "
+          + JobRows.JOB_COLUMNS
+          + " FROM jobs WHERE state = 'RUNNING' AND lease_expires_at <= ?"
+          + " ORDER BY lease_expires_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
+  private static final String SELECT_EXPIRED_LEASE =
+      "SELECT "
+          + JobRows.JOB_COLUMNS
+          + " FROM jobs WHERE id = ? AND state = 'RUNNING' AND lease_token = ?"
+          + " AND lease_expires_at <= ? FOR UPDATE SKIP LOCKED";
+
+  private LeaseWrites() {}
+
+  private static String qualified(String table) {
+    return table + "." + JobRows.JOB_COLUMNS.replace(", ", ", " + table + ".");
+  }
+
+  static List<Job> lease(Tx tx, LeaseSpec spec, Instant now) throws SQLException {
+    boolean byType = !spec.types().isEmpty();
+    PreparedStatement lease = tx.prepare(leaseSql(byType));
+    int index = 1;
+    lease.setString(index++, spec.queue());
+    Timestamps.set(lease, index++, now);
+    if (byType) {
+      lease.setArray(index++, tx.textArray(List.copyOf(spec.types())));
+    }
+    lease.setInt(index++, spec.maxJobs());
+    lease.setString(index++, spec.workerId());
+    Timestamps.set(lease, index++, spec.expiresAt());
+    Timestamps.set(lease, index++, now);
+    Timestamps.set(lease, index, now);
+    List<Job> leased = new ArrayList<>(JobRows.jobs(lease));
+    // RETURNING hands rows back in no particular order.
+    leased.sort(LEASE_ORDER);
+    return leased;
+  }
+
+  /** The timer path: takes the job back only if it still runs under this token and has expired. */
+  static Optional<Job> expireLease(Tx tx, long jobId, long fencingToken, Instant now)
+      throws SQLException {
+    PreparedStatement select = tx.prepare(SELECT_EXPIRED_LEASE);
+    select.setLong(1, jobId);
+    select.setLong(2, fencingToken);
+    Timestamps.set(select, 3, now);
+    List<Job> expired = JobRows.jobs(select);
+    if (expired.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(takeBack(tx, expired.get(0), now));
+  }
+
+  /** The sweep path: takes back up to {@code limit} expired leases, the longest expired first. */
+  static List<Job> expireLeases(Tx tx, Instant now, int limit) throws SQLException {
+    PreparedStatement select = tx.prepare(SELECT_EXPIRED);
+    Timestamps.set(select, 1, now);
+    select.setInt(2, limit);
+    List<Job> expired = JobRows.jobs(select);
+    List<Job> takenBack = new ArrayList<>(expired.size());
+    for (Job job : expired) {
+      takenBack.add(takeBack(tx, job, now));
+    }
+    return takenBack;
+  }
+
+  /**
+   * Ends an expired lease: PENDING at the tail, FAILED once the job has used up its lease expiries,
+   * or CANCELLED if a cancellation is pending (a cancelled job never runs again).
+   */
+  private static Job takeBack(Tx tx, Job job, Instant now) throws SQLException {
+    long token = job.lease().fencingToken();
+    int expiries = job.leaseExpiries() + 1;
+    Move move;
+    if (job.cancelRequested()) {
+      move = Move.to(JobState.CANCELLED);
+    } else if (expiries >= job.retryPolicy().maxLeaseExpiries()) {
+      move = Move.to(JobState.FAILED).lastError(EXPIRED_LEASE_REASON);
+    } else {
+      move = Move.to(JobState.PENDING).runAt(now);
+    }
+    Job after = JobTransitions.apply(tx, job.id(), move.leaseExpiries(1), now);
+    AttemptRows.ended(
+        tx, job.id(), token, AttemptOutcome.LEASE_EXPIRED, null, EXPIRED_LEASE_REASON, now);
+    return after;
+  }
+}

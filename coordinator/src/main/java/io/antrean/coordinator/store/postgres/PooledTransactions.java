@@ -1,0 +1,152 @@
+package io.antrean.coordinator.store.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.antrean.coordinator.store.StoreUnavailableException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs units of work on a HikariCP pool: each one borrows a connection, runs, commits or rolls
+ * back, and returns the connection. A transaction the server aborted for a deadlock or a
+ * serialization failure runs again from the start, a few times. Thread-safe.
+ */
+final class PooledTransactions implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(PooledTransactions.class);
+  private static final int MAX_TRIES = 4;
+
+  /**
+   * Raises {@code synchronous_commit} to {@code on} where a server or role turned it off, so a
+   * commit that returned is on disk; stronger settings (remote_write, remote_apply) stay.
+   */
+  private static final String DURABLE_COMMITS =
+      "SELECT set_config('synchronous_commit', 'on', false)"
+          + " WHERE current_setting('synchronous_commit') = 'off'";
+
+  /**
+   * One unit of work; it may throw a domain exception, which rolls it back and reaches the caller.
+   */
+  @FunctionalInterface
+  interface Work<T> {
+    T run(Tx tx) throws SQLException;
+  }
+
+  private final HikariDataSource pool;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private PooledTransactions(HikariDataSource pool) {
+    this.pool = pool;
+  }
+
+  static PooledTransactions open(PostgresOptions options) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("antrean-postgres");
+    config.setJdbcUrl(options.jdbcUrl());
+    config.setUsername(options.user());
+    config.setPassword(options.password());
+    config.setMaximumPoolSize(options.poolSize());
+    config.setSchema(options.schema());
+    config.setConnectionTimeout(options.connectionTimeout().toMillis());
+    config.setConnectionInitSql(DURABLE_COMMITS);
+    config.setAutoCommit(true);
+    // Fail at open, not at the first call, when the database cannot be reached.
+    config.setInitializationFailTimeout(options.connectionTimeout().toMillis());
+    try {
+      return new PooledTransactions(new HikariDataSource(config));
+    } catch (RuntimeException e) {
+      throw new StoreUnavailableException(
+          "cannot connect to PostgreSQL at " + options.redactedUrl() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Runs the work in one transaction (READ COMMITTED) and commits it together with the
+   * notifications it collected.
+   */
+  <T> T inTransaction(String what, Work<T> work) {
+    for (int attempt = 1; ; attempt++) {
+      try (Connection connection = borrow(what)) {
+        Tx tx = new Tx(connection);
+        try {
+          connection.setAutoCommit(false);
+          T result = work.run(tx);
+          tx.sendNotifications();
+          connection.commit();
+          return result;
+        } catch (SQLException e) {
+          rollback(connection, e);
+          if (attempt < MAX_TRIES && SqlFailures.isRetryable(e)) {
+            log.debug("{}: transaction aborted ({}), running it again", what, e.getSQLState());
+            continue;
+          }
+          throw SqlFailures.translate(what, e);
+        } catch (RuntimeException | Error e) {
+          rollback(connection, e);
+          throw e;
+        } finally {
+          tx.closeStatements();
+        }
+      } catch (SQLException e) {
+        throw SqlFailures.translate(what, e);
+      }
+    }
+  }
+
+  /**
+   * Runs the work as one read-only REPEATABLE READ transaction: every statement sees the same
+   * snapshot (a job and its history agree).
+   */
+  <T> T inSnapshot(String what, Work<T> work) {
+    return inTransaction(
+        what,
+        tx -> {
+          tx.prepare("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute();
+          return work.run(tx);
+        });
+  }
+
+  /**
+   * Runs the work with every statement committing on its own: for reads and for writes that are one
+   * statement (a data-modifying WITH included), which saves the round trip of a COMMIT.
+   */
+  <T> T autoCommitted(String what, Work<T> work) {
+    try (Connection connection = borrow(what)) {
+      Tx tx = new Tx(connection);
+      try {
+        T result = work.run(tx);
+        tx.sendNotifications();
+        return result;
+      } finally {
+        tx.closeStatements();
+      }
+    } catch (SQLException e) {
+      throw SqlFailures.translate(what, e);
+    }
+  }
+
+  private Connection borrow(String what) throws SQLException {
+    if (closed.get()) {
+      throw new StoreUnavailableException(what + ": the PostgreSQL job store is closed", null);
+    }
+    return pool.getConnection();
+  }
+
+  private static void rollback(Connection connection, Throwable cause) {
+    try {
+      connection.rollback();
+    } catch (SQLException rollback) {
+      cause.addSuppressed(rollback);
+    }
+  }
+
+  /** Waits for the connections in use to come back (HikariCP waits a few seconds), then closes. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      pool.close();
+    }
+  }
+}

@@ -1,0 +1,206 @@
+package io.antrean.coordinator.store.postgres;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.IdempotencyConflictException;
+import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.postgres.JobTransitions.Move;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What producers change: new jobs (with idempotency keys) and cancellations.
+ *
+ * <p>The database decides which of two coordinators racing with one idempotency key stores the job:
+ * the key's primary key and {@code INSERT ... ON CONFLICT} make the second insert wait for the
+ * first transaction and then see its key. The loser deletes the job it inserted in its own,
+ * uncommitted transaction (nobody else ever saw it) and answers with the winner's job.
+ *
+ * <p>Before touching any key, a call takes a transaction-scoped advisory lock per key, all in one
+ * order (see {@link NewJobs#keyLock}): two batches holding the same keys in opposite orders then
+ * queue up behind each other instead of deadlocking.
+ */
+final class ProducerWrites {
+  private static final String JOB_VALUES =
+      "(queue, type, payload, content_type, priority, run_at, idempotency_key, max_attempts,"
+          + " initial_backoff_micros, backoff_multiplier, max_backoff_micros, max_lease_expiries,"
+          + " state, created_at, updated_at)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)";
+  private static final String INSERT_JOB = "INSERT INTO jobs " + JOB_VALUES;
+  private static final String LIVE_KEY =
+      "SELECT job_id, fingerprint FROM idempotency_keys"
+          + " WHERE queue = ? AND key = ? AND expires_at > ?";
+  // Parameters: the 14 job values, then fingerprint, expiry, now. An expired key is taken over.
+  private static final String INSERT_JOB_CLAIMING_KEY =
+      "WITH new_job AS (INSERT INTO jobs "
+          + JOB_VALUES
+          + " RETURNING id, queue, idempotency_key),"
+          + " claimed AS (INSERT INTO idempotency_keys (queue, key, job_id, fingerprint, expires_at)"
+          + " SELECT queue, idempotency_key, id, ?, ? FROM new_job"
+          + " ON CONFLICT (queue, key) DO UPDATE SET job_id = excluded.job_id,"
+          + " fingerprint = excluded.fingerprint, expires_at = excluded.expires_at"
+          + " WHERE idempotency_keys.expires_at <= ? RETURNING job_id)"
+          + " SELECT new_job.id, claimed.job_id IS NOT NULL FROM new_job LEFT JOIN claimed ON true";
+  private static final String DELETE_UNCLAIMED = "DELETE FROM jobs WHERE id = ?";
+  // Locks are taken row by row in the subquery's (ascending) order.
+  private static final String LOCK_KEYS =
+      "SELECT pg_advisory_xact_lock(lock) FROM"
+          + " (SELECT DISTINCT lock FROM unnest(?::bigint[]) AS lock ORDER BY lock) AS sorted";
+  private static final int MAX_KEY_RACES = 3;
+
+  private ProducerWrites() {}
+
+  /**
+   * Stores the jobs in order; runs of jobs without a key go in one batch. A key remembered after
+   * {@code now} with the same fingerprint yields the existing job; with another fingerprint it
+   * throws, which rolls the whole call back.
+   */
+  static List<EnqueueResult> enqueue(Tx tx, List<NewJob> jobs, Instant now) throws SQLException {
+    lockKeys(tx, jobs);
+    List<EnqueueResult> results = new ArrayList<>(jobs.size());
+    List<NewJob> plain = new ArrayList<>();
+    for (NewJob job : jobs) {
+      if (job.idempotencyKey() == null) {
+        plain.add(job);
+        continue;
+      }
+      insertPlain(tx, plain, now, results);
+      results.add(enqueueWithKey(tx, job, now));
+    }
+    insertPlain(tx, plain, now, results);
+    for (EnqueueResult result : results) {
+      if (!result.deduplicated()) {
+        tx.jobsReady(result.job().queue());
+      }
+    }
+    return results;
+  }
+
+  private static void lockKeys(Tx tx, List<NewJob> jobs) throws SQLException {
+    List<Long> locks = new ArrayList<>();
+    for (NewJob job : jobs) {
+      if (job.idempotencyKey() != null) {
+        locks.add(NewJobs.keyLock(job));
+      }
+    }
+    if (locks.isEmpty()) {
+      return;
+    }
+    PreparedStatement lock = tx.prepare(LOCK_KEYS);
+    lock.setArray(1, tx.bigintArray(locks));
+    lock.executeQuery().close();
+  }
+
+  private static void insertPlain(Tx tx, List<NewJob> plain, Instant now, List<EnqueueResult> out)
+      throws SQLException {
+    if (plain.isEmpty()) {
+      return;
+    }
+    PreparedStatement insert = tx.prepareReturningId(INSERT_JOB);
+    for (NewJob job : plain) {
+      bindJob(insert, job, now);
+      insert.addBatch();
+    }
+    insert.executeBatch();
+    try (ResultSet ids = insert.getGeneratedKeys()) {
+      for (NewJob job : plain) {
+        if (!ids.next()) {
+          throw new IllegalStateException("a batched insert returned fewer ids than jobs");
+        }
+        out.add(new EnqueueResult(NewJobs.stored(ids.getLong(1), job, now), false));
+      }
+    }
+    plain.clear();
+  }
+
+  private static EnqueueResult enqueueWithKey(Tx tx, NewJob job, Instant now) throws SQLException {
+    byte[] fingerprint = NewJobs.fingerprint(job);
+    for (int race = 0; race < MAX_KEY_RACES; race++) {
+      Optional<Job> existing = remembered(tx, job, fingerprint, now);
+      if (existing.isPresent()) {
+        return new EnqueueResult(existing.get(), true);
+      }
+      PreparedStatement insert = tx.prepare(INSERT_JOB_CLAIMING_KEY);
+      int next = bindJob(insert, job, now);
+      insert.setBytes(next++, fingerprint);
+      Timestamps.set(insert, next++, job.idempotencyExpiresAt());
+      Timestamps.set(insert, next, now);
+      long id;
+      boolean claimed;
+      try (ResultSet row = insert.executeQuery()) {
+        row.next();
+        id = row.getLong(1);
+        claimed = row.getBoolean(2);
+      }
+      if (claimed) {
+        return new EnqueueResult(NewJobs.stored(id, job, now), false);
+      }
+      // Another coordinator committed a live key first; its job is the answer.
+      PreparedStatement delete = tx.prepare(DELETE_UNCLAIMED);
+      delete.setLong(1, id);
+      delete.executeUpdate();
+    }
+    throw new IllegalStateException(
+        "idempotency key '" + job.idempotencyKey() + "' kept changing hands; giving up");
+  }
+
+  /** The job a live key points to, if the fingerprint matches; empty if the key is free. */
+  private static Optional<Job> remembered(Tx tx, NewJob job, byte[] fingerprint, Instant now)
+      throws SQLException {
+    PreparedStatement select = tx.prepare(LIVE_KEY);
+    select.setString(1, job.queue());
+    select.setString(2, job.idempotencyKey());
+    Timestamps.set(select, 3, now);
+    long jobId;
+    try (ResultSet row = select.executeQuery()) {
+      if (!row.next()) {
+        return Optional.empty();
+      }
+      jobId = row.getLong(1);
+      if (!Arrays.equals(row.getBytes(2), fingerprint)) {
+        throw new IdempotencyConflictException(job.queue(), job.idempotencyKey(), jobId);
+      }
+    }
+    return JobRows.find(tx, jobId);
+  }
+
+  /** Binds the 14 job values; returns the next parameter index. */
+  private static int bindJob(PreparedStatement insert, NewJob job, Instant now)
+      throws SQLException {
+    insert.setString(1, job.queue());
+    insert.setString(2, job.type());
+    insert.setBytes(3, job.payload());
+    insert.setString(4, job.contentType());
+    insert.setInt(5, job.priority());
+    Timestamps.set(insert, 6, job.runAt());
+    insert.setString(7, job.idempotencyKey());
+    insert.setInt(8, job.retryPolicy().maxAttempts());
+    insert.setLong(9, Timestamps.micros(job.retryPolicy().initialBackoff()));
+    insert.setDouble(10, job.retryPolicy().multiplier());
+    insert.setLong(11, Timestamps.micros(job.retryPolicy().maxBackoff()));
+    insert.setInt(12, job.retryPolicy().maxLeaseExpiries());
+    Timestamps.set(insert, 13, now);
+    Timestamps.set(insert, 14, now);
+    return 15;
+  }
+
+  /**
+   * PENDING becomes CANCELLED; RUNNING is flagged for its worker; a finished job stays as it is.
+   */
+  static Job cancel(Tx tx, long jobId, Instant now) throws SQLException {
+    Job job = JobRows.findForUpdate(tx, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+    return switch (job.state()) {
+      case PENDING -> JobTransitions.apply(tx, jobId, Move.to(JobState.CANCELLED), now);
+      case RUNNING -> job.cancelRequested() ? job : JobTransitions.requestCancel(tx, jobId, now);
+      case SUCCEEDED, FAILED, CANCELLED -> job;
+    };
+  }
+}

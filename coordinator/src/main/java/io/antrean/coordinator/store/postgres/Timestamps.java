@@ -1,0 +1,97 @@
+package io.antrean.coordinator.store.postgres;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import javax.annotation.Nullable;
+
+/**
+ * Instants as {@code timestamptz} and durations as whole microseconds in {@code bigint}. Both keep
+ * microseconds: finer digits are dropped here, towards the past, before a value reaches the server
+ * (which would round them instead), so every stored time reads back as the microsecond it fell in.
+ */
+final class Timestamps {
+  /** The earliest instant a {@code timestamptz} holds (4713 BC). */
+  static final Instant MIN = Instant.parse("-4712-11-24T00:00:00Z");
+
+  /** The latest instant a {@code timestamptz} holds (294276 AD). */
+  static final Instant MAX = Instant.parse("+294276-12-31T23:59:59.999999Z");
+
+  private static final long NANOS_PER_MICRO = 1_000L;
+
+  private Timestamps() {}
+
+  /** The instant as it reads back after being stored. */
+  static Instant truncate(Instant instant) {
+    // truncatedTo works on the (always positive) nano-of-second: towards the past, also pre-1970.
+    Instant truncated = instant.truncatedTo(ChronoUnit.MICROS);
+    if (truncated.isBefore(MIN) || truncated.isAfter(MAX)) {
+      throw new IllegalArgumentException("instant out of the storable range: " + instant);
+    }
+    return truncated;
+  }
+
+  /**
+   * The first whole microsecond at or after the instant: the bound to compare a stored column with
+   * when the caller's instant may carry finer digits ({@code t >= x} exactly when {@code t >=
+   * ceil(x)}, and {@code t < x} when {@code t < ceil(x)}).
+   */
+  static Instant ceil(Instant instant) {
+    Instant truncated = truncate(instant);
+    return instant.getNano() % NANOS_PER_MICRO == 0
+        ? truncated
+        : truncated.plus(1, ChronoUnit.MICROS);
+  }
+
+  static void set(PreparedStatement statement, int index, Instant instant) throws SQLException {
+    statement.setObject(index, OffsetDateTime.ofInstant(truncate(instant), ZoneOffset.UTC));
+  }
+
+  static void setNullable(PreparedStatement statement, int index, @Nullable Instant instant)
+      throws SQLException {
+    if (instant == null) {
+      statement.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
+    } else {
+      set(statement, index, instant);
+    }
+  }
+
+  /** Binds the {@link #ceil} of the instant. */
+  static void setCeil(PreparedStatement statement, int index, Instant instant) throws SQLException {
+    set(statement, index, ceil(instant));
+  }
+
+  @Nullable
+  static Instant get(ResultSet row, int column) throws SQLException {
+    OffsetDateTime value = row.getObject(column, OffsetDateTime.class);
+    return value == null ? null : value.toInstant();
+  }
+
+  /**
+   * @throws IllegalArgumentException if the duration is longer than about 292,000 years
+   */
+  static long micros(Duration duration) {
+    try {
+      return Math.addExact(
+          Math.multiplyExact(duration.getSeconds(), 1_000_000L),
+          duration.getNano() / NANOS_PER_MICRO);
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("duration out of the storable range: " + duration, e);
+    }
+  }
+
+  static Duration duration(long micros) {
+    return Duration.of(micros, ChronoUnit.MICROS);
+  }
+
+  /** The duration as it reads back after being stored. */
+  static Duration truncate(Duration duration) {
+    return duration(micros(duration));
+  }
+}

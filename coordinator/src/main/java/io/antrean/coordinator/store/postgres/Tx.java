@@ -1,0 +1,88 @@
+package io.antrean.coordinator.store.postgres;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One unit of work on one pooled connection: the statements it prepared (closed when it ends) and
+ * the queues whose jobs it made ready, which are announced with {@code pg_notify} inside the same
+ * transaction, so other coordinators hear of them exactly when the change commits. Not thread-safe:
+ * it belongs to the thread running the work.
+ */
+final class Tx {
+  /** The channel other coordinators LISTEN on; the payload is a queue name. */
+  static final String JOBS_READY_CHANNEL = "antrean_jobs_ready";
+
+  private static final String NOTIFY =
+      "SELECT pg_notify('" + JOBS_READY_CHANNEL + "', queue) FROM unnest(?::text[]) AS queue";
+
+  private final Connection connection;
+  private final List<Statement> statements = new ArrayList<>();
+  private final Set<String> readyQueues = new TreeSet<>();
+
+  Tx(Connection connection) {
+    this.connection = connection;
+  }
+
+  /** A statement that is closed when the work ends. */
+  PreparedStatement prepare(String sql) throws SQLException {
+    PreparedStatement statement = connection.prepareStatement(sql);
+    statements.add(statement);
+    return statement;
+  }
+
+  /** A statement whose generated {@code id} column can be read after an (batched) insert. */
+  PreparedStatement prepareReturningId(String sql) throws SQLException {
+    PreparedStatement statement = connection.prepareStatement(sql, new String[] {"id"});
+    statements.add(statement);
+    return statement;
+  }
+
+  Array bigintArray(List<Long> values) throws SQLException {
+    return connection.createArrayOf("bigint", values.toArray());
+  }
+
+  Array textArray(List<String> values) throws SQLException {
+    return connection.createArrayOf("text", values.toArray());
+  }
+
+  /** Jobs of the queue may have become ready: tell the other coordinators once this commits. */
+  void jobsReady(String queue) {
+    readyQueues.add(queue);
+  }
+
+  /** Issues the notifications collected so far, as the last statement before the commit. */
+  void sendNotifications() throws SQLException {
+    if (readyQueues.isEmpty()) {
+      return;
+    }
+    PreparedStatement notify = prepare(NOTIFY);
+    notify.setArray(1, textArray(List.copyOf(readyQueues)));
+    notify.execute();
+    readyQueues.clear();
+  }
+
+  /** Forgets what a rolled-back attempt collected, before the work runs again. */
+  void reset() {
+    readyQueues.clear();
+    closeStatements();
+  }
+
+  void closeStatements() {
+    for (Statement statement : statements) {
+      try {
+        statement.close();
+      } catch (SQLException e) {
+        // A statement that cannot be closed goes with its connection; nothing to do here.
+      }
+    }
+    statements.clear();
+  }
+}

@@ -1,0 +1,174 @@
+package io.antrean.coordinator.store.postgres;
+
+import io.antrean.coordinator.job.AttemptOutcome;
+import io.antrean.coordinator.job.ErrorKind;
+import io.antrean.coordinator.job.Failure;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.HeartbeatResult;
+import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.LeaseLostException;
+import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.coordinator.store.RetryPlanner;
+import io.antrean.coordinator.store.postgres.JobTransitions.Move;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.annotation.Nullable;
+
+/**
+ * What workers report about the jobs they hold: heartbeats, completions, failures and releases.
+ * Every change is conditioned on the fencing token, either in the UPDATE's own WHERE clause (which
+ * PostgreSQL checks again against the latest row after waiting for a concurrent writer) or under
+ * the job's row lock. A stale token writes a {@code STALE_COMPLETION_REJECTED} history entry and
+ * nothing else.
+ */
+final class WorkerWrites {
+  private static final String RENEW =
+      "UPDATE jobs SET lease_expires_at = ?, updated_at = ?, progress = coalesce(?, progress)"
+          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? RETURNING cancel_requested";
+
+  private WorkerWrites() {}
+
+  static List<HeartbeatResult> heartbeat(
+      Tx tx, String workerId, List<LeaseRenewal> renewals, Instant expiresAt, Instant now)
+      throws SQLException {
+    List<HeartbeatResult> results = new ArrayList<>(renewals.size());
+    for (LeaseRenewal renewal : renewals) {
+      results.add(heartbeat(tx, workerId, renewal, expiresAt, now));
+    }
+    return results;
+  }
+
+  private static HeartbeatResult heartbeat(
+      Tx tx, String workerId, LeaseRenewal renewal, Instant expiresAt, Instant now)
+      throws SQLException {
+    PreparedStatement renew = tx.prepare(RENEW);
+    Timestamps.set(renew, 1, expiresAt);
+    Timestamps.set(renew, 2, now);
+    renew.setString(3, renewal.progress());
+    renew.setLong(4, renewal.jobId());
+    renew.setLong(5, renewal.fencingToken());
+    Boolean cancelRequested = null;
+    try (ResultSet row = renew.executeQuery()) {
+      if (row.next()) {
+        cancelRequested = row.getBoolean(1);
+      }
+    }
+    if (cancelRequested == null) {
+      Optional<Job> job = JobRows.find(tx, renewal.jobId());
+      if (job.isPresent()) {
+        AttemptRows.staleRejected(
+            tx, job.get(), workerId, renewal.fencingToken(), "heartbeat", now);
+      }
+      return new HeartbeatResult(
+          renewal.jobId(), renewal.fencingToken(), HeartbeatResult.Status.LOST, null);
+    }
+    HeartbeatResult.Status status =
+        cancelRequested ? HeartbeatResult.Status.CANCEL_REQUESTED : HeartbeatResult.Status.EXTENDED;
+    return new HeartbeatResult(
+        renewal.jobId(), renewal.fencingToken(), status, Timestamps.truncate(expiresAt));
+  }
+
+  static Outcome<Job> complete(
+      Tx tx,
+      long jobId,
+      long fencingToken,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType,
+      Instant now)
+      throws SQLException {
+    Optional<Job> done =
+        JobTransitions.succeed(tx, jobId, fencingToken, result, resultContentType, now);
+    if (done.isPresent()) {
+      return Outcome.of(done.get());
+    }
+    return rejectStale(tx, existing(tx, jobId, false), workerId, fencingToken, "complete", now);
+  }
+
+  static Outcome<Job> fail(
+      Tx tx,
+      long jobId,
+      long fencingToken,
+      String workerId,
+      Failure failure,
+      RetryPlanner planner,
+      Instant now)
+      throws SQLException {
+    Job job = existing(tx, jobId, true);
+    if (!isHeldWith(job, fencingToken)) {
+      return rejectStale(tx, job, workerId, fencingToken, "fail", now);
+    }
+    Optional<Instant> retryAt = planner.nextRunAt(job, failure, now);
+    Move move;
+    AttemptOutcome outcome;
+    if (retryAt.isPresent()) {
+      outcome = AttemptOutcome.FAILED_RETRYABLE;
+      move =
+          job.cancelRequested()
+              ? Move.to(JobState.CANCELLED)
+              : Move.to(JobState.PENDING).runAt(retryAt.get());
+    } else {
+      outcome =
+          failure.kind() == ErrorKind.PERMANENT
+              ? AttemptOutcome.FAILED_PERMANENT
+              : AttemptOutcome.FAILED_RETRYABLE;
+      move = Move.to(JobState.FAILED);
+    }
+    Job after = JobTransitions.apply(tx, jobId, move.lastError(describe(failure)), now);
+    AttemptRows.ended(tx, jobId, fencingToken, outcome, failure, null, now);
+    return Outcome.of(after);
+  }
+
+  static Outcome<Job> release(
+      Tx tx, long jobId, long fencingToken, String workerId, String reason, Instant now)
+      throws SQLException {
+    Job job = existing(tx, jobId, true);
+    if (!isHeldWith(job, fencingToken)) {
+      return rejectStale(tx, job, workerId, fencingToken, "release", now);
+    }
+    Move move = job.cancelRequested() ? Move.to(JobState.CANCELLED) : Move.to(JobState.PENDING);
+    AttemptOutcome outcome =
+        job.cancelRequested() ? AttemptOutcome.CANCELLED : AttemptOutcome.RELEASED;
+    Job after = JobTransitions.apply(tx, jobId, move.attempts(-1), now);
+    AttemptRows.ended(tx, jobId, fencingToken, outcome, null, reason, now);
+    return Outcome.of(after);
+  }
+
+  /** The job by id, in whatever state; locked until the transaction ends if asked. */
+  private static Job existing(Tx tx, long jobId, boolean lock) throws SQLException {
+    Optional<Job> job = lock ? JobRows.findForUpdate(tx, jobId) : JobRows.find(tx, jobId);
+    return job.orElseThrow(() -> new JobNotFoundException(jobId));
+  }
+
+  private static boolean isHeldWith(Job job, long fencingToken) {
+    return job.state() == JobState.RUNNING
+        && job.lease() != null
+        && job.lease().fencingToken() == fencingToken;
+  }
+
+  private static Outcome<Job> rejectStale(
+      Tx tx, Job job, String workerId, long fencingToken, String action, Instant now)
+      throws SQLException {
+    AttemptRows.staleRejected(tx, job, workerId, fencingToken, action, now);
+    return Outcome.rejected(new LeaseLostException(job.id(), fencingToken));
+  }
+
+  /** The job's {@code last_error}: "type: message", or whichever of the two is known. */
+  static String describe(Failure failure) {
+    String type = failure.errorType();
+    String message = failure.message();
+    if (type != null && message != null) {
+      return type + ": " + message;
+    }
+    if (type != null || message != null) {
+      return type != null ? type : message;
+    }
+    return failure.kind() == ErrorKind.PERMANENT ? "permanent failure" : "retryable failure";
+  }
+}

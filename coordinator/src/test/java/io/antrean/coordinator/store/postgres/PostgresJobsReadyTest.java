@@ -1,0 +1,196 @@
+package io.antrean.coordinator.store.postgres;
+
+import static io.antrean.coordinator.store.TestJobs.T0;
+import static io.antrean.coordinator.store.TestJobs.at;
+import static io.antrean.coordinator.store.TestJobs.job;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.IdempotencyConflictException;
+import io.antrean.coordinator.store.JobStoreFixture;
+import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.TestJobs;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Wake-ups across coordinators: a change on one store instance reaches a listener subscribed on
+ * another instance through LISTEN/NOTIFY on the shared database.
+ */
+@Timeout(60)
+class PostgresJobsReadyTest {
+  @RegisterExtension static final TestPostgres postgres = new TestPostgres();
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final String LISTENER_APPLICATION = "antrean-jobs-ready-listener";
+
+  private PostgresJobStore producer;
+  private PostgresJobStore listener;
+  private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+
+  @BeforeEach
+  void openTwoStoresAndListenOnOne() throws Exception {
+    PostgresOptions options = postgres.freshSchema();
+    producer = PostgresJobStore.open(options);
+    listener = PostgresJobStore.open(options);
+    listener.subscribeJobsReady(heard::add);
+    assertThat(listener.awaitListening(WAIT)).as("listening").isTrue();
+  }
+
+  @AfterEach
+  void closeBoth() {
+    producer.close();
+    listener.close();
+  }
+
+  private static String uniqueQueue(String name) {
+    return name + "-" + UUID.randomUUID();
+  }
+
+  /** Waits for a wake-up for the queue and returns every queue heard before it. */
+  private List<String> awaitWakeUp(String queue) throws InterruptedException {
+    List<String> before = new ArrayList<>();
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      String next = heard.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      if (queue.equals(next)) {
+        return before;
+      }
+      if (next != null) {
+        before.add(next);
+      }
+    }
+    throw new AssertionError("no wake-up for queue " + queue + " within " + WAIT);
+  }
+
+  private Job leaseOne(String queue, int expiresAfterSeconds) {
+    LeaseSpec spec = new LeaseSpec("w", queue, Set.of(), 1, at(expiresAfterSeconds));
+    return producer.lease(spec, T0).get(0);
+  }
+
+  @Test
+  void enqueueOnOneStoreWakesAListenerOnAnother() throws Exception {
+    String queue = uniqueQueue("mail");
+
+    producer.enqueue(List.of(job("email").queue(queue).build()), T0);
+
+    awaitWakeUp(queue);
+  }
+
+  @Test
+  void releaseExpiryAndRedriveWakeListenersToo() throws Exception {
+    String released = uniqueQueue("released");
+    String expired = uniqueQueue("expired");
+    String redriven = uniqueQueue("redriven");
+    producer.enqueue(
+        List.of(
+            job("t").queue(released).build(),
+            job("t").queue(expired).build(),
+            job("t").queue(redriven).build()),
+        T0);
+    Job toRelease = leaseOne(released, 30);
+    Job toExpire = leaseOne(expired, 10);
+    Job toRedrive = leaseOne(redriven, 30);
+    producer.fail(
+        toRedrive.id(),
+        toRedrive.lease().fencingToken(),
+        "w",
+        JobStoreFixture.PERMANENT,
+        TestJobs.NEVER_RETRY,
+        at(1));
+    heard.clear();
+
+    producer.release(toRelease.id(), toRelease.lease().fencingToken(), "w", "shutdown", at(2));
+    awaitWakeUp(released);
+    producer.expireLeases(at(10), 10);
+    awaitWakeUp(expired);
+    producer.redrive(List.of(toRedrive.id()), at(3), Duration.ZERO, at(3));
+    awaitWakeUp(redriven);
+  }
+
+  @Test
+  void aRolledBackEnqueueWakesNobody() throws Exception {
+    String keyed = uniqueQueue("keyed");
+    producer.enqueue(List.of(job("email").queue(keyed).key("k").payload("{\"v\":1}").build()), T0);
+    awaitWakeUp(keyed);
+    String rolledBack = uniqueQueue("rolled-back");
+    String committed = uniqueQueue("committed");
+
+    assertThatThrownBy(
+            () ->
+                producer.enqueue(
+                    List.of(
+                        job("t").queue(rolledBack).build(),
+                        job("email").queue(keyed).key("k").payload("{\"v\":2}").build()),
+                    T0))
+        .isInstanceOf(IdempotencyConflictException.class);
+    producer.enqueue(List.of(job("t").queue(committed).build()), T0);
+
+    // Notifications arrive in commit order: one from the rolled-back call would come first.
+    assertThat(awaitWakeUp(committed)).doesNotContain(rolledBack);
+  }
+
+  @Test
+  void listenerReconnectsAfterItsConnectionIsKilled() throws Exception {
+    try (Connection admin = postgres.connect();
+        Statement statement = admin.createStatement();
+        ResultSet killed =
+            statement.executeQuery(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    + " WHERE application_name = '"
+                    + LISTENER_APPLICATION
+                    + "'")) {
+      killed.next();
+      assertThat(killed.getInt(1)).as("listening connections terminated").isPositive();
+    }
+    String queue = uniqueQueue("after-reconnect");
+
+    // Notifications sent before the listener is back are lost by design; keep sending.
+    await()
+        .atMost(WAIT)
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              producer.enqueue(List.of(job("t").queue(queue).build()), T0);
+              return heard.contains(queue);
+            });
+  }
+
+  private static int listeningConnections() throws Exception {
+    try (Connection admin = postgres.connect();
+        Statement statement = admin.createStatement();
+        ResultSet listening =
+            statement.executeQuery(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = '"
+                    + LISTENER_APPLICATION
+                    + "'")) {
+      listening.next();
+      return listening.getInt(1);
+    }
+  }
+
+  @Test
+  void closingTheStoreClosesItsListeningConnection() throws Exception {
+    assertThat(listeningConnections()).isEqualTo(1);
+
+    listener.close();
+
+    // The server drops a backend a moment after its client hangs up.
+    await().atMost(WAIT).until(() -> listeningConnections() == 0);
+  }
+}
