@@ -42,8 +42,8 @@ import picocli.CommandLine.Spec;
           + " unless --queue is given: then it expects worker processes with a bench.noop handler"
           + " already serving that queue (or say --workers W to use in-process ones).",
       "Prints a table, or one JSON document with --json; progress lines go to stderr once a"
-          + " second, unless --json is given and stderr is not a terminal (--[no-]progress"
-          + " decides)."
+          + " second, unless --json is given and stderr is not a terminal; --progress or"
+          + " --no-progress overrides."
     })
 public final class BenchCommand implements Callable<Integer> {
   // ExitCodes.FAILURE of the CLI: a scenario could not be measured.

@@ -50,6 +50,7 @@ final class BenchOptions {
 
   @Option(
       names = "--queue",
+      paramLabel = "QUEUE",
       description =
           "Use this queue for every scenario instead of a fresh bench-<random> one per scenario;"
               + " end-to-end then expects external workers unless --workers is given.")

@@ -29,8 +29,10 @@ final class ResultReport {
     "P99 MS",
     "MAX MS"
   };
-  // Columns from JOBS on hold numbers and are right-aligned.
-  private static final int FIRST_NUMBER_COLUMN = 2;
+  // Text columns are left-aligned, numbers right-aligned.
+  private static final boolean[] LEFT_ALIGNED = {
+    true, true, false, false, true, false, false, false, false, false, false
+  };
 
   private ResultReport() {}
 
@@ -56,7 +58,7 @@ final class ResultReport {
       for (int c = 0; c < row.length; c++) {
         String padding = " ".repeat(widths[c] - row[c].length());
         line.append(c == 0 ? "" : "  ");
-        line.append(c >= FIRST_NUMBER_COLUMN ? padding + row[c] : row[c] + padding);
+        line.append(LEFT_ALIGNED[c] ? row[c] + padding : padding + row[c]);
       }
       out.println(line.toString().stripTrailing());
     }

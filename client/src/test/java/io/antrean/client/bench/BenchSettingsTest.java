@@ -1,0 +1,80 @@
+package io.antrean.client.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class BenchSettingsTest {
+
+  private static BenchSettings settings(Integer jobs, String queue, Integer workers) {
+    return new BenchSettings(
+        jobs,
+        50,
+        500,
+        Duration.ofSeconds(10),
+        100,
+        queue,
+        workers,
+        25,
+        Duration.ofSeconds(60),
+        true,
+        false);
+  }
+
+  @Test
+  void eachScenarioHasItsDefaultJobCountUnlessJobsIsGiven() {
+    assertThat(settings(null, null, null).jobsFor(Scenario.ENQUEUE_1)).isEqualTo(2_000);
+    assertThat(settings(null, null, null).jobsFor(Scenario.BATCH)).isEqualTo(100_000);
+    assertThat(settings(300, null, null).jobsFor(Scenario.END_TO_END)).isEqualTo(300);
+  }
+
+  @Test
+  void latencySendsRateTimesDurationWhateverJobsSays() {
+    assertThat(settings(300, null, null).jobsFor(Scenario.LATENCY)).isEqualTo(5_000);
+  }
+
+  @Test
+  void eachScenarioGetsAFreshQueueUnlessOneIsNamed() {
+    BenchSettings fresh = settings(null, null, null);
+
+    assertThat(fresh.queueForScenario())
+        .matches("bench-[0-9a-f]{8}")
+        .isNotEqualTo(fresh.queueForScenario());
+    assertThat(settings(null, "bench", null).queueForScenario()).isEqualTo("bench");
+  }
+
+  @Test
+  void endToEndExpectsExternalWorkersOnlyOnANamedQueue() {
+    assertThat(settings(null, null, null).workersFor(Scenario.END_TO_END)).isEqualTo(2);
+    assertThat(settings(null, "bench", null).workersFor(Scenario.END_TO_END)).isZero();
+    assertThat(settings(null, "bench", 4).workersFor(Scenario.END_TO_END)).isEqualTo(4);
+    assertThat(settings(null, "bench", null).workersFor(Scenario.LATENCY)).isEqualTo(2);
+  }
+
+  @Test
+  void onlyFreshQueuesAreDrainedAndNeverByZeroWorkers() {
+    assertThat(settings(null, null, 0).drainsQueue()).isTrue();
+    assertThat(settings(null, null, 0).drainWorkers()).isEqualTo(2);
+    assertThat(settings(null, "bench", null).drainsQueue()).isFalse();
+  }
+
+  @Test
+  void combinationsThatCannotWorkAreRefusedWithTheOptionsNamed() {
+    assertThatThrownBy(() -> settings(null, null, 0).checkFor(Scenario.LATENCY))
+        .hasMessageContaining("--workers 1 or more");
+    assertThatThrownBy(() -> settings(null, null, 0).checkFor(Scenario.END_TO_END))
+        .hasMessageContaining("needs --queue");
+    settings(null, "bench", 0).checkFor(Scenario.END_TO_END);
+  }
+
+  @Test
+  void rangesAreChecked() {
+    assertThatThrownBy(() -> settings(0, null, null)).hasMessageStartingWith("--jobs");
+    assertThatThrownBy(() -> settings(null, "a b", null)).hasMessageStartingWith("--queue");
+    assertThatThrownBy(() -> settings(null, null, 65)).hasMessageStartingWith("--workers");
+  }
+}

@@ -1,0 +1,231 @@
+package io.antrean.client.bench;
+
+import io.antrean.proto.v1.CompleteRequest;
+import io.antrean.proto.v1.CompleteResponse;
+import io.antrean.proto.v1.EnqueueBatchRequest;
+import io.antrean.proto.v1.EnqueueBatchResponse;
+import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.EnqueueResponse;
+import io.antrean.proto.v1.GetStatsRequest;
+import io.antrean.proto.v1.GetStatsResponse;
+import io.antrean.proto.v1.Job;
+import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.JobState;
+import io.antrean.proto.v1.Lease;
+import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.LeaseResponse;
+import io.antrean.proto.v1.QueueStats;
+import io.antrean.proto.v1.WorkerServiceGrpc;
+import io.grpc.Context;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import javax.annotation.concurrent.GuardedBy;
+
+/**
+ * A coordinator in miniature for bench tests: Enqueue and EnqueueBatch really store jobs, Lease
+ * hands out pending ones (long-polling until one arrives, in short slices so a cancelled call ends
+ * at once), Complete checks the fencing token and marks the job succeeded, GetStats counts. Records
+ * what the bench did: unary calls in flight at most, batch sizes, Lease sizes. Thread-safe.
+ */
+final class FakeQueues {
+  private static final long LEASE_SLICE_MILLIS = 20;
+
+  private final Object lock = new Object();
+
+  @GuardedBy("lock")
+  private final Map<String, ArrayDeque<Job>> pending = new HashMap<>();
+
+  @GuardedBy("lock")
+  private final Map<Long, Job> running = new HashMap<>();
+
+  @GuardedBy("lock")
+  private final Map<String, Long> succeeded = new HashMap<>();
+
+  @GuardedBy("lock")
+  private long nextId = 1;
+
+  private final AtomicInteger unaryInFlight = new AtomicInteger();
+  private final AtomicInteger maxUnaryInFlight = new AtomicInteger();
+  final AtomicInteger unaryCalls = new AtomicInteger();
+  final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+  final List<Integer> leaseMaxJobs = new CopyOnWriteArrayList<>();
+
+  /** Checks each enqueued job; throw a {@link StatusRuntimeException} to refuse it. */
+  volatile UnaryOperator<EnqueueRequest> admission = request -> request;
+
+  /** When set, jobs succeed the moment they are stored, as if external workers ran them. */
+  volatile boolean externalWorkers;
+
+  /** How long each unary Enqueue takes, so that concurrent calls overlap. */
+  volatile long enqueueMillis;
+
+  /** The most unary Enqueue calls that were in flight at once. */
+  int maxUnaryInFlight() {
+    return maxUnaryInFlight.get();
+  }
+
+  /** The queue's counts, as GetStats reports them. */
+  QueueStats stats(String queue) {
+    synchronized (lock) {
+      ArrayDeque<Job> waiting = pending.get(queue);
+      long runningHere = running.values().stream().filter(j -> j.getQueue().equals(queue)).count();
+      return QueueStats.newBuilder()
+          .setQueue(queue)
+          .setPending(waiting == null ? 0 : waiting.size())
+          .setRunning(runningHere)
+          .setSucceeded(succeeded.getOrDefault(queue, 0L))
+          .build();
+    }
+  }
+
+  /** Every queue that ever held a job. */
+  List<String> queues() {
+    synchronized (lock) {
+      List<String> names = new ArrayList<>(pending.keySet());
+      succeeded.keySet().stream().filter(q -> !names.contains(q)).forEach(names::add);
+      return names;
+    }
+  }
+
+  private Job store(EnqueueRequest request) {
+    EnqueueRequest admitted = admission.apply(request);
+    synchronized (lock) {
+      Job job =
+          Job.newBuilder()
+              .setId(nextId++)
+              .setQueue(admitted.getQueue())
+              .setType(admitted.getType())
+              .setPayload(admitted.getPayload())
+              .setState(JobState.JOB_STATE_PENDING)
+              .build();
+      if (externalWorkers) {
+        succeeded.merge(job.getQueue(), 1L, Long::sum);
+      } else {
+        pending.computeIfAbsent(job.getQueue(), q -> new ArrayDeque<>()).add(job);
+        lock.notifyAll();
+      }
+      return job;
+    }
+  }
+
+  private List<Job> leaseJobs(LeaseRequest request) throws InterruptedException {
+    long deadline = System.nanoTime() + request.getWait().getSeconds() * 1_000_000_000L;
+    synchronized (lock) {
+      ArrayDeque<Job> waiting =
+          pending.computeIfAbsent(request.getQueue(), q -> new ArrayDeque<>());
+      while (waiting.isEmpty()
+          && System.nanoTime() < deadline
+          && !Context.current().isCancelled()) {
+        lock.wait(LEASE_SLICE_MILLIS);
+      }
+      List<Job> leased = new ArrayList<>();
+      while (!waiting.isEmpty() && leased.size() < Math.max(1, request.getMaxJobs())) {
+        Job next = waiting.poll();
+        Job job =
+            next.toBuilder()
+                .setState(JobState.JOB_STATE_RUNNING)
+                .setLease(
+                    Lease.newBuilder()
+                        .setWorkerId(request.getWorkerId())
+                        .setFencingToken(next.getId() + 1000))
+                .build();
+        running.put(job.getId(), job);
+        leased.add(job);
+      }
+      return leased;
+    }
+  }
+
+  private void completeJob(CompleteRequest request) {
+    synchronized (lock) {
+      Job job = running.get(request.getJobId());
+      if (job == null || job.getLease().getFencingToken() != request.getFencingToken()) {
+        throw Status.FAILED_PRECONDITION.withDescription("lease lost").asRuntimeException();
+      }
+      running.remove(request.getJobId());
+      succeeded.merge(job.getQueue(), 1L, Long::sum);
+    }
+  }
+
+  /** The fake's JobService: Enqueue, EnqueueBatch and GetStats. */
+  JobServiceGrpc.JobServiceImplBase jobService() {
+    return new JobServiceGrpc.JobServiceImplBase() {
+      @Override
+      public void enqueue(EnqueueRequest request, StreamObserver<EnqueueResponse> observer) {
+        maxUnaryInFlight.accumulateAndGet(unaryInFlight.incrementAndGet(), Math::max);
+        unaryCalls.incrementAndGet();
+        EnqueueResponse response;
+        try {
+          Thread.sleep(enqueueMillis);
+          response = EnqueueResponse.newBuilder().setJob(store(request)).build();
+        } catch (StatusRuntimeException e) {
+          unaryInFlight.decrementAndGet();
+          observer.onError(e);
+          return;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          unaryInFlight.decrementAndGet();
+          observer.onError(Status.CANCELLED.asRuntimeException());
+          return;
+        }
+        // Out of flight before answering: the client may send its next call the moment it hears.
+        unaryInFlight.decrementAndGet();
+        observer.onNext(response);
+        observer.onCompleted();
+      }
+
+      @Override
+      public void enqueueBatch(
+          EnqueueBatchRequest request, StreamObserver<EnqueueBatchResponse> observer) {
+        batchSizes.add(request.getJobsCount());
+        EnqueueBatchResponse.Builder response = EnqueueBatchResponse.newBuilder();
+        request.getJobsList().forEach(job -> response.addResultsBuilder().setJob(store(job)));
+        observer.onNext(response.build());
+        observer.onCompleted();
+      }
+
+      @Override
+      public void getStats(GetStatsRequest request, StreamObserver<GetStatsResponse> observer) {
+        observer.onNext(GetStatsResponse.newBuilder().addQueues(stats(request.getQueue())).build());
+        observer.onCompleted();
+      }
+    };
+  }
+
+  /** The fake's WorkerService: Lease and Complete. */
+  WorkerServiceGrpc.WorkerServiceImplBase workerService() {
+    return new WorkerServiceGrpc.WorkerServiceImplBase() {
+      @Override
+      public void lease(LeaseRequest request, StreamObserver<LeaseResponse> observer) {
+        leaseMaxJobs.add(request.getMaxJobs());
+        try {
+          observer.onNext(LeaseResponse.newBuilder().addAllJobs(leaseJobs(request)).build());
+          observer.onCompleted();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          observer.onError(Status.CANCELLED.asRuntimeException());
+        }
+      }
+
+      @Override
+      public void complete(CompleteRequest request, StreamObserver<CompleteResponse> observer) {
+        try {
+          completeJob(request);
+          observer.onNext(CompleteResponse.getDefaultInstance());
+          observer.onCompleted();
+        } catch (StatusRuntimeException e) {
+          observer.onError(e);
+        }
+      }
+    };
+  }
+}
