@@ -5,8 +5,11 @@ import io.antrean.coordinator.core.DeadLetterAlert;
 import io.antrean.coordinator.core.Retention;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.postgres.PostgresJobStore;
+import io.antrean.coordinator.store.postgres.PostgresOptions;
 import io.antrean.coordinator.store.sqlite.SqliteJobStore;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +27,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "antrean coordinator",
     mixinStandardHelpOptions = true,
-    description = "Runs an Antrean coordinator on the embedded SQLite store.")
+    description = "Runs an Antrean coordinator on the embedded SQLite store or on PostgreSQL.")
 public final class CoordinatorMain implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(CoordinatorMain.class);
 
@@ -45,6 +48,44 @@ public final class CoordinatorMain implements Callable<Integer> {
       defaultValue = "7400",
       description = "gRPC port; 0 picks a free one. Default: ${DEFAULT-VALUE}")
   int grpcPort;
+
+  @Option(
+      names = "--store",
+      defaultValue = "sqlite",
+      description =
+          "sqlite (embedded, one coordinator) or postgres (many coordinators on one database)."
+              + " Default: ${DEFAULT-VALUE}")
+  StoreKind store;
+
+  @Option(
+      names = "--postgres-url",
+      description = "jdbc:postgresql://host:port/database, with --store postgres.")
+  String postgresUrl;
+
+  @Option(
+      names = "--postgres-user",
+      defaultValue = "antrean",
+      description = "Database role. Default: ${DEFAULT-VALUE}")
+  String postgresUser;
+
+  @Option(
+      names = "--postgres-password-file",
+      description =
+          "File holding the role's password. Without it the password comes from the environment"
+              + " variable ANTREAN_POSTGRES_PASSWORD, if set. Never given on the command line.")
+  Path postgresPasswordFile;
+
+  @Option(
+      names = "--postgres-pool-size",
+      defaultValue = "10",
+      description = "Pooled database connections. Default: ${DEFAULT-VALUE}")
+  int postgresPoolSize;
+
+  /** The stores a coordinator can run on. */
+  enum StoreKind {
+    sqlite,
+    postgres
+  }
 
   @Option(
       names = "--config",
@@ -100,6 +141,23 @@ public final class CoordinatorMain implements Callable<Integer> {
       description = "Write the bound gRPC port to this file once serving (for scripts and tests).")
   Path readyFile;
 
+  private JobStore openStore() throws IOException {
+    if (store == StoreKind.sqlite) {
+      Files.createDirectories(dataDir);
+      return SqliteJobStore.open(dataDir);
+    }
+    if (postgresUrl == null) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--store postgres needs --postgres-url");
+    }
+    String password = System.getenv("ANTREAN_POSTGRES_PASSWORD");
+    if (postgresPasswordFile != null) {
+      password = Files.readString(postgresPasswordFile, StandardCharsets.UTF_8).strip();
+    }
+    return PostgresJobStore.open(
+        PostgresOptions.of(postgresUrl, postgresUser, password).withPoolSize(postgresPoolSize));
+  }
+
   public static void main(String[] args) {
     Thread.setDefaultUncaughtExceptionHandler(
         (t, e) -> {
@@ -121,11 +179,10 @@ public final class CoordinatorMain implements Callable<Integer> {
     if (config != null) {
       settings = ConfigFile.apply(config, settings);
     }
-    Files.createDirectories(dataDir);
-    JobStore store = SqliteJobStore.open(dataDir);
+    JobStore jobStore = openStore();
     Coordinator coordinator =
         Coordinator.start(
-            store,
+            jobStore,
             settings,
             Clock.systemUTC(),
             NettyServerBuilder.forAddress(new InetSocketAddress(host, grpcPort)));
@@ -141,10 +198,12 @@ public final class CoordinatorMain implements Callable<Integer> {
             "antrean-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     log.info(
-        "coordinator listening on {}:{} (store: sqlite in {}, declared types: {})",
+        "coordinator listening on {}:{} (store: {}, declared types: {})",
         host,
         coordinator.port(),
-        dataDir.toAbsolutePath().normalize(),
+        store == StoreKind.sqlite
+            ? "sqlite in " + dataDir.toAbsolutePath().normalize()
+            : "postgres at " + postgresUrl.replaceAll("(?i)password=[^&]*", "password=***"),
         settings.declaredTypes().isEmpty() ? "any" : settings.declaredTypes());
     if (readyFile != null) {
       Path tmp = readyFile.resolveSibling(readyFile.getFileName() + ".tmp");
