@@ -50,32 +50,69 @@ final class Cluster implements AfterEachCallback {
 
   /** Starts (or restarts, on the same data dir and port) the coordinator and waits until ready. */
   JvmProcess startCoordinator(String... extraArgs) throws Exception {
-    Path ready = dataDir.resolveSibling("ready-" + (++coordinatorStarts));
+    Peer peer = startPeer("coordinator-" + (coordinatorStarts + 1), dataDir, port, extraArgs);
+    coordinator = peer.process();
+    port = peer.port();
+    return coordinator;
+  }
+
+  /** A coordinator process and the port it serves on. */
+  record Peer(JvmProcess process, int port) {
+    String target() {
+      return "127.0.0.1:" + port;
+    }
+  }
+
+  /**
+   * Starts one more coordinator process (for clusters sharing a PostgreSQL store), on a free port
+   * unless {@code fixedPort} is not negative, and waits until it serves.
+   */
+  Peer startPeer(String name, Path data, int fixedPort, String... extraArgs) throws Exception {
+    Path ready = dir().resolve("ready-" + (++coordinatorStarts));
     List<String> args =
         new ArrayList<>(
             List.of(
-                "--data-dir", dataDir.toString(),
-                "--grpc-port", Integer.toString(port < 0 ? 0 : port),
-                "--ready-file", ready.toString(),
-                "--sweep-interval", "1s"));
+                "--data-dir", data.toString(),
+                "--grpc-port", Integer.toString(fixedPort < 0 ? 0 : fixedPort),
+                "--ready-file", ready.toString()));
+    if (!List.of(extraArgs).contains("--sweep-interval")) {
+      args.addAll(List.of("--sweep-interval", "1s"));
+    }
     args.addAll(List.of(extraArgs));
-    coordinator =
-        JvmProcess.start("coordinator-" + coordinatorStarts, COORDINATOR_JAR, logDir, args);
-    processes.add(coordinator);
-    JvmProcess started = coordinator;
+    JvmProcess started = JvmProcess.start(name, COORDINATOR_JAR, logDir, args);
+    processes.add(started);
     try {
-      Awaitility.await("coordinator ready")
-          .atMost(Duration.ofSeconds(30))
+      Awaitility.await(name + " ready")
+          .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(50))
           .until(() -> Files.exists(ready) || !started.isAlive());
     } catch (ConditionTimeoutException e) {
-      throw new AssertionError("coordinator did not start\n" + started.logText(), e);
+      throw new AssertionError(name + " did not start\n" + started.logText(), e);
     }
     if (!started.isAlive()) {
-      throw new AssertionError("coordinator exited at start\n" + started.logText());
+      throw new AssertionError(name + " exited at start\n" + started.logText());
     }
-    port = Integer.parseInt(Files.readString(ready, StandardCharsets.UTF_8).trim());
-    return coordinator;
+    return new Peer(
+        started, Integer.parseInt(Files.readString(ready, StandardCharsets.UTF_8).trim()));
+  }
+
+  Path dir() {
+    return dataDir.getParent();
+  }
+
+  /** Starts a worker process talking to the given coordinator target(s). */
+  JvmProcess startWorkerOn(String target, String name, String... extraArgs) throws IOException {
+    List<String> args = new ArrayList<>(List.of("--coordinator", target, "--worker-id", name));
+    args.addAll(List.of(extraArgs));
+    JvmProcess w = JvmProcess.start(name, WORKER_JAR, logDir, args);
+    processes.add(w);
+    return w;
+  }
+
+  ManagedChannel channel(String target) {
+    ManagedChannel ch = ManagedChannelBuilder.forTarget(target).usePlaintext().build();
+    channels.add(ch);
+    return ch;
   }
 
   JvmProcess coordinator() {
@@ -88,17 +125,11 @@ final class Cluster implements AfterEachCallback {
 
   /** Starts a worker process; it runs the example handlers. */
   JvmProcess startWorker(String name, String... extraArgs) throws IOException {
-    List<String> args = new ArrayList<>(List.of("--coordinator", target(), "--worker-id", name));
-    args.addAll(List.of(extraArgs));
-    JvmProcess w = JvmProcess.start(name, WORKER_JAR, logDir, args);
-    processes.add(w);
-    return w;
+    return startWorkerOn(target(), name, extraArgs);
   }
 
   ManagedChannel channel() {
-    ManagedChannel ch = ManagedChannelBuilder.forTarget(target()).usePlaintext().build();
-    channels.add(ch);
-    return ch;
+    return channel(target());
   }
 
   JobServiceGrpc.JobServiceBlockingStub jobs() {
