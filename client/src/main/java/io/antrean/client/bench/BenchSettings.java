@@ -73,6 +73,9 @@ record BenchSettings(
         workerConcurrency >= 1 && workerConcurrency <= MAX_WORKER_CONCURRENCY,
         "--worker-concurrency must be 1 to " + MAX_WORKER_CONCURRENCY);
     require(!waitLimit.isZero(), "--wait must be above 0");
+    require(
+        rate * duration.toNanos() / 1e9 <= MAX_JOBS,
+        "--rate x --duration must be at most " + MAX_JOBS + " jobs");
     if (queue != null) {
       require(
           queue.matches("[A-Za-z0-9._-]{1,64}"), "--queue must be 1 to 64 of A-Z a-z 0-9 . - _");

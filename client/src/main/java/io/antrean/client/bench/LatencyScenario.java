@@ -15,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  * Enqueue was sent to the arrival of the Lease response that carried it. Both ends are read from
  * {@link System#nanoTime()} in this JVM: the send time travels in the job's payload. Sends are
  * paced on a fixed schedule and made by {@code --concurrency} threads, so a slow answer does not
- * delay the next send; if the coordinator falls behind, the achieved rate shows it.
+ * delay the next send while fewer than that many are in flight; if the coordinator falls further
+ * behind, sends wait, and the achieved rate shows it.
  */
 final class LatencyScenario {
   private static final long RECEIPT_POLL_MILLIS = 5;
@@ -65,7 +66,10 @@ final class LatencyScenario {
         senders.shutdown();
         long bound = settings.duration().plus(context.target().callTimeout()).toNanos();
         if (!senders.awaitTermination(bound, TimeUnit.NANOSECONDS)) {
-          throw new BenchFailedException("latency: Enqueue calls did not end within deadline");
+          throw new BenchFailedException(
+              "latency: the coordinator did not keep up with --rate "
+                  + settings.rate()
+                  + ": Enqueue calls were still waiting to be sent after --duration plus --timeout");
         }
         if (failure.get() != null) {
           throw failure.get();

@@ -1,5 +1,6 @@
 package io.antrean.client.bench;
 
+import io.antrean.client.AntreanException;
 import java.util.Locale;
 
 /**
@@ -47,7 +48,7 @@ final class QueueDrain {
                 + watch.describeLatest()
                 + ")");
       }
-    } catch (BenchFailedException e) {
+    } catch (BenchFailedException | AntreanException e) {
       context.warn("draining " + queue + " failed: " + e.getMessage());
     }
   }

@@ -134,6 +134,20 @@ class BenchCommandTest {
   }
 
   @Test
+  void aFailingInProcessWorkerFailsTheRunWithTheCallAndStatus() {
+    bench.queues.loseLeases = true;
+
+    BenchHarness.Result result = bench.run("bench", "end-to-end", "--jobs", "20");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.err())
+        .containsPattern(
+            "antrean bench: in-process worker bench-\\d+-bench-[0-9a-f]{8}-\\d: Complete"
+                + " of job \\d+ failed: FAILED_PRECONDITION: lease lost");
+    assertThat(result.out()).isEmpty();
+  }
+
+  @Test
   void latencyMeasuresEveryJobFromEnqueueToLeaseAndReportsProgress() throws Exception {
     BenchHarness.Result result =
         bench.run(

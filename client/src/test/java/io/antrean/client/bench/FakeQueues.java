@@ -65,6 +65,9 @@ final class FakeQueues {
   /** When set, jobs succeed the moment they are stored, as if external workers ran them. */
   volatile boolean externalWorkers;
 
+  /** When set, every Complete is refused as if the lease had been lost. */
+  volatile boolean loseLeases;
+
   /** How long each unary Enqueue takes, so that concurrent calls overlap. */
   volatile long enqueueMillis;
 
@@ -148,7 +151,9 @@ final class FakeQueues {
   private void completeJob(CompleteRequest request) {
     synchronized (lock) {
       Job job = running.get(request.getJobId());
-      if (job == null || job.getLease().getFencingToken() != request.getFencingToken()) {
+      if (loseLeases
+          || job == null
+          || job.getLease().getFencingToken() != request.getFencingToken()) {
         throw Status.FAILED_PRECONDITION.withDescription("lease lost").asRuntimeException();
       }
       running.remove(request.getJobId());
