@@ -2,8 +2,6 @@ package io.antrean.worker;
 
 import io.antrean.worker.internal.WorkerRuntime;
 import io.antrean.worker.internal.WorkerSettings;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
 
@@ -115,10 +113,5 @@ public final class Worker {
    */
   public int heldLeases() {
     return runtime.heldLeases();
-  }
-
-  /** Makes the channel for a {@code host:port} target; plaintext, owned by the worker. */
-  static ManagedChannel plaintextChannel(String target) {
-    return Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build();
   }
 }

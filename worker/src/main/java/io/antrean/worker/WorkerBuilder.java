@@ -1,5 +1,6 @@
 package io.antrean.worker;
 
+import io.antrean.channel.CoordinatorChannels;
 import io.antrean.worker.internal.WorkerSettings;
 import io.grpc.ManagedChannel;
 import java.net.InetAddress;
@@ -21,7 +22,7 @@ public final class WorkerBuilder {
   private static final Duration MAX_POLL_WAIT = Duration.ofSeconds(60);
   private static final int MAX_CONCURRENCY = 1024;
 
-  private String target;
+  private CoordinatorChannels.Builder target;
   private ManagedChannel channel;
   private String queue = "default";
   private int concurrency = 4;
@@ -41,15 +42,20 @@ public final class WorkerBuilder {
   WorkerBuilder() {}
 
   /**
-   * The coordinator to connect to, as {@code host:port} (or any gRPC target string). The worker
-   * opens a plaintext channel and closes it when it terminates. Replaces {@link
-   * #channel(ManagedChannel)}.
+   * The coordinators to connect to: {@code host:port}, a comma-separated list of them, or {@code
+   * dns:///name:port}. The worker opens a plaintext channel and closes it when it terminates. With
+   * several coordinators every call, each Lease long-poll included, goes round-robin to the next
+   * healthy one, and a call that fails with UNAVAILABLE is retried on another (see {@link
+   * CoordinatorChannels}). Replaces {@link #channel(ManagedChannel)}.
    *
-   * @param target for example {@code "127.0.0.1:7400"}
+   * @param target for example {@code "127.0.0.1:7400"} or {@code "coord-a:7400,coord-b:7400"}
    * @return this builder
+   * @throws IllegalArgumentException if {@code target} is blank or malformed; the message names the
+   *     bad entry
    */
   public WorkerBuilder coordinator(String target) {
-    this.target = requireText(target, "target");
+    Objects.requireNonNull(target, "target");
+    this.target = CoordinatorChannels.forTargets(target).userAgent("antrean-worker");
     this.channel = null;
     return this;
   }
@@ -274,7 +280,7 @@ public final class WorkerBuilder {
     if (channel != null) {
       return Worker.create(settings, channel.authority(), channel, false);
     }
-    return Worker.create(settings, target, Worker.plaintextChannel(target), true);
+    return Worker.create(settings, target.targets(), target.build(), true);
   }
 
   /** {@code <hostname>-<pid>-<6 hex digits>}. */

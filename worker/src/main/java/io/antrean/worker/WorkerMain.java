@@ -41,8 +41,11 @@ public final class WorkerMain implements Callable<Integer> {
 
   @Option(
       names = "--coordinator",
-      paramLabel = "HOST:PORT",
-      description = "Coordinator gRPC address (default: ${DEFAULT-VALUE}).")
+      paramLabel = "TARGET",
+      description =
+          "Coordinator gRPC address: HOST:PORT, a comma-separated list, or dns:///name:port;"
+              + " calls and long-polls go round-robin over healthy coordinators"
+              + " (default: ${DEFAULT-VALUE}).")
   private String coordinator = "127.0.0.1:7400";
 
   @Option(

@@ -67,6 +67,8 @@ class WorkerMainTest {
     assertThat(err.toString()).contains("no handler for job type nope");
     assertThat(cli.execute("--lease-ttl", "soon")).isEqualTo(2);
     assertThat(cli.execute("--concurrency", "0")).isEqualTo(2);
+    assertThat(cli.execute("--coordinator", "h1:7400,,h2:7400")).isEqualTo(2);
+    assertThat(err.toString()).contains("bad coordinator address '' (entry 2");
   }
 
   @Test
@@ -78,5 +80,7 @@ class WorkerMainTest {
     assertThat(out.toString())
         .contains("--coordinator", "--queue", "--concurrency", "--lease-ttl")
         .contains("--shutdown-grace", "--worker-id", "--types");
+    assertThat(out.toString().replaceAll("\\s+", " "))
+        .contains("HOST:PORT, a comma-separated list, or dns:///name:port");
   }
 }

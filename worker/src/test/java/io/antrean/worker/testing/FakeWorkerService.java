@@ -42,8 +42,8 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   private static final long MAX_WAIT_MILLIS = 50;
 
   private final BlockingQueue<Job> pending = new LinkedBlockingQueue<>();
-  private final AtomicLong ids = new AtomicLong();
-  private final AtomicLong tokens = new AtomicLong(1000);
+  private final AtomicLong ids;
+  private final AtomicLong tokens;
   private final AtomicInteger outstanding = new AtomicInteger();
 
   public final List<LeaseRequest> leases = new CopyOnWriteArrayList<>();
@@ -68,6 +68,20 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   /** Decides each lease's heartbeat answer; EXTENDED by default. */
   public volatile Function<LeaseRef, LeaseStatus> heartbeatPolicy =
       ref -> LeaseStatus.LEASE_STATUS_EXTENDED;
+
+  /** A fake whose job ids start at 1 and fencing tokens at 1001. */
+  public FakeWorkerService() {
+    this(0);
+  }
+
+  /**
+   * A fake whose job ids and fencing tokens start {@code offset} higher than the default, so that
+   * several fakes behind one channel never hand out the same lease.
+   */
+  public FakeWorkerService(long offset) {
+    this.ids = new AtomicLong(offset);
+    this.tokens = new AtomicLong(1000 + offset);
+  }
 
   /** Queues a job of {@code type} on the first attempt; returns its id. */
   public long enqueue(String type, String payload) {
