@@ -1,5 +1,6 @@
 package io.antrean.client;
 
+import io.antrean.channel.CoordinatorChannels;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.CancelJobRequest;
 import io.antrean.proto.v1.EnqueueBatchRequest;
@@ -14,8 +15,6 @@ import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import io.grpc.Channel;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
 import java.util.Objects;
@@ -28,7 +27,9 @@ import javax.annotation.Nullable;
  *
  * <p>Build one with {@link #forTarget} (the client opens a plaintext channel, owns it and shuts it
  * down on {@link #close}) or {@link #forChannel} (the client borrows the channel and never closes
- * it; use this for TLS, interceptors or in-process tests). Thread-safe.
+ * it; use this for TLS, interceptors or in-process tests). A target may name several coordinators:
+ * calls then go round-robin to the healthy ones, and a call that fails with {@code UNAVAILABLE} is
+ * retried, usually on another one (see {@link CoordinatorChannels}). Thread-safe.
  */
 public final class GrpcAntreanClient implements AntreanClient {
   /** The deadline of each call when the builder is not told otherwise. */
@@ -64,14 +65,14 @@ public final class GrpcAntreanClient implements AntreanClient {
   /**
    * A builder for a client that connects to {@code target} without TLS and owns the channel.
    *
-   * @param target {@code host:port}, or any gRPC target such as {@code dns:///host:port}
+   * @param target {@code host:port}, a comma-separated list such as {@code
+   *     coord-a:7400,coord-b:7400}, or {@code dns:///name:port}
+   * @throws IllegalArgumentException if {@code target} is blank or malformed; the message names the
+   *     bad entry
    */
   public static Builder forTarget(String target) {
     Objects.requireNonNull(target, "target");
-    if (target.isBlank()) {
-      throw new IllegalArgumentException("target must be host:port, not blank");
-    }
-    return new Builder(target, null);
+    return new Builder(CoordinatorChannels.forTargets(target).userAgent("antrean-client"), null);
   }
 
   /**
@@ -161,11 +162,12 @@ public final class GrpcAntreanClient implements AntreanClient {
 
   /** Configures a {@link GrpcAntreanClient}. Not thread-safe. */
   public static final class Builder {
-    @Nullable private final String target;
+    @Nullable private final CoordinatorChannels.Builder target;
     @Nullable private final Channel borrowedChannel;
     private Duration timeout = DEFAULT_TIMEOUT;
 
-    private Builder(@Nullable String target, @Nullable Channel borrowedChannel) {
+    private Builder(
+        @Nullable CoordinatorChannels.Builder target, @Nullable Channel borrowedChannel) {
       this.target = target;
       this.borrowedChannel = borrowedChannel;
     }
@@ -185,10 +187,7 @@ public final class GrpcAntreanClient implements AntreanClient {
       if (borrowedChannel != null) {
         return onChannel(null, borrowedChannel, timeout);
       }
-      ManagedChannel channel =
-          Grpc.newChannelBuilder(target, InsecureChannelCredentials.create())
-              .userAgent("antrean-client")
-              .build();
+      ManagedChannel channel = target.build();
       return onChannel(channel, channel, timeout);
     }
   }

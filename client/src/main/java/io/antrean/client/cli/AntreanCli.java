@@ -1,5 +1,6 @@
 package io.antrean.client.cli;
 
+import io.antrean.channel.CoordinatorChannels;
 import io.antrean.client.AntreanClient;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -27,7 +28,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
     description = {
       "Talks to an Antrean coordinator: enqueue, look at and cancel jobs; inspect, redrive and"
           + " purge the dead-letter queue (dlq).",
-      "Global options go before the command: antrean --coordinator HOST:PORT list"
+      "Global options go before the command: antrean --coordinator HOST:PORT list",
+      "--coordinator takes HOST:PORT, a comma-separated list, or dns:///name:port; with several"
+          + " coordinators calls go round-robin to the healthy ones."
     },
     synopsisSubcommandLabel = "COMMAND",
     subcommands = {
@@ -45,10 +48,11 @@ public final class AntreanCli implements Callable<Integer> {
 
   @Option(
       names = "--coordinator",
-      paramLabel = "HOST:PORT",
+      paramLabel = "TARGET",
       defaultValue = "${env:ANTREAN_COORDINATOR:-127.0.0.1:7400}",
       description =
-          "The coordinator's gRPC address (env ANTREAN_COORDINATOR; default: ${DEFAULT-VALUE}).")
+          "The coordinator's gRPC address: HOST:PORT, a comma-separated list, or"
+              + " dns:///name:port (env ANTREAN_COORDINATOR; default: ${DEFAULT-VALUE}).")
   private String coordinator;
 
   @Option(
@@ -113,8 +117,16 @@ public final class AntreanCli implements Callable<Integer> {
     throw new ParameterException(spec.commandLine(), "Missing command");
   }
 
-  /** Opens a client to the chosen coordinator with the chosen deadline; the caller closes it. */
+  /**
+   * Opens a client to the chosen coordinator with the chosen deadline; the caller closes it. A
+   * malformed {@code --coordinator} is a usage error.
+   */
   AntreanClient connect() {
+    try {
+      CoordinatorChannels.forTargets(coordinator);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--coordinator: " + e.getMessage(), e);
+    }
     return connector.connect(coordinator, timeout);
   }
 

@@ -17,7 +17,8 @@ interface ClientConnector {
   /**
    * Opens a client; the caller closes it.
    *
-   * @param target the coordinator, {@code host:port}
+   * @param target the coordinator: {@code host:port}, a comma-separated list, or {@code
+   *     dns:///name:port}
    * @param timeout the deadline of each call
    */
   AntreanClient connect(String target, Duration timeout);
