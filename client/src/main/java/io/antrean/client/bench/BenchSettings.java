@@ -2,6 +2,7 @@ package io.antrean.client.bench;
 
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.annotation.Nullable;
 
@@ -139,6 +140,11 @@ record BenchSettings(
           "end-to-end with external workers (--workers 0) needs --queue naming the queue they"
               + " serve");
     }
+  }
+
+  /** {@code --wait} for messages, in seconds with a decimal: {@code 0.2 s}, {@code 60.0 s}. */
+  String waitText() {
+    return String.format(Locale.ROOT, "%.1f s", waitLimit.toMillis() / 1000.0);
   }
 
   /** Whether jobs an enqueue scenario left behind in its fresh queue are run afterwards. */

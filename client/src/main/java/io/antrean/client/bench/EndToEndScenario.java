@@ -31,7 +31,11 @@ final class EndToEndScenario {
     long leftOver = watch.baseline().getPending() + watch.baseline().getRunning();
     if (leftOver > 0) {
       context.warn(
-          "queue " + queue + " already holds " + leftOver + " open jobs; they count as finished");
+          "queue "
+              + queue
+              + " already holds "
+              + leftOver
+              + " open jobs; they are counted with this run's");
     }
     NoopWorkerPool pool =
         workers == 0
@@ -52,10 +56,10 @@ final class EndToEndScenario {
         throw new BenchFailedException(
             String.format(
                 Locale.ROOT,
-                "end-to-end: only %d of %d jobs finished within %d s (queue %s: %s)%s",
+                "end-to-end: only %d of %d jobs finished within %s (queue %s: %s)%s",
                 watch.finished(),
                 jobs,
-                settings.waitLimit().toSeconds(),
+                settings.waitText(),
                 queue,
                 watch.describeLatest(),
                 pool == null

@@ -75,7 +75,7 @@ final class LatencyScenario {
           throw failure.get();
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-        awaitReceipts(samples, sent.get(), pool, settings.waitLimit(), queue);
+        awaitReceipts(samples, sent.get(), pool, settings, queue);
         return new BenchResult(
             Scenario.LATENCY,
             queue,
@@ -112,20 +112,20 @@ final class LatencyScenario {
   }
 
   private static void awaitReceipts(
-      LatencySamples samples, long sent, NoopWorkerPool pool, Duration wait, String queue)
+      LatencySamples samples, long sent, NoopWorkerPool pool, BenchSettings settings, String queue)
       throws InterruptedException {
-    long deadline = System.nanoTime() + wait.toNanos();
+    long deadline = System.nanoTime() + settings.waitLimit().toNanos();
     while (samples.count() < sent) {
       pool.throwIfFailed();
       if (System.nanoTime() - deadline >= 0) {
         throw new BenchFailedException(
             String.format(
                 Locale.ROOT,
-                "latency: only %d of %d jobs reached the bench's workers within %d s; is another"
+                "latency: only %d of %d jobs reached the bench's workers within %s; is another"
                     + " worker leasing %s jobs from queue %s?",
                 samples.count(),
                 sent,
-                wait.toSeconds(),
+                settings.waitText(),
                 BenchSettings.JOB_TYPE,
                 queue));
       }

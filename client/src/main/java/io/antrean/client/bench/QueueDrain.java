@@ -43,8 +43,8 @@ final class QueueDrain {
             "gave up draining "
                 + queue
                 + " after "
-                + settings.waitLimit().toSeconds()
-                + " s ("
+                + settings.waitText()
+                + " ("
                 + watch.describeLatest()
                 + ")");
       }

@@ -126,7 +126,7 @@ class BenchCommandTest {
 
     assertThat(result.exitCode()).isEqualTo(1);
     assertThat(result.err())
-        .contains("end-to-end: only 0 of 10 jobs finished")
+        .contains("end-to-end: only 0 of 10 jobs finished within 0.2 s")
         .contains("pending 10")
         .contains("are workers for bench.noop serving it?");
     assertThat(parse(result.out()).getFieldsOrThrow("results").getListValue().getValuesList())
