@@ -1,5 +1,6 @@
 package io.antrean.client.bench;
 
+import io.antrean.channel.CoordinatorChannels;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,9 +16,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code antrean bench}: measures a running coordinator, like pgbench or nats bench. It starts no
  * coordinator; it reads {@code --coordinator} and {@code --timeout} from the parent command, sends
- * load to that coordinator only, and runs each scenario on a fresh {@code bench-<random>} queue
- * unless {@code --queue} names one. Every run is bounded: by the job count, the duration, each
- * call's deadline and {@code --wait}.
+ * load to the coordinators named there only (round-robin when there are several), and runs each
+ * scenario on a fresh {@code bench-<random>} queue unless {@code --queue} names one. Every run is
+ * bounded: by the job count, the duration, each call's deadline and {@code --wait}.
  *
  * <p>Exits 0 when every scenario ran; 1 when one failed (the results so far are printed first, then
  * the reason on stderr; a refused call is reported and exits as the CLI's other commands do); 2 for
@@ -63,7 +64,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** The command as the CLI runs it: plaintext gRPC to {@code --coordinator}. */
   public BenchCommand() {
-    this(ChannelOpener.PLAINTEXT);
+    this(ChannelOpener.COORDINATORS);
   }
 
   BenchCommand(ChannelOpener opener) {
@@ -83,6 +84,11 @@ public final class BenchCommand implements Callable<Integer> {
     }
     String coordinator = parentOption("--coordinator");
     Duration timeout = parentOption("--timeout");
+    try {
+      CoordinatorChannels.forTargets(coordinator);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--coordinator: " + e.getMessage(), e);
+    }
     List<BenchResult> results = new ArrayList<>();
     try (BenchTarget target = new BenchTarget(opener, coordinator, timeout)) {
       BenchContext context =

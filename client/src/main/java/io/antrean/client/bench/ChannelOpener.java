@@ -1,22 +1,26 @@
 package io.antrean.client.bench;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
+import io.antrean.channel.CoordinatorChannels;
 import io.grpc.ManagedChannel;
 
 /**
- * Opens the channels the bench talks through. The command's own opener dials the coordinator in
- * plaintext; tests hand in one that opens in-process channels.
+ * Opens the channels the bench talks through. The command's own opener dials the coordinators the
+ * way every other {@code antrean} command does; tests hand in one that opens in-process channels.
  */
 @FunctionalInterface
 interface ChannelOpener {
-  /** Dials {@code target} ({@code host:port} or any gRPC target) without TLS. */
-  ChannelOpener PLAINTEXT =
-      target ->
-          Grpc.newChannelBuilder(target, InsecureChannelCredentials.create())
-              .userAgent("antrean-bench")
-              .build();
+  /**
+   * Dials {@code target} without TLS through {@link CoordinatorChannels}: {@code host:port}, a
+   * comma-separated list (calls go round-robin over the healthy coordinators, so the bench loads
+   * them all) or {@code dns:///name:port}.
+   */
+  ChannelOpener COORDINATORS =
+      target -> CoordinatorChannels.forTargets(target).userAgent("antrean-bench").build();
 
-  /** A new channel to {@code target}; the caller shuts it down. */
+  /**
+   * A new channel to {@code target}; the caller shuts it down.
+   *
+   * @throws IllegalArgumentException if {@code target} is malformed
+   */
   ManagedChannel open(String target);
 }

@@ -244,6 +244,8 @@ class BenchCommandTest {
                 + " end-to-end, latency or all");
     assertThat(bench.run("bench", "batch", "--jobs", "0").exitCode()).isEqualTo(2);
     assertThat(bench.run("bench", "all", "--queue", "no spaces").exitCode()).isEqualTo(2);
+    assertThat(bench.run("--coordinator", "h1:7400,h2", "bench", "batch").err())
+        .contains("--coordinator: bad coordinator address 'h2' (entry 2 of 'h1:7400,h2')");
     assertThat(bench.targets).isEmpty();
   }
 
