@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.postgres;
 import io.antrean.coordinator.job.AttemptOutcome;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.jdbc.AttemptHistory;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -13,13 +14,6 @@ import javax.annotation.Nullable;
  * LeaseWrites}), ended when the lease ends; plus rows for stale-token rejections and redrives.
  */
 final class AttemptRows {
-  /** The worker id on a redrive's history entry: an operator, not a worker, started the life. */
-  static final String REDRIVE_WORKER_ID = "admin";
-
-  private static final String END =
-      "UPDATE attempts SET ended_at = ?, outcome = ?, error_kind = ?, error_type = ?,"
-          + " error_message = ?, stack_trace = ?"
-          + " WHERE job_id = ? AND fencing_token = ? AND outcome = 'RUNNING'";
   private static final String INSERT_ENDED =
       "INSERT INTO attempts (job_id, attempt, worker_id, fencing_token, leased_at, ended_at,"
           + " outcome, error_type, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -43,15 +37,9 @@ final class AttemptRows {
       @Nullable String message,
       Instant now)
       throws SQLException {
-    PreparedStatement update = tx.prepare(END);
+    PreparedStatement update = tx.prepare(AttemptHistory.END);
     Timestamps.set(update, 1, now);
-    update.setString(2, outcome.name());
-    update.setString(3, failure == null ? null : failure.kind().name());
-    update.setString(4, failure == null ? null : failure.errorType());
-    update.setString(5, failure == null ? message : failure.message());
-    update.setString(6, failure == null ? null : failure.stackTrace());
-    update.setLong(7, jobId);
-    update.setLong(8, fencingToken);
+    AttemptHistory.bindEnd(update, jobId, fencingToken, outcome, failure, message);
     update.executeUpdate();
   }
 
@@ -64,7 +52,7 @@ final class AttemptRows {
     PreparedStatement insert = tx.prepare(INSERT_ENDED);
     insert.setLong(1, jobId);
     insert.setInt(2, 0);
-    insert.setString(3, REDRIVE_WORKER_ID);
+    insert.setString(3, AttemptHistory.REDRIVE_WORKER_ID);
     insert.setLong(4, fencingToken);
     Timestamps.set(insert, 5, now);
     Timestamps.set(insert, 6, now);
@@ -82,10 +70,6 @@ final class AttemptRows {
   static void staleRejected(
       Tx tx, Job job, String workerId, long fencingToken, String action, Instant now)
       throws SQLException {
-    String current =
-        job.lease() == null
-            ? "the job is " + job.state()
-            : "the current token is " + job.lease().fencingToken();
     PreparedStatement insert = tx.prepare(INSERT_STALE);
     insert.setLong(1, job.id());
     insert.setInt(2, job.attempts());
@@ -95,7 +79,7 @@ final class AttemptRows {
     insert.setLong(6, fencingToken);
     Timestamps.set(insert, 7, now);
     Timestamps.set(insert, 8, now);
-    insert.setString(9, action + " with stale fencing token " + fencingToken + "; " + current);
+    insert.setString(9, AttemptHistory.staleTokenMessage(job, fencingToken, action));
     insert.executeUpdate();
   }
 }

@@ -4,6 +4,7 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.DeadLetterGroup;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobPage;
+import io.antrean.coordinator.store.jdbc.ErrorText;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -56,7 +57,7 @@ final class DeadLetterQueue {
         sql,
         parameters,
         "strpos(last_error_folded, ?) > 0",
-        query.errorContains() == null ? null : JobTransitions.fold(query.errorContains()));
+        query.errorContains() == null ? null : ErrorText.fold(query.errorContains()));
     JobReads.filter(
         sql,
         parameters,

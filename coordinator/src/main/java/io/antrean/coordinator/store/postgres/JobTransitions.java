@@ -2,11 +2,13 @@ package io.antrean.coordinator.store.postgres;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.jdbc.ErrorText;
+import io.antrean.coordinator.store.jdbc.JobMove;
+import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import javax.annotation.Nullable;
 
@@ -42,45 +44,16 @@ final class JobTransitions {
 
   private JobTransitions() {}
 
-  /** A change of state, described by what differs from the row as it is. */
-  record Move(
-      JobState to,
-      @Nullable Instant runAt,
-      @Nullable String lastError,
-      int attemptsDelta,
-      int leaseExpiriesDelta) {
-
-    static Move to(JobState state) {
-      return new Move(state, null, null, 0, 0);
-    }
-
-    Move runAt(Instant value) {
-      return new Move(to, value, lastError, attemptsDelta, leaseExpiriesDelta);
-    }
-
-    Move lastError(String value) {
-      return new Move(to, runAt, value, attemptsDelta, leaseExpiriesDelta);
-    }
-
-    Move attempts(int delta) {
-      return new Move(to, runAt, lastError, delta, leaseExpiriesDelta);
-    }
-
-    Move leaseExpiries(int delta) {
-      return new Move(to, runAt, lastError, attemptsDelta, delta);
-    }
-  }
-
   /**
    * Applies the move and clears the lease. A terminal state sets {@code finished_at}; the fencing
    * token stays, so the next lease's token is higher still. A move to PENDING announces the queue.
    */
-  static Job apply(Tx tx, long jobId, Move move, Instant now) throws SQLException {
+  static Job apply(Tx tx, long jobId, JobMove move, Instant now) throws SQLException {
     PreparedStatement update = tx.prepare(LEAVE);
     update.setString(1, move.to().name());
     Timestamps.setNullable(update, 2, move.runAt());
     update.setString(3, move.lastError());
-    update.setString(4, move.lastError() == null ? null : fold(move.lastError()));
+    update.setString(4, move.lastError() == null ? null : ErrorText.fold(move.lastError()));
     update.setInt(5, move.attemptsDelta());
     update.setInt(6, move.leaseExpiriesDelta());
     Timestamps.setNullable(update, 7, move.to().isTerminal() ? now : null);
@@ -94,6 +67,14 @@ final class JobTransitions {
     if (after.state() == JobState.PENDING) {
       tx.jobsReady(after.queue());
     }
+    return after;
+  }
+
+  /** Ends the lease with this token: applies the end's move and ends the lease's attempt. */
+  static Job endLease(Tx tx, long jobId, long fencingToken, LeaseEnd end, Instant now)
+      throws SQLException {
+    Job after = apply(tx, jobId, end.move(), now);
+    AttemptRows.ended(tx, jobId, fencingToken, end.outcome(), end.failure(), end.message(), now);
     return after;
   }
 
@@ -128,13 +109,5 @@ final class JobTransitions {
     Timestamps.set(update, 1, now);
     update.setLong(2, jobId);
     return JobRows.jobs(update).get(0);
-  }
-
-  /**
-   * Case folding for the dead-letter search, the same for a stored error and a search term: upper
-   * then lower, so "ß" and "SS" meet at "ss". Locale-independent.
-   */
-  static String fold(String text) {
-    return text.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
   }
 }

@@ -1,15 +1,13 @@
 package io.antrean.coordinator.store.postgres;
 
-import io.antrean.coordinator.job.AttemptOutcome;
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.store.LeaseSpec;
-import io.antrean.coordinator.store.postgres.JobTransitions.Move;
+import io.antrean.coordinator.store.jdbc.LeaseEnd;
+import io.antrean.coordinator.store.jdbc.Leases;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,14 +24,6 @@ import java.util.Optional;
  * jobs_running_expiry} the same way.
  */
 final class LeaseWrites {
-  static final String EXPIRED_LEASE_REASON = "lease expired";
-
-  private static final Comparator<Job> LEASE_ORDER =
-      Comparator.comparingInt(Job::priority)
-          .reversed()
-          .thenComparing(Job::runAt)
-          .thenComparingLong(Job::id);
-
   /** The candidates of a lease; parameters: queue, now, [types,] limit. */
   static String pickSql(boolean byType) {
     return "SELECT id FROM jobs WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
@@ -91,10 +81,7 @@ final class LeaseWrites {
     Timestamps.set(lease, index++, spec.expiresAt());
     Timestamps.set(lease, index++, now);
     Timestamps.set(lease, index, now);
-    List<Job> leased = new ArrayList<>(JobRows.jobs(lease));
-    // RETURNING hands rows back in no particular order.
-    leased.sort(LEASE_ORDER);
-    return leased;
+    return Leases.inGrantOrder(JobRows.jobs(lease));
   }
 
   /** The timer path: takes the job back only if it still runs under this token and has expired. */
@@ -124,24 +111,9 @@ final class LeaseWrites {
     return takenBack;
   }
 
-  /**
-   * Ends an expired lease: PENDING at the tail, FAILED once the job has used up its lease expiries,
-   * or CANCELLED if a cancellation is pending (a cancelled job never runs again).
-   */
+  /** Ends an expired lease as {@link LeaseEnd#expired} decides. */
   private static Job takeBack(Tx tx, Job job, Instant now) throws SQLException {
-    long token = job.lease().fencingToken();
-    int expiries = job.leaseExpiries() + 1;
-    Move move;
-    if (job.cancelRequested()) {
-      move = Move.to(JobState.CANCELLED);
-    } else if (expiries >= job.retryPolicy().maxLeaseExpiries()) {
-      move = Move.to(JobState.FAILED).lastError(EXPIRED_LEASE_REASON);
-    } else {
-      move = Move.to(JobState.PENDING).runAt(now);
-    }
-    Job after = JobTransitions.apply(tx, job.id(), move.leaseExpiries(1), now);
-    AttemptRows.ended(
-        tx, job.id(), token, AttemptOutcome.LEASE_EXPIRED, null, EXPIRED_LEASE_REASON, now);
-    return after;
+    LeaseEnd end = LeaseEnd.expired(job, now);
+    return JobTransitions.endLease(tx, job.id(), job.lease().fencingToken(), end, now);
   }
 }

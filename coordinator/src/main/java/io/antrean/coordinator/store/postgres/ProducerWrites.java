@@ -6,7 +6,7 @@ import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobNotFoundException;
-import io.antrean.coordinator.store.postgres.JobTransitions.Move;
+import io.antrean.coordinator.store.jdbc.JobMove;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -198,7 +198,7 @@ final class ProducerWrites {
   static Job cancel(Tx tx, long jobId, Instant now) throws SQLException {
     Job job = JobRows.findForUpdate(tx, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
     return switch (job.state()) {
-      case PENDING -> JobTransitions.apply(tx, jobId, Move.to(JobState.CANCELLED), now);
+      case PENDING -> JobTransitions.apply(tx, jobId, JobMove.to(JobState.CANCELLED), now);
       case RUNNING -> job.cancelRequested() ? job : JobTransitions.requestCancel(tx, jobId, now);
       case SUCCEEDED, FAILED, CANCELLED -> job;
     };

@@ -1,16 +1,15 @@
 package io.antrean.coordinator.store.postgres;
 
-import io.antrean.coordinator.job.AttemptOutcome;
-import io.antrean.coordinator.job.ErrorKind;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.RetryPlanner;
-import io.antrean.coordinator.store.postgres.JobTransitions.Move;
+import io.antrean.coordinator.store.jdbc.LeaseEnd;
+import io.antrean.coordinator.store.jdbc.Leases;
+import io.antrean.coordinator.store.jdbc.Outcome;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -101,43 +100,22 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(tx, jobId, true);
-    if (!isHeldWith(job, fencingToken)) {
+    if (!Leases.isHeldWith(job, fencingToken)) {
       return rejectStale(tx, job, workerId, fencingToken, "fail", now);
     }
-    Optional<Instant> retryAt = planner.nextRunAt(job, failure, now);
-    Move move;
-    AttemptOutcome outcome;
-    if (retryAt.isPresent()) {
-      outcome = AttemptOutcome.FAILED_RETRYABLE;
-      move =
-          job.cancelRequested()
-              ? Move.to(JobState.CANCELLED)
-              : Move.to(JobState.PENDING).runAt(retryAt.get());
-    } else {
-      outcome =
-          failure.kind() == ErrorKind.PERMANENT
-              ? AttemptOutcome.FAILED_PERMANENT
-              : AttemptOutcome.FAILED_RETRYABLE;
-      move = Move.to(JobState.FAILED);
-    }
-    Job after = JobTransitions.apply(tx, jobId, move.lastError(describe(failure)), now);
-    AttemptRows.ended(tx, jobId, fencingToken, outcome, failure, null, now);
-    return Outcome.of(after);
+    LeaseEnd end = LeaseEnd.failed(job, failure, planner, now);
+    return Outcome.of(JobTransitions.endLease(tx, jobId, fencingToken, end, now));
   }
 
   static Outcome<Job> release(
       Tx tx, long jobId, long fencingToken, String workerId, String reason, Instant now)
       throws SQLException {
     Job job = existing(tx, jobId, true);
-    if (!isHeldWith(job, fencingToken)) {
+    if (!Leases.isHeldWith(job, fencingToken)) {
       return rejectStale(tx, job, workerId, fencingToken, "release", now);
     }
-    Move move = job.cancelRequested() ? Move.to(JobState.CANCELLED) : Move.to(JobState.PENDING);
-    AttemptOutcome outcome =
-        job.cancelRequested() ? AttemptOutcome.CANCELLED : AttemptOutcome.RELEASED;
-    Job after = JobTransitions.apply(tx, jobId, move.attempts(-1), now);
-    AttemptRows.ended(tx, jobId, fencingToken, outcome, null, reason, now);
-    return Outcome.of(after);
+    LeaseEnd end = LeaseEnd.released(job, reason);
+    return Outcome.of(JobTransitions.endLease(tx, jobId, fencingToken, end, now));
   }
 
   /** The job by id, in whatever state; locked until the transaction ends if asked. */
@@ -146,29 +124,10 @@ final class WorkerWrites {
     return job.orElseThrow(() -> new JobNotFoundException(jobId));
   }
 
-  private static boolean isHeldWith(Job job, long fencingToken) {
-    return job.state() == JobState.RUNNING
-        && job.lease() != null
-        && job.lease().fencingToken() == fencingToken;
-  }
-
   private static Outcome<Job> rejectStale(
       Tx tx, Job job, String workerId, long fencingToken, String action, Instant now)
       throws SQLException {
     AttemptRows.staleRejected(tx, job, workerId, fencingToken, action, now);
     return Outcome.rejected(new LeaseLostException(job.id(), fencingToken));
-  }
-
-  /** The job's {@code last_error}: "type: message", or whichever of the two is known. */
-  static String describe(Failure failure) {
-    String type = failure.errorType();
-    String message = failure.message();
-    if (type != null && message != null) {
-      return type + ": " + message;
-    }
-    if (type != null || message != null) {
-      return type != null ? type : message;
-    }
-    return failure.kind() == ErrorKind.PERMANENT ? "permanent failure" : "retryable failure";
   }
 }

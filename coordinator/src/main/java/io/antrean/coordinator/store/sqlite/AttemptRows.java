@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.sqlite;
 import io.antrean.coordinator.job.AttemptOutcome;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.jdbc.AttemptHistory;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -15,10 +16,6 @@ final class AttemptRows {
       "INSERT INTO attempts (job_id, attempt, worker_id, fencing_token, leased_at, ended_at,"
           + " outcome, error_kind, error_type, error_message, stack_trace)"
           + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-  private static final String END =
-      "UPDATE attempts SET ended_at = ?, outcome = ?, error_kind = ?, error_type = ?,"
-          + " error_message = ?, stack_trace = ?"
-          + " WHERE job_id = ? AND fencing_token = ? AND outcome = 'RUNNING'";
   private static final String LEASED_AT =
       "SELECT leased_at FROM attempts WHERE job_id = ? AND fencing_token = ? ORDER BY id LIMIT 1";
 
@@ -49,15 +46,9 @@ final class AttemptRows {
       @Nullable String message,
       Instant now)
       throws SQLException {
-    PreparedStatement update = connection.prepare(END);
+    PreparedStatement update = connection.prepare(AttemptHistory.END);
     update.setLong(1, Micros.of(now));
-    update.setString(2, outcome.name());
-    update.setString(3, failure == null ? null : failure.kind().name());
-    update.setString(4, failure == null ? null : failure.errorType());
-    update.setString(5, failure == null ? message : failure.message());
-    update.setString(6, failure == null ? null : failure.stackTrace());
-    update.setLong(7, jobId);
-    update.setLong(8, fencingToken);
+    AttemptHistory.bindEnd(update, jobId, fencingToken, outcome, failure, message);
     update.executeUpdate();
   }
 
@@ -66,14 +57,13 @@ final class AttemptRows {
    * 0, the operator as its worker, the job's current fencing token, and starts and ends at {@code
    * now}.
    */
-  static void redriven(
-      CachedConnection connection, long jobId, String operator, long fencingToken, Instant now)
+  static void redriven(CachedConnection connection, long jobId, long fencingToken, Instant now)
       throws SQLException {
     insert(
         connection,
         jobId,
         0,
-        operator,
+        AttemptHistory.REDRIVE_WORKER_ID,
         fencingToken,
         Micros.of(now),
         Micros.of(now),
@@ -104,10 +94,6 @@ final class AttemptRows {
         leasedAt = rows.getLong(1);
       }
     }
-    String current =
-        job.lease() == null
-            ? "the job is " + job.state()
-            : "the current token is " + job.lease().fencingToken();
     insert(
         connection,
         job.id(),
@@ -118,7 +104,7 @@ final class AttemptRows {
         Micros.of(now),
         AttemptOutcome.STALE_COMPLETION_REJECTED,
         "LEASE_LOST",
-        action + " with stale fencing token " + fencingToken + "; " + current);
+        AttemptHistory.staleTokenMessage(job, fencingToken, action));
   }
 
   private static void insert(

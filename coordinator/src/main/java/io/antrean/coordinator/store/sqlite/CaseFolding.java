@@ -1,8 +1,8 @@
 package io.antrean.coordinator.store.sqlite;
 
+import io.antrean.coordinator.store.jdbc.ErrorText;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Locale;
 import javax.annotation.Nullable;
 import org.sqlite.Function;
 
@@ -10,18 +10,13 @@ import org.sqlite.Function;
  * Case-insensitive matching that works beyond ASCII. SQLite's own {@code lower()} and {@code LIKE}
  * fold only ASCII letters unless it was built with ICU, so an error message such as "Ungültige
  * Eingabe" would not match "ÜNGÜLTIGE". This class registers {@value #FUNCTION}(text) on a
- * connection: the text folded the same way {@link #fold} folds a search term in Java, so {@code
- * instr(fold_case(column), ?) > 0} with a folded term is a case-insensitive substring test.
+ * connection: the text folded the same way {@link ErrorText#fold} folds a search term in Java, so
+ * {@code instr(fold_case(column), ?) > 0} with a folded term is a case-insensitive substring test.
  */
 final class CaseFolding {
   static final String FUNCTION = "fold_case";
 
   private CaseFolding() {}
-
-  /** Folds upper then lower, so "ß" and "SS" meet at "ss". Locale-independent. */
-  static String fold(String text) {
-    return text.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
-  }
 
   /** Registers {@value #FUNCTION} on the connection; NULL folds to NULL. */
   static void register(Connection connection) throws SQLException {
@@ -35,7 +30,7 @@ final class CaseFolding {
       if (text == null) {
         result();
       } else {
-        result(fold(text));
+        result(ErrorText.fold(text));
       }
     }
   }

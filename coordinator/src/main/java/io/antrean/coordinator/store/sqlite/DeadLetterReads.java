@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.sqlite;
 import io.antrean.coordinator.store.DeadLetterGroup;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobPage;
+import io.antrean.coordinator.store.jdbc.ErrorText;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -40,7 +41,7 @@ final class DeadLetterReads {
         sql,
         parameters,
         "instr(" + CaseFolding.FUNCTION + "(last_error), ?) > 0",
-        query.errorContains() == null ? null : CaseFolding.fold(query.errorContains()));
+        query.errorContains() == null ? null : ErrorText.fold(query.errorContains()));
     JobReads.filter(sql, parameters, "finished_at >= ?", Micros.ceilNullable(query.failedAfter()));
     JobReads.filter(sql, parameters, "finished_at < ?", Micros.ceilNullable(query.failedBefore()));
     JobReads.pageClause(sql, parameters, query.beforeId(), query.limit());

@@ -15,9 +15,6 @@ import java.util.List;
  * (any more) is skipped without a read first.
  */
 final class DeadLetterWrites {
-  /** The worker id on a redrive's history entry: an operator, not a worker, started the life. */
-  static final String REDRIVE_WORKER_ID = "admin";
-
   // lease_token stays: the next lease increments it, so a redriven job never reissues a token.
   // last_error stays too, until the next attempt replaces it: operators still see why it died.
   private static final String REDRIVE =
@@ -58,7 +55,7 @@ final class DeadLetterWrites {
         redriven.add(JobRows.job(row));
         fencingToken = JobRows.fencingToken(row);
       }
-      AttemptRows.redriven(connection, jobId, REDRIVE_WORKER_ID, fencingToken, now);
+      AttemptRows.redriven(connection, jobId, fencingToken, now);
     }
     return redriven;
   }

@@ -1,7 +1,8 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.jdbc.JobMove;
+import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -33,40 +34,11 @@ final class JobTransitions {
 
   private JobTransitions() {}
 
-  /** A change of state, described by what differs from the row as it is. */
-  record Move(
-      JobState to,
-      @Nullable Instant runAt,
-      @Nullable String lastError,
-      int attemptsDelta,
-      int leaseExpiriesDelta) {
-
-    static Move to(JobState state) {
-      return new Move(state, null, null, 0, 0);
-    }
-
-    Move runAt(Instant value) {
-      return new Move(to, value, lastError, attemptsDelta, leaseExpiriesDelta);
-    }
-
-    Move lastError(String value) {
-      return new Move(to, runAt, value, attemptsDelta, leaseExpiriesDelta);
-    }
-
-    Move attempts(int delta) {
-      return new Move(to, runAt, lastError, delta, leaseExpiriesDelta);
-    }
-
-    Move leaseExpiries(int delta) {
-      return new Move(to, runAt, lastError, attemptsDelta, delta);
-    }
-  }
-
   /**
    * Applies the move and clears the lease. A terminal state sets {@code finished_at}; the fencing
    * token stays, so the next lease's token is higher still.
    */
-  static Job apply(CachedConnection connection, long jobId, Move move, Instant now)
+  static Job apply(CachedConnection connection, long jobId, JobMove move, Instant now)
       throws SQLException {
     PreparedStatement update = connection.prepare(LEAVE);
     update.setString(1, move.to().name());
@@ -78,6 +50,16 @@ final class JobTransitions {
     update.setLong(7, Micros.of(now));
     update.setLong(8, jobId);
     return JobRows.single(update);
+  }
+
+  /** Ends the lease with this token: applies the end's move and ends the lease's attempt. */
+  static Job endLease(
+      CachedConnection connection, long jobId, long fencingToken, LeaseEnd end, Instant now)
+      throws SQLException {
+    Job after = apply(connection, jobId, end.move(), now);
+    AttemptRows.ended(
+        connection, jobId, fencingToken, end.outcome(), end.failure(), end.message(), now);
+    return after;
   }
 
   /**

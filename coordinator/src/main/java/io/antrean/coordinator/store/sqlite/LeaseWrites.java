@@ -1,16 +1,14 @@
 package io.antrean.coordinator.store.sqlite;
 
-import io.antrean.coordinator.job.AttemptOutcome;
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.store.LeaseSpec;
-import io.antrean.coordinator.store.sqlite.JobTransitions.Move;
+import io.antrean.coordinator.store.jdbc.LeaseEnd;
+import io.antrean.coordinator.store.jdbc.Leases;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -23,14 +21,6 @@ import java.util.Optional;
  * sweep walks {@code jobs_running_expiry} the same way.
  */
 final class LeaseWrites {
-  static final String EXPIRED_LEASE_REASON = "lease expired";
-
-  private static final Comparator<Job> LEASE_ORDER =
-      Comparator.comparingInt(Job::priority)
-          .reversed()
-          .thenComparing(Job::runAt)
-          .thenComparingLong(Job::id);
-
   static final String SELECT_EXPIRED =
       "SELECT "
           + JobRows.JOB_COLUMNS
@@ -74,9 +64,7 @@ final class LeaseWrites {
       update.setString(index++, type);
     }
     update.setInt(index, spec.maxJobs());
-    List<Job> leased = new ArrayList<>(JobRows.jobs(update));
-    // RETURNING hands rows back in no particular order.
-    leased.sort(LEASE_ORDER);
+    List<Job> leased = Leases.inGrantOrder(JobRows.jobs(update));
     for (Job job : leased) {
       AttemptRows.started(connection, job, now);
     }
@@ -88,7 +76,7 @@ final class LeaseWrites {
       CachedConnection connection, long jobId, long fencingToken, Instant now) throws SQLException {
     Optional<Job> job = JobRows.find(connection, jobId);
     if (job.isEmpty()
-        || !WorkerWrites.isHeldWith(job.get(), fencingToken)
+        || !Leases.isHeldWith(job.get(), fencingToken)
         || job.get().lease().expiresAt().isAfter(now)) {
       return Optional.empty();
     }
@@ -109,25 +97,10 @@ final class LeaseWrites {
     return takenBack;
   }
 
-  /**
-   * Ends an expired lease: PENDING at the tail, FAILED once the job has used up its lease expiries,
-   * or CANCELLED if a cancellation is pending (a cancelled job never runs again).
-   */
+  /** Ends an expired lease as {@link LeaseEnd#expired} decides. */
   private static Job takeBack(CachedConnection connection, Job job, Instant now)
       throws SQLException {
-    long token = job.lease().fencingToken();
-    int expiries = job.leaseExpiries() + 1;
-    Move move;
-    if (job.cancelRequested()) {
-      move = Move.to(JobState.CANCELLED);
-    } else if (expiries >= job.retryPolicy().maxLeaseExpiries()) {
-      move = Move.to(JobState.FAILED).lastError(EXPIRED_LEASE_REASON);
-    } else {
-      move = Move.to(JobState.PENDING).runAt(now);
-    }
-    Job after = JobTransitions.apply(connection, job.id(), move.leaseExpiries(1), now);
-    AttemptRows.ended(
-        connection, job.id(), token, AttemptOutcome.LEASE_EXPIRED, null, EXPIRED_LEASE_REASON, now);
-    return after;
+    LeaseEnd end = LeaseEnd.expired(job, now);
+    return JobTransitions.endLease(connection, job.id(), job.lease().fencingToken(), end, now);
   }
 }

@@ -7,7 +7,7 @@ import io.antrean.coordinator.job.RetryPolicy;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobNotFoundException;
-import io.antrean.coordinator.store.sqlite.JobTransitions.Move;
+import io.antrean.coordinator.store.jdbc.JobMove;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -158,7 +158,7 @@ final class ProducerWrites {
   static Job cancel(CachedConnection connection, long jobId, Instant now) throws SQLException {
     Job job = JobRows.find(connection, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
     return switch (job.state()) {
-      case PENDING -> JobTransitions.apply(connection, jobId, Move.to(JobState.CANCELLED), now);
+      case PENDING -> JobTransitions.apply(connection, jobId, JobMove.to(JobState.CANCELLED), now);
       case RUNNING ->
           job.cancelRequested() ? job : JobTransitions.requestCancel(connection, jobId, now);
       case SUCCEEDED, FAILED, CANCELLED -> job;

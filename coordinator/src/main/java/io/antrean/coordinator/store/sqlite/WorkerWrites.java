@@ -1,16 +1,16 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.AttemptOutcome;
-import io.antrean.coordinator.job.ErrorKind;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.RetryPlanner;
-import io.antrean.coordinator.store.sqlite.JobTransitions.Move;
+import io.antrean.coordinator.store.jdbc.LeaseEnd;
+import io.antrean.coordinator.store.jdbc.Leases;
+import io.antrean.coordinator.store.jdbc.Outcome;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -115,29 +115,11 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(connection, jobId);
-    if (!isHeldWith(job, fencingToken)) {
+    if (!Leases.isHeldWith(job, fencingToken)) {
       return rejectStale(connection, job, workerId, fencingToken, "fail", now);
     }
-    Optional<Instant> retryAt = planner.nextRunAt(job, failure, now);
-    String lastError = describe(failure);
-    Move move;
-    AttemptOutcome outcome;
-    if (retryAt.isPresent()) {
-      outcome = AttemptOutcome.FAILED_RETRYABLE;
-      move =
-          job.cancelRequested()
-              ? Move.to(JobState.CANCELLED)
-              : Move.to(JobState.PENDING).runAt(retryAt.get());
-    } else {
-      outcome =
-          failure.kind() == ErrorKind.PERMANENT
-              ? AttemptOutcome.FAILED_PERMANENT
-              : AttemptOutcome.FAILED_RETRYABLE;
-      move = Move.to(JobState.FAILED);
-    }
-    Job after = JobTransitions.apply(connection, jobId, move.lastError(lastError), now);
-    AttemptRows.ended(connection, jobId, fencingToken, outcome, failure, null, now);
-    return Outcome.of(after);
+    LeaseEnd end = LeaseEnd.failed(job, failure, planner, now);
+    return Outcome.of(JobTransitions.endLease(connection, jobId, fencingToken, end, now));
   }
 
   static Outcome<Job> release(
@@ -149,26 +131,16 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(connection, jobId);
-    if (!isHeldWith(job, fencingToken)) {
+    if (!Leases.isHeldWith(job, fencingToken)) {
       return rejectStale(connection, job, workerId, fencingToken, "release", now);
     }
-    Move move = job.cancelRequested() ? Move.to(JobState.CANCELLED) : Move.to(JobState.PENDING);
-    AttemptOutcome outcome =
-        job.cancelRequested() ? AttemptOutcome.CANCELLED : AttemptOutcome.RELEASED;
-    Job after = JobTransitions.apply(connection, jobId, move.attempts(-1), now);
-    AttemptRows.ended(connection, jobId, fencingToken, outcome, null, reason, now);
-    return Outcome.of(after);
+    LeaseEnd end = LeaseEnd.released(job, reason);
+    return Outcome.of(JobTransitions.endLease(connection, jobId, fencingToken, end, now));
   }
 
   /** The job by id, in whatever state. */
   private static Job existing(CachedConnection connection, long jobId) throws SQLException {
     return JobRows.find(connection, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
-  }
-
-  static boolean isHeldWith(Job job, long fencingToken) {
-    return job.state() == JobState.RUNNING
-        && job.lease() != null
-        && job.lease().fencingToken() == fencingToken;
   }
 
   private static Outcome<Job> rejectStale(
@@ -181,18 +153,5 @@ final class WorkerWrites {
       throws SQLException {
     AttemptRows.staleRejected(connection, job, workerId, fencingToken, action, now);
     return Outcome.rejected(new LeaseLostException(job.id(), fencingToken));
-  }
-
-  /** The job's {@code last_error}: "type: message", or whichever of the two is known. */
-  static String describe(Failure failure) {
-    String type = failure.errorType();
-    String message = failure.message();
-    if (type != null && message != null) {
-      return type + ": " + message;
-    }
-    if (type != null || message != null) {
-      return type != null ? type : message;
-    }
-    return failure.kind() == ErrorKind.PERMANENT ? "permanent failure" : "retryable failure";
   }
 }

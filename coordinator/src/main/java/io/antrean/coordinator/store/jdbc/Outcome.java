@@ -1,14 +1,14 @@
-package io.antrean.coordinator.store.sqlite;
+package io.antrean.coordinator.store.jdbc;
 
 import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
- * What a write operation hands back from inside the writer's transaction: a value, or a domain
- * rejection that must still commit what the operation wrote (a stale token's history entry) and is
- * thrown to the caller only after that commit.
+ * What a unit of work hands back from inside its transaction: a value, or a domain rejection that
+ * must still commit what the work wrote (a stale token's history entry) and is thrown to the caller
+ * only after that commit.
  */
-final class Outcome<T> {
+public final class Outcome<T> {
   @Nullable private final T value;
   @Nullable private final RuntimeException rejection;
 
@@ -17,16 +17,16 @@ final class Outcome<T> {
     this.rejection = rejection;
   }
 
-  static <T> Outcome<T> of(T value) {
+  public static <T> Outcome<T> of(T value) {
     return new Outcome<>(Objects.requireNonNull(value, "value"), null);
   }
 
-  static <T> Outcome<T> rejected(RuntimeException rejection) {
+  public static <T> Outcome<T> rejected(RuntimeException rejection) {
     return new Outcome<>(null, Objects.requireNonNull(rejection, "rejection"));
   }
 
   /** The value, or throws the rejection (in the caller's thread, after the commit). */
-  T orThrow() {
+  public T orThrow() {
     if (rejection != null) {
       throw rejection;
     }

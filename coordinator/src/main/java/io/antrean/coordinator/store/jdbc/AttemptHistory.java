@@ -1,0 +1,58 @@
+package io.antrean.coordinator.store.jdbc;
+
+import io.antrean.coordinator.job.AttemptOutcome;
+import io.antrean.coordinator.job.Failure;
+import io.antrean.coordinator.job.Job;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import javax.annotation.Nullable;
+
+/**
+ * The parts of the attempt history both stores write alike: how a lease's entry ends, who a
+ * redrive's entry names, and what a stale-token rejection says.
+ */
+public final class AttemptHistory {
+  /** The worker id on a redrive's history entry: an operator, not a worker, started the life. */
+  public static final String REDRIVE_WORKER_ID = "admin";
+
+  /**
+   * Ends the running entry of one lease. Parameter 1, {@code ended_at}, is the store's encoding of
+   * the time; {@link #bindEnd} binds the others.
+   */
+  public static final String END =
+      "UPDATE attempts SET ended_at = ?, outcome = ?, error_kind = ?, error_type = ?,"
+          + " error_message = ?, stack_trace = ?"
+          + " WHERE job_id = ? AND fencing_token = ? AND outcome = 'RUNNING'";
+
+  private AttemptHistory() {}
+
+  /**
+   * Binds every parameter of {@link #END} but the first: the outcome, the failure's fields (or only
+   * {@code message}, when there is no failure), and which lease's entry.
+   */
+  public static void bindEnd(
+      PreparedStatement update,
+      long jobId,
+      long fencingToken,
+      AttemptOutcome outcome,
+      @Nullable Failure failure,
+      @Nullable String message)
+      throws SQLException {
+    update.setString(2, outcome.name());
+    update.setString(3, failure == null ? null : failure.kind().name());
+    update.setString(4, failure == null ? null : failure.errorType());
+    update.setString(5, failure == null ? message : failure.message());
+    update.setString(6, failure == null ? null : failure.stackTrace());
+    update.setLong(7, jobId);
+    update.setLong(8, fencingToken);
+  }
+
+  /** The error message of a {@code STALE_COMPLETION_REJECTED} entry. */
+  public static String staleTokenMessage(Job job, long fencingToken, String action) {
+    String current =
+        job.lease() == null
+            ? "the job is " + job.state()
+            : "the current token is " + job.lease().fencingToken();
+    return action + " with stale fencing token " + fencingToken + "; " + current;
+  }
+}
