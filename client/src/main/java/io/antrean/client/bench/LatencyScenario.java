@@ -20,6 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class LatencyScenario {
   private static final long RECEIPT_POLL_MILLIS = 5;
+  // Sends over a whole run lose a little to scheduling; less than this share is falling behind.
+  private static final double KEPT_RATE_SHARE = 0.9;
 
   private final BenchContext context;
 
@@ -76,15 +78,18 @@ final class LatencyScenario {
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         awaitReceipts(samples, sent.get(), pool, settings, queue);
-        return new BenchResult(
-            Scenario.LATENCY,
-            queue,
-            sent.get(),
-            settings.concurrency(),
-            pool.describe(),
-            elapsed,
-            samples.summary(),
-            "Enqueue sent to job leased");
+        BenchResult result =
+            new BenchResult(
+                Scenario.LATENCY,
+                queue,
+                sent.get(),
+                settings.concurrency(),
+                pool.describe(),
+                elapsed,
+                samples.summary(),
+                "Enqueue sent to job leased");
+        warnIfBehind(result, settings);
+        return result;
       }
     } finally {
       senders.shutdownNow();
@@ -101,6 +106,19 @@ final class LatencyScenario {
       sent.incrementAndGet();
     } catch (RuntimeException e) {
       failure.compareAndSet(null, e);
+    }
+  }
+
+  /** A rate well below the one asked for means the latencies are not those at that rate. */
+  private void warnIfBehind(BenchResult result, BenchSettings settings) {
+    if (result.jobsPerSecond() < settings.rate() * KEPT_RATE_SHARE) {
+      context.warn(
+          String.format(
+              Locale.ROOT,
+              "latency: sent %.0f jobs/s, below --rate %.0f: the coordinator (or this machine) did"
+                  + " not keep up, so these latencies include queueing",
+              result.jobsPerSecond(),
+              settings.rate()));
     }
   }
 
