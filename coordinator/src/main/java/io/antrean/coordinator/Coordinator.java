@@ -2,13 +2,21 @@ package io.antrean.coordinator;
 
 import io.antrean.coordinator.core.BackgroundDuties;
 import io.antrean.coordinator.core.BackupSweep;
+import io.antrean.coordinator.core.DeadLetters;
 import io.antrean.coordinator.core.JitteredBackoff;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.LeaseExpiryDuty;
 import io.antrean.coordinator.core.RecoveryCounters;
 import io.antrean.coordinator.core.RetentionSweep;
 import io.antrean.coordinator.core.Settings;
+import io.antrean.coordinator.grpc.AdminServiceCalls;
 import io.antrean.coordinator.grpc.CoordinatorServer;
+import io.antrean.coordinator.grpc.JobServiceCalls;
+import io.antrean.coordinator.grpc.RpcMetricsInterceptor;
+import io.antrean.coordinator.http.HttpApiServer;
+import io.antrean.coordinator.http.HttpEndpoint;
+import io.antrean.coordinator.metrics.CoordinatorMetrics;
+import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.JobStore;
 import io.grpc.ServerBuilder;
 import java.io.IOException;
@@ -20,12 +28,13 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running coordinator: store, scheduling core, background duties and gRPC server, started and
- * stopped in the right order. Owns the store it is given.
+ * A running coordinator: store, scheduling core, background duties, gRPC server and (optionally)
+ * the HTTP server with metrics, started and stopped in the right order. Owns the store it is given.
  */
 public final class Coordinator implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
@@ -33,16 +42,24 @@ public final class Coordinator implements AutoCloseable {
 
   private final JobStore store;
   private final JobScheduler scheduler;
-  private final RecoveryCounters counters = new RecoveryCounters();
+  private final CoordinatorMetrics metrics;
+  private final RecoveryCounters counters;
   private final ScheduledExecutorService timers;
   private final ExecutorService dispatch;
   private final BackgroundDuties duties;
   private final CoordinatorServer server;
+  @Nullable private final HttpApiServer http;
 
   private Coordinator(
-      JobStore store, Settings settings, Clock clock, ServerBuilder<?> serverBuilder)
+      JobStore store,
+      Settings settings,
+      Clock clock,
+      ServerBuilder<?> serverBuilder,
+      @Nullable HttpEndpoint httpEndpoint)
       throws IOException {
     this.store = store;
+    this.metrics = new CoordinatorMetrics(() -> store.stats(null, clock.instant()));
+    this.counters = new RecoveryCounters(metrics.schedulerEvents());
     ScheduledThreadPoolExecutor stpe = new ScheduledThreadPoolExecutor(1, daemon("antrean-timer"));
     stpe.setRemoveOnCancelPolicy(true);
     this.timers = stpe;
@@ -54,7 +71,8 @@ public final class Coordinator implements AutoCloseable {
             clock,
             new JitteredBackoff(() -> ThreadLocalRandom.current().nextDouble()),
             timers,
-            dispatch);
+            dispatch,
+            metrics.schedulerEvents());
     scheduler.trackStoredLeases();
     this.duties =
         new BackgroundDuties(
@@ -66,18 +84,61 @@ public final class Coordinator implements AutoCloseable {
             timers,
             settings.sweepInterval(),
             settings.retention().interval());
-    this.server = new CoordinatorServer(serverBuilder, scheduler, clock).start();
+    this.server =
+        new CoordinatorServer(
+                serverBuilder, scheduler, clock, new RpcMetricsInterceptor(metrics.rpcDurations()))
+            .start();
+    this.http = httpEndpoint == null ? null : startHttp(httpEndpoint, settings, clock);
   }
 
-  /** Starts a coordinator on the store; the store is closed when the coordinator is. */
+  private HttpApiServer startHttp(HttpEndpoint endpoint, Settings settings, Clock clock)
+      throws IOException {
+    try {
+      return HttpApiServer.start(
+          endpoint,
+          new JobServiceCalls(scheduler, clock),
+          new AdminServiceCalls(new DeadLetters(scheduler)),
+          metrics,
+          () -> store.list(new JobQuery(null, null, null, null, 1)),
+          settings.maxPayloadBytes());
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  /** Starts a coordinator without HTTP; the store is closed when the coordinator is. */
   public static Coordinator start(
       JobStore store, Settings settings, Clock clock, ServerBuilder<?> serverBuilder)
       throws IOException {
-    return new Coordinator(store, settings, clock, serverBuilder);
+    return new Coordinator(store, settings, clock, serverBuilder, null);
+  }
+
+  /**
+   * Starts a coordinator serving gRPC and, unless {@code http} is null, the HTTP API with {@code
+   * /metrics}, {@code /healthz} and {@code /readyz}; the store is closed when the coordinator is.
+   */
+  public static Coordinator start(
+      JobStore store,
+      Settings settings,
+      Clock clock,
+      ServerBuilder<?> serverBuilder,
+      @Nullable HttpEndpoint http)
+      throws IOException {
+    return new Coordinator(store, settings, clock, serverBuilder, http);
   }
 
   public int port() {
     return server.port();
+  }
+
+  /** The bound HTTP port, or -1 when HTTP is off. */
+  public int httpPort() {
+    return http == null ? -1 : http.port();
+  }
+
+  public CoordinatorMetrics metrics() {
+    return metrics;
   }
 
   public JobScheduler scheduler() {
@@ -94,11 +155,15 @@ public final class Coordinator implements AutoCloseable {
   }
 
   /**
-   * Stops gracefully: NOT_SERVING, no new calls, waiting Lease calls answered empty, calls in
-   * flight finished (up to 10 s), then duties stopped and the store closed.
+   * Stops gracefully: HTTP first (calls in flight get up to a second), then gRPC reports
+   * NOT_SERVING, takes no new calls, answers waiting Lease calls empty and finishes calls in flight
+   * (up to 10 s); then duties stop and the store is closed.
    */
   @Override
   public void close() {
+    if (http != null) {
+      http.close();
+    }
     server.beginShutdown();
     scheduler.releaseWaitingLeaseCalls();
     try {

@@ -4,6 +4,7 @@ import io.antrean.coordinator.config.ConfigFile;
 import io.antrean.coordinator.core.DeadLetterAlert;
 import io.antrean.coordinator.core.Retention;
 import io.antrean.coordinator.core.Settings;
+import io.antrean.coordinator.http.HttpEndpoint;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.postgres.PostgresJobStore;
 import io.antrean.coordinator.store.postgres.PostgresOptions;
@@ -48,6 +49,19 @@ public final class CoordinatorMain implements Callable<Integer> {
       defaultValue = "7400",
       description = "gRPC port; 0 picks a free one. Default: ${DEFAULT-VALUE}")
   int grpcPort;
+
+  @Option(
+      names = "--http-port",
+      defaultValue = "7401",
+      description =
+          "HTTP port of the JSON API, /metrics, /healthz and /readyz; 0 picks a free one, -1 turns"
+              + " HTTP off. Default: ${DEFAULT-VALUE}")
+  int httpPort;
+
+  @Option(
+      names = "--http-host",
+      description = "Address the HTTP server listens on. Default: the --host address")
+  String httpHost;
 
   @Option(
       names = "--store",
@@ -185,7 +199,8 @@ public final class CoordinatorMain implements Callable<Integer> {
             jobStore,
             settings,
             Clock.systemUTC(),
-            NettyServerBuilder.forAddress(new InetSocketAddress(host, grpcPort)));
+            NettyServerBuilder.forAddress(new InetSocketAddress(host, grpcPort)),
+            httpPort < 0 ? null : new HttpEndpoint(httpHost == null ? host : httpHost, httpPort));
     // SIGTERM and SIGINT are the normal way to stop: close gracefully, then exit 0 (not 143).
     Thread hook =
         new Thread(

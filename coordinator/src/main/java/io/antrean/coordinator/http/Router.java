@@ -1,0 +1,174 @@
+package io.antrean.coordinator.http;
+
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.antrean.coordinator.http.ErrorBodies.ErrorBody;
+import io.antrean.coordinator.metrics.RpcDurations;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Dispatches every request to the route whose method and path template match: a path no route has
+ * is 404 {@code ENDPOINT_NOT_FOUND}, a path served under other methods is 405 with {@code Allow}.
+ * Every error a handler throws becomes a JSON error through {@link HttpErrors}. Each call is timed
+ * into {@link RpcDurations} as {@code "METHOD /template"} (unmatched paths as {@code "unmatched"}).
+ * Routes are added before the server starts; dispatching is thread-safe.
+ *
+ * <p>It also counts calls in flight, so a shutdown can wait for them ({@link #drain}): once
+ * draining, new calls are answered 503 {@code SHUTTING_DOWN}.
+ */
+final class Router implements HttpHandler {
+  private static final Logger log = LoggerFactory.getLogger(Router.class);
+  private static final Pattern PARAM = Pattern.compile("\\{[a-z_]+}");
+  private static final String[] STATUS_LABELS = new String[600];
+  private static final ErrorBody SHUTTING_DOWN =
+      new ErrorBody(
+          503, "SHUTTING_DOWN", "the coordinator is shutting down", List.of(), null, null);
+
+  static {
+    for (int i = 100; i < STATUS_LABELS.length; i++) {
+      STATUS_LABELS[i] = Integer.toString(i);
+    }
+  }
+
+  /** What a route does with a matched request. */
+  @FunctionalInterface
+  interface Handler {
+    void handle(HttpCall call) throws IOException;
+  }
+
+  private record Route(String method, Pattern path, String label, Handler handler) {}
+
+  private final List<Route> routes = new ArrayList<>();
+  private final RpcDurations durations;
+  private final int maxBodyBytes;
+  private final Object lock = new Object();
+
+  @GuardedBy("lock")
+  private int inFlight;
+
+  @GuardedBy("lock")
+  private boolean draining;
+
+  Router(RpcDurations durations, int maxBodyBytes) {
+    this.durations = durations;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  /**
+   * @param template a path whose {@code {name}} parts match one segment up to a '/' or ':'
+   */
+  Router add(String method, String template, Handler handler) {
+    StringBuilder regex = new StringBuilder();
+    Matcher m = PARAM.matcher(template);
+    int at = 0;
+    while (m.find()) {
+      regex.append(Pattern.quote(template.substring(at, m.start()))).append("([^/:]+)");
+      at = m.end();
+    }
+    regex.append(Pattern.quote(template.substring(at)));
+    routes.add(
+        new Route(method, Pattern.compile(regex.toString()), method + " " + template, handler));
+    return this;
+  }
+
+  /**
+   * Answers every later call 503 and waits until the calls in flight finished, at most {@code
+   * timeout}.
+   *
+   * @return true when none is left
+   */
+  boolean drain(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (lock) {
+      draining = true;
+      while (inFlight > 0) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        TimeUnit.NANOSECONDS.timedWait(lock, left);
+      }
+      return true;
+    }
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) throws IOException {
+    long start = System.nanoTime();
+    String label = "unmatched";
+    HttpCall call = null;
+    synchronized (lock) {
+      if (draining) {
+        exchange.getResponseHeaders().set("Connection", "close");
+        new HttpCall(exchange, List.of(), 0).respondError(SHUTTING_DOWN);
+        exchange.close();
+        return;
+      }
+      inFlight++;
+    }
+    try {
+      String path = exchange.getRequestURI().getPath();
+      String method = exchange.getRequestMethod();
+      Set<String> allowed = new LinkedHashSet<>();
+      for (Route route : routes) {
+        Matcher m = route.path().matcher(path);
+        if (!m.matches()) {
+          continue;
+        }
+        if (!route.method().equals(method)) {
+          allowed.add(route.method());
+          continue;
+        }
+        label = route.label();
+        List<String> params = new ArrayList<>();
+        for (int i = 1; i <= m.groupCount(); i++) {
+          params.add(m.group(i));
+        }
+        call = new HttpCall(exchange, params, maxBodyBytes);
+        run(route.handler(), call);
+        return;
+      }
+      call = new HttpCall(exchange, List.of(), maxBodyBytes);
+      run(
+          c -> {
+            throw allowed.isEmpty()
+                ? HttpProblem.endpointNotFound()
+                : HttpProblem.methodNotAllowed(String.join(", ", allowed));
+          },
+          call);
+    } finally {
+      int status = call == null ? 0 : call.status();
+      durations.record(
+          label, status == 0 ? "none" : STATUS_LABELS[status], System.nanoTime() - start);
+      exchange.close();
+      synchronized (lock) {
+        if (--inFlight == 0) {
+          lock.notifyAll();
+        }
+      }
+    }
+  }
+
+  private static void run(Handler handler, HttpCall call) throws IOException {
+    try {
+      handler.handle(call);
+    } catch (RuntimeException e) {
+      if (call.responded()) {
+        log.error("HTTP handler failed after answering; closing the connection", e);
+        return;
+      }
+      call.respondError(HttpErrors.of(e));
+    }
+  }
+}
