@@ -5,6 +5,7 @@ import io.antrean.coordinator.store.DeadLetterGroup;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.jdbc.ErrorText;
+import io.antrean.coordinator.store.jdbc.JobRowReader;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -22,7 +23,7 @@ import java.util.List;
  */
 final class DeadLetterQueue {
   private static final String LIST_SELECT =
-      "SELECT " + JobRows.JOB_COLUMNS + " FROM jobs WHERE state = 'FAILED'";
+      "SELECT " + JobRowReader.JOB_COLUMNS + " FROM jobs WHERE state = 'FAILED'";
   // Byte order ("C") and NULLs first: the same order on every server, whatever its collation.
   static final String GROUPS_SINCE =
       "SELECT queue, type, last_error, count(*) AS jobs FROM jobs"
@@ -37,7 +38,7 @@ final class DeadLetterQueue {
           + " progress = NULL, finished_at = NULL, lease_worker_id = NULL,"
           + " lease_expires_at = NULL, updated_at = ?"
           + " WHERE id = ? AND state = 'FAILED' RETURNING "
-          + JobRows.JOB_COLUMNS;
+          + JobRowReader.JOB_COLUMNS;
   // The foreign keys cascade to the jobs' attempts and idempotency keys.
   private static final String PURGE = "DELETE FROM jobs WHERE id = ANY (?) AND state = 'FAILED'";
 
@@ -105,8 +106,8 @@ final class DeadLetterQueue {
         if (!row.next()) {
           continue;
         }
-        job = JobRows.job(row);
-        fencingToken = JobRows.fencingToken(row);
+        job = JobRows.READER.job(row);
+        fencingToken = JobRowReader.fencingToken(row);
       }
       redriven.add(job);
       AttemptRows.redriven(tx, jobId, fencingToken, now);

@@ -4,6 +4,7 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.store.jdbc.ErrorText;
 import io.antrean.coordinator.store.jdbc.JobMove;
+import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -25,22 +26,22 @@ final class JobTransitions {
           + " lease_expiries = lease_expiries + ?, finished_at = ?, updated_at = ?,"
           + " lease_worker_id = NULL, lease_expires_at = NULL"
           + " WHERE id = ? RETURNING "
-          + JobRows.JOB_COLUMNS;
+          + JobRowReader.JOB_COLUMNS;
   // One statement completes the job and ends its attempt, conditioned on the token.
   private static final String SUCCEED =
       "WITH done AS (UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
           + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
           + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? RETURNING "
-          + JobRows.JOB_COLUMNS
+          + JobRowReader.JOB_COLUMNS
           + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
           + " FROM done WHERE attempts.job_id = done.id AND attempts.fencing_token = ?"
           + " AND attempts.outcome = 'RUNNING')"
           + " SELECT "
-          + JobRows.JOB_COLUMNS
+          + JobRowReader.JOB_COLUMNS
           + " FROM done";
   private static final String REQUEST_CANCEL =
       "UPDATE jobs SET cancel_requested = true, updated_at = ? WHERE id = ? RETURNING "
-          + JobRows.JOB_COLUMNS;
+          + JobRowReader.JOB_COLUMNS;
 
   private JobTransitions() {}
 

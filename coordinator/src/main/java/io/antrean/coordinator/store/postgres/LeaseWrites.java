@@ -2,6 +2,7 @@ package io.antrean.coordinator.store.postgres;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.Leases;
 import java.sql.PreparedStatement;
@@ -46,25 +47,25 @@ final class LeaseWrites {
         + " (job_id, attempt, worker_id, fencing_token, leased_at, outcome)"
         + " SELECT id, attempts, lease_worker_id, lease_token, ?, 'RUNNING' FROM leased)"
         + " SELECT "
-        + JobRows.JOB_COLUMNS
+        + JobRowReader.JOB_COLUMNS
         + " FROM leased";
   }
 
   static final String SELECT_EXPIRED =
       "SELECT "
-          + JobRows.JOB_COLUMNS
+          + JobRowReader.JOB_COLUMNS
           + " FROM jobs WHERE state = 'RUNNING' AND lease_expires_at <= ?"
           + " ORDER BY lease_expires_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
   private static final String SELECT_EXPIRED_LEASE =
       "SELECT "
-          + JobRows.JOB_COLUMNS
+          + JobRowReader.JOB_COLUMNS
           + " FROM jobs WHERE id = ? AND state = 'RUNNING' AND lease_token = ?"
           + " AND lease_expires_at <= ? FOR UPDATE SKIP LOCKED";
 
   private LeaseWrites() {}
 
   private static String qualified(String table) {
-    return table + "." + JobRows.JOB_COLUMNS.replace(", ", ", " + table + ".");
+    return table + "." + JobRowReader.JOB_COLUMNS.replace(", ", ", " + table + ".");
   }
 
   static List<Job> lease(Tx tx, LeaseSpec spec, Instant now) throws SQLException {

@@ -6,7 +6,13 @@ import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.jdbc.DurationColumns;
+import io.antrean.coordinator.store.jdbc.Fingerprints;
 import io.antrean.coordinator.store.jdbc.JobMove;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -25,8 +31,8 @@ import java.util.Optional;
  * uncommitted transaction (nobody else ever saw it) and answers with the winner's job.
  *
  * <p>Before touching any key, a call takes a transaction-scoped advisory lock per key, all in one
- * order (see {@link NewJobs#keyLock}): two batches holding the same keys in opposite orders then
- * queue up behind each other instead of deadlocking.
+ * order (see {@link #keyLock}): two batches holding the same keys in opposite orders then queue up
+ * behind each other instead of deadlocking.
  */
 final class ProducerWrites {
   private static final String JOB_VALUES =
@@ -88,7 +94,7 @@ final class ProducerWrites {
     List<Long> locks = new ArrayList<>();
     for (NewJob job : jobs) {
       if (job.idempotencyKey() != null) {
-        locks.add(NewJobs.keyLock(job));
+        locks.add(keyLock(job));
       }
     }
     if (locks.isEmpty()) {
@@ -115,14 +121,14 @@ final class ProducerWrites {
         if (!ids.next()) {
           throw new IllegalStateException("a batched insert returned fewer ids than jobs");
         }
-        out.add(new EnqueueResult(NewJobs.stored(ids.getLong(1), job, now), false));
+        out.add(new EnqueueResult(JobRows.READER.inserted(ids.getLong(1), job, now), false));
       }
     }
     plain.clear();
   }
 
   private static EnqueueResult enqueueWithKey(Tx tx, NewJob job, Instant now) throws SQLException {
-    byte[] fingerprint = NewJobs.fingerprint(job);
+    byte[] fingerprint = Fingerprints.of(job);
     for (int race = 0; race < MAX_KEY_RACES; race++) {
       Optional<Job> existing = remembered(tx, job, fingerprint, now);
       if (existing.isPresent()) {
@@ -141,7 +147,7 @@ final class ProducerWrites {
         claimed = row.getBoolean(2);
       }
       if (claimed) {
-        return new EnqueueResult(NewJobs.stored(id, job, now), false);
+        return new EnqueueResult(JobRows.READER.inserted(id, job, now), false);
       }
       // Another coordinator committed a live key first; its job is the answer.
       PreparedStatement delete = tx.prepare(DELETE_UNCLAIMED);
@@ -183,13 +189,31 @@ final class ProducerWrites {
     Timestamps.set(insert, 6, job.runAt());
     insert.setString(7, job.idempotencyKey());
     insert.setInt(8, job.retryPolicy().maxAttempts());
-    insert.setLong(9, Timestamps.micros(job.retryPolicy().initialBackoff()));
+    insert.setLong(9, DurationColumns.toMicros(job.retryPolicy().initialBackoff()));
     insert.setDouble(10, job.retryPolicy().multiplier());
-    insert.setLong(11, Timestamps.micros(job.retryPolicy().maxBackoff()));
+    insert.setLong(11, DurationColumns.toMicros(job.retryPolicy().maxBackoff()));
     insert.setInt(12, job.retryPolicy().maxLeaseExpiries());
     Timestamps.set(insert, 13, now);
     Timestamps.set(insert, 14, now);
     return 15;
+  }
+
+  /**
+   * The advisory lock id of the job's idempotency key: 64 bits of SHA-256 over a namespace, the
+   * queue and the key. Two keys sharing an id (vanishingly rare) only wait for each other.
+   */
+  private static long keyLock(NewJob job) {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      digest.update("antrean idempotency key\0".getBytes(StandardCharsets.UTF_8));
+      byte[] queue = job.queue().getBytes(StandardCharsets.UTF_8);
+      digest.update(ByteBuffer.allocate(Integer.BYTES).putInt(queue.length).array());
+      digest.update(queue);
+      digest.update(job.idempotencyKey().getBytes(StandardCharsets.UTF_8));
+      return ByteBuffer.wrap(digest.digest()).getLong();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
   }
 
   /**

@@ -4,7 +4,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -12,9 +11,10 @@ import java.time.temporal.ChronoUnit;
 import javax.annotation.Nullable;
 
 /**
- * Instants as {@code timestamptz} and durations as whole microseconds in {@code bigint}. Both keep
- * microseconds: finer digits are dropped here, towards the past, before a value reaches the server
- * (which would round them instead), so every stored time reads back as the microsecond it fell in.
+ * Instants as {@code timestamptz}, which keeps microseconds: finer digits are dropped here, towards
+ * the past, before a value reaches the server (which would round them instead), so every stored
+ * time reads back as the microsecond it fell in. Durations are {@link
+ * io.antrean.coordinator.store.jdbc.DurationColumns}.
  */
 final class Timestamps {
   /** The earliest instant a {@code timestamptz} holds (4713 BC). */
@@ -71,27 +71,5 @@ final class Timestamps {
   static Instant get(ResultSet row, int column) throws SQLException {
     OffsetDateTime value = row.getObject(column, OffsetDateTime.class);
     return value == null ? null : value.toInstant();
-  }
-
-  /**
-   * @throws IllegalArgumentException if the duration is longer than about 292,000 years
-   */
-  static long micros(Duration duration) {
-    try {
-      return Math.addExact(
-          Math.multiplyExact(duration.getSeconds(), 1_000_000L),
-          duration.getNano() / NANOS_PER_MICRO);
-    } catch (ArithmeticException e) {
-      throw new IllegalArgumentException("duration out of the storable range: " + duration, e);
-    }
-  }
-
-  static Duration duration(long micros) {
-    return Duration.of(micros, ChronoUnit.MICROS);
-  }
-
-  /** The duration as it reads back after being stored. */
-  static Duration truncate(Duration duration) {
-    return duration(micros(duration));
   }
 }

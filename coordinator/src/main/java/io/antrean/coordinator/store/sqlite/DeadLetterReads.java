@@ -4,6 +4,7 @@ import io.antrean.coordinator.store.DeadLetterGroup;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.jdbc.ErrorText;
+import io.antrean.coordinator.store.jdbc.JobRowReader;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -19,7 +20,7 @@ import java.util.List;
  */
 final class DeadLetterReads {
   static final String LIST_SELECT =
-      "SELECT " + JobRows.JOB_COLUMNS + " FROM jobs WHERE state = 'FAILED'";
+      "SELECT " + JobRowReader.JOB_COLUMNS + " FROM jobs WHERE state = 'FAILED'";
   static final String GROUPS_SINCE =
       "SELECT queue, type, last_error, count(*) AS jobs FROM jobs INDEXED BY jobs_finished"
           + " WHERE state = 'FAILED' AND finished_at >= ?"

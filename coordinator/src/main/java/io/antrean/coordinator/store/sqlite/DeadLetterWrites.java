@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.jdbc.JobRowReader;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,7 +24,7 @@ final class DeadLetterWrites {
           + " finished_at = NULL, lease_worker_id = NULL, lease_expires_at = NULL,"
           + " updated_at = ?"
           + " WHERE id = ? AND state = 'FAILED' RETURNING "
-          + JobRows.JOB_COLUMNS;
+          + JobRowReader.JOB_COLUMNS;
   // The foreign keys cascade to the job's attempts and idempotency keys.
   private static final String PURGE = "DELETE FROM jobs WHERE id = ? AND state = 'FAILED'";
 
@@ -52,8 +53,8 @@ final class DeadLetterWrites {
         if (!row.next()) {
           continue;
         }
-        redriven.add(JobRows.job(row));
-        fencingToken = JobRows.fencingToken(row);
+        redriven.add(JobRows.READER.job(row));
+        fencingToken = JobRowReader.fencingToken(row);
       }
       AttemptRows.redriven(connection, jobId, fencingToken, now);
     }

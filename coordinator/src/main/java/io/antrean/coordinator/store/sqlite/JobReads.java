@@ -6,6 +6,7 @@ import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.QueueCounts;
+import io.antrean.coordinator.store.jdbc.JobRowReader;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -42,7 +43,7 @@ final class JobReads {
   }
 
   static JobPage list(CachedConnection connection, JobQuery query) throws SQLException {
-    StringBuilder sql = new StringBuilder("SELECT ").append(JobRows.JOB_COLUMNS);
+    StringBuilder sql = new StringBuilder("SELECT ").append(JobRowReader.JOB_COLUMNS);
     sql.append(" FROM jobs WHERE 1 = 1");
     List<Object> parameters = new ArrayList<>();
     filter(sql, parameters, "queue = ?", query.queue());

@@ -1,132 +1,46 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Attempt;
-import io.antrean.coordinator.job.AttemptOutcome;
-import io.antrean.coordinator.job.ErrorKind;
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
-import io.antrean.coordinator.job.LeaseInfo;
-import io.antrean.coordinator.job.RetryPolicy;
+import io.antrean.coordinator.store.jdbc.ColumnEncoding;
+import io.antrean.coordinator.store.jdbc.JobRowReader;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.annotation.Nullable;
 
-/** Rows of {@code jobs} and {@code attempts} to and from domain records. */
+/**
+ * Rows of {@code jobs} and {@code attempts} to and from domain records, in SQLite's encoding:
+ * instants as epoch microseconds in INTEGER columns.
+ */
 final class JobRows {
-  /** Every column a {@link Job} is read from, in this order, for SELECT and RETURNING lists. */
-  private static final List<String> COLUMNS =
-      List.of(
-          "id",
-          "queue",
-          "type",
-          "payload",
-          "content_type",
-          "priority",
-          "run_at",
-          "idempotency_key",
-          "max_attempts",
-          "initial_backoff_micros",
-          "backoff_multiplier",
-          "max_backoff_micros",
-          "max_lease_expiries",
-          "attempts",
-          "lease_expiries",
-          "state",
-          "result",
-          "result_content_type",
-          "last_error",
-          "created_at",
-          "updated_at",
-          "finished_at",
-          "lease_worker_id",
-          "lease_token",
-          "lease_expires_at",
-          "progress",
-          "cancel_requested");
-
-  static final String JOB_COLUMNS = String.join(", ", COLUMNS);
-
-  // Rows are read by position: sqlite-jdbc's lookup by name costs more than the row itself.
-  private static final int ID = position("id");
-  private static final int QUEUE = position("queue");
-  private static final int TYPE = position("type");
-  private static final int PAYLOAD = position("payload");
-  private static final int CONTENT_TYPE = position("content_type");
-  private static final int PRIORITY = position("priority");
-  private static final int RUN_AT = position("run_at");
-  private static final int IDEMPOTENCY_KEY = position("idempotency_key");
-  private static final int MAX_ATTEMPTS = position("max_attempts");
-  private static final int INITIAL_BACKOFF = position("initial_backoff_micros");
-  private static final int MULTIPLIER = position("backoff_multiplier");
-  private static final int MAX_BACKOFF = position("max_backoff_micros");
-  private static final int MAX_LEASE_EXPIRIES = position("max_lease_expiries");
-  private static final int ATTEMPTS = position("attempts");
-  private static final int LEASE_EXPIRIES = position("lease_expiries");
-  private static final int STATE = position("state");
-  private static final int RESULT = position("result");
-  private static final int RESULT_CONTENT_TYPE = position("result_content_type");
-  private static final int LAST_ERROR = position("last_error");
-  private static final int CREATED_AT = position("created_at");
-  private static final int UPDATED_AT = position("updated_at");
-  private static final int FINISHED_AT = position("finished_at");
-  private static final int LEASE_WORKER_ID = position("lease_worker_id");
-  private static final int LEASE_TOKEN = position("lease_token");
-  private static final int LEASE_EXPIRES_AT = position("lease_expires_at");
-  private static final int PROGRESS = position("progress");
-  private static final int CANCEL_REQUESTED = position("cancel_requested");
-
-  private static final String SELECT_JOB = "SELECT " + JOB_COLUMNS + " FROM jobs WHERE id = ?";
-  private static final String SELECT_HISTORY =
-      "SELECT attempt, worker_id, fencing_token, leased_at, ended_at, outcome, error_kind,"
-          + " error_type, error_message, stack_trace FROM attempts WHERE job_id = ? ORDER BY id";
+  static final JobRowReader READER = new JobRowReader(new MicrosEncoding());
 
   private JobRows() {}
 
-  private static int position(String column) {
-    int index = COLUMNS.indexOf(column);
-    if (index < 0) {
-      throw new IllegalStateException("no job column " + column);
-    }
-    return index + 1;
-  }
-
   /** The job without its history, or empty. */
   static Optional<Job> find(CachedConnection connection, long jobId) throws SQLException {
-    PreparedStatement select = connection.prepare(SELECT_JOB);
+    PreparedStatement select = connection.prepare(JobRowReader.SELECT_JOB);
     select.setLong(1, jobId);
     try (ResultSet rows = select.executeQuery()) {
-      return rows.next() ? Optional.of(job(rows)) : Optional.empty();
+      return rows.next() ? Optional.of(READER.job(rows)) : Optional.empty();
     }
   }
 
   /** The job's attempt history, oldest first. */
   static List<Attempt> history(CachedConnection connection, long jobId) throws SQLException {
-    PreparedStatement select = connection.prepare(SELECT_HISTORY);
+    PreparedStatement select = connection.prepare(JobRowReader.SELECT_HISTORY);
     select.setLong(1, jobId);
-    List<Attempt> history = new ArrayList<>();
-    try (ResultSet rows = select.executeQuery()) {
-      while (rows.next()) {
-        history.add(attempt(rows));
-      }
-    }
-    return history;
+    return READER.history(select);
   }
 
   /** Every job of the result set, in its order. */
   static List<Job> jobs(PreparedStatement statement) throws SQLException {
-    List<Job> jobs = new ArrayList<>();
-    try (ResultSet rows = statement.executeQuery()) {
-      while (rows.next()) {
-        jobs.add(job(rows));
-      }
-    }
-    return jobs;
+    return READER.jobs(statement);
   }
 
   /** The one job the statement returns (a RETURNING clause on one row). */
@@ -135,87 +49,8 @@ final class JobRows {
       if (!rows.next()) {
         throw new IllegalStateException("expected one job row, got none");
       }
-      return job(rows);
+      return READER.job(rows);
     }
-  }
-
-  /** The job of the current row of a result set over {@link #JOB_COLUMNS}. */
-  static Job job(ResultSet row) throws SQLException {
-    JobState state = JobState.valueOf(row.getString(STATE));
-    Instant leaseExpiresAt = instant(row, LEASE_EXPIRES_AT);
-    LeaseInfo lease =
-        state == JobState.RUNNING && leaseExpiresAt != null
-            ? new LeaseInfo(
-                row.getString(LEASE_WORKER_ID), row.getLong(LEASE_TOKEN), leaseExpiresAt)
-            : null;
-    return new Job(
-        row.getLong(ID),
-        row.getString(QUEUE),
-        row.getString(TYPE),
-        blob(row, PAYLOAD, new byte[0]),
-        row.getString(CONTENT_TYPE),
-        row.getInt(PRIORITY),
-        Micros.toInstant(row.getLong(RUN_AT)),
-        row.getString(IDEMPOTENCY_KEY),
-        new RetryPolicy(
-            row.getInt(MAX_ATTEMPTS),
-            Micros.toDuration(row.getLong(INITIAL_BACKOFF)),
-            row.getDouble(MULTIPLIER),
-            Micros.toDuration(row.getLong(MAX_BACKOFF)),
-            row.getInt(MAX_LEASE_EXPIRIES)),
-        row.getInt(ATTEMPTS),
-        row.getInt(LEASE_EXPIRIES),
-        state,
-        blob(row, RESULT, null),
-        row.getString(RESULT_CONTENT_TYPE),
-        row.getString(LAST_ERROR),
-        Micros.toInstant(row.getLong(CREATED_AT)),
-        Micros.toInstant(row.getLong(UPDATED_AT)),
-        instant(row, FINISHED_AT),
-        lease,
-        row.getString(PROGRESS),
-        row.getInt(CANCEL_REQUESTED) != 0,
-        List.of());
-  }
-
-  /**
-   * The fencing token of the job's latest lease, on the current row of a result set over {@link
-   * #JOB_COLUMNS}; unlike {@link #job} it is known in every state, not only while RUNNING.
-   */
-  static long fencingToken(ResultSet row) throws SQLException {
-    return row.getLong(LEASE_TOKEN);
-  }
-
-  private static Attempt attempt(ResultSet row) throws SQLException {
-    String errorKind = row.getString(7);
-    return new Attempt(
-        row.getInt(1),
-        row.getString(2),
-        row.getLong(3),
-        Micros.toInstant(row.getLong(4)),
-        instant(row, 5),
-        AttemptOutcome.valueOf(row.getString(6)),
-        errorKind == null ? null : ErrorKind.valueOf(errorKind),
-        row.getString(8),
-        row.getString(9),
-        row.getString(10));
-  }
-
-  /** A BLOB column; SQLite may hand a zero-length blob back as null, so NULL is told apart here. */
-  @Nullable
-  private static byte[] blob(ResultSet row, int column, @Nullable byte[] ifNull)
-      throws SQLException {
-    byte[] bytes = row.getBytes(column);
-    if (bytes != null) {
-      return bytes;
-    }
-    return row.getObject(column) == null ? ifNull : new byte[0];
-  }
-
-  @Nullable
-  static Instant instant(ResultSet row, int column) throws SQLException {
-    long micros = row.getLong(column);
-    return row.wasNull() ? null : Micros.toInstant(micros);
   }
 
   /** Binds a nullable INTEGER parameter. */
@@ -225,6 +60,32 @@ final class JobRows {
       statement.setNull(index, Types.INTEGER);
     } else {
       statement.setLong(index, value);
+    }
+  }
+
+  /** Instants as {@link Micros}; BLOBs told apart from NULL, which sqlite-jdbc blurs. */
+  private static final class MicrosEncoding implements ColumnEncoding {
+    @Nullable
+    @Override
+    public Instant instant(ResultSet row, int column) throws SQLException {
+      long micros = row.getLong(column);
+      return row.wasNull() ? null : Micros.toInstant(micros);
+    }
+
+    /** SQLite may hand a zero-length blob back as null, so NULL is told apart here. */
+    @Nullable
+    @Override
+    public byte[] bytes(ResultSet row, int column) throws SQLException {
+      byte[] bytes = row.getBytes(column);
+      if (bytes != null) {
+        return bytes;
+      }
+      return row.getObject(column) == null ? null : new byte[0];
+    }
+
+    @Override
+    public Instant asStored(Instant instant) {
+      return Micros.truncate(instant);
     }
   }
 }

@@ -2,6 +2,7 @@ package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.jdbc.JobMove;
+import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -22,15 +23,15 @@ final class JobTransitions {
           + " lease_expiries = lease_expiries + ?, finished_at = ?, updated_at = ?,"
           + " lease_worker_id = NULL, lease_expires_at = NULL"
           + " WHERE id = ? RETURNING "
-          + JobRows.JOB_COLUMNS;
+          + JobRowReader.JOB_COLUMNS;
   private static final String SUCCEED =
       "UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
           + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
           + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? RETURNING "
-          + JobRows.JOB_COLUMNS;
+          + JobRowReader.JOB_COLUMNS;
   private static final String REQUEST_CANCEL =
       "UPDATE jobs SET cancel_requested = 1, updated_at = ? WHERE id = ? RETURNING "
-          + JobRows.JOB_COLUMNS;
+          + JobRowReader.JOB_COLUMNS;
 
   private JobTransitions() {}
 

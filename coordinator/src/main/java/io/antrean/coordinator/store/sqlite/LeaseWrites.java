@@ -2,6 +2,7 @@ package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.Leases;
 import java.sql.PreparedStatement;
@@ -23,7 +24,7 @@ import java.util.Optional;
 final class LeaseWrites {
   static final String SELECT_EXPIRED =
       "SELECT "
-          + JobRows.JOB_COLUMNS
+          + JobRowReader.JOB_COLUMNS
           + " FROM jobs INDEXED BY jobs_running_expiry"
           + " WHERE state = 'RUNNING' AND lease_expires_at <= ?"
           + " ORDER BY lease_expires_at, id LIMIT ?";
@@ -47,7 +48,7 @@ final class LeaseWrites {
         + typeFilter
         + " ORDER BY priority DESC, run_at, id LIMIT ?)"
         + " RETURNING "
-        + JobRows.JOB_COLUMNS;
+        + JobRowReader.JOB_COLUMNS;
   }
 
   static List<Job> lease(CachedConnection connection, LeaseSpec spec, Instant now)

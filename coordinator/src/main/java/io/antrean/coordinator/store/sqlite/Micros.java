@@ -1,11 +1,10 @@
 package io.antrean.coordinator.store.sqlite;
 
-import java.time.Duration;
 import java.time.Instant;
 import javax.annotation.Nullable;
 
 /**
- * Instants and durations as the SQLite store keeps them: whole microseconds in an INTEGER column.
+ * Instants as the SQLite store keeps them: whole epoch microseconds in an INTEGER column.
  * Converting truncates towards the past (an instant's nanoseconds below a microsecond are dropped),
  * so every stored time reads back as the same microsecond it was written in.
  */
@@ -38,11 +37,6 @@ final class Micros {
     return toInstant(of(instant));
   }
 
-  /** The duration as it reads back after being stored. */
-  static Duration truncate(Duration duration) {
-    return toDuration(of(duration));
-  }
-
   @Nullable
   static Long ofNullable(@Nullable Instant instant) {
     return instant == null ? null : of(instant);
@@ -61,23 +55,5 @@ final class Micros {
   @Nullable
   static Long ceilNullable(@Nullable Instant instant) {
     return instant == null ? null : ceil(instant);
-  }
-
-  /**
-   * @throws IllegalArgumentException if the duration is longer than about 292,000 years
-   */
-  static long of(Duration duration) {
-    try {
-      return Math.addExact(
-          Math.multiplyExact(duration.getSeconds(), PER_SECOND),
-          duration.getNano() / NANOS_PER_MICRO);
-    } catch (ArithmeticException e) {
-      throw new IllegalArgumentException("duration out of the storable range: " + duration, e);
-    }
-  }
-
-  static Duration toDuration(long micros) {
-    return Duration.ofSeconds(
-        Math.floorDiv(micros, PER_SECOND), Math.floorMod(micros, PER_SECOND) * NANOS_PER_MICRO);
   }
 }

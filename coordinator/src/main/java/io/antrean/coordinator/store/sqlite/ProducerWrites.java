@@ -7,11 +7,9 @@ import io.antrean.coordinator.job.RetryPolicy;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.jdbc.DurationColumns;
+import io.antrean.coordinator.store.jdbc.Fingerprints;
 import io.antrean.coordinator.store.jdbc.JobMove;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -46,7 +44,7 @@ final class ProducerWrites {
       throws SQLException {
     List<EnqueueResult> results = new ArrayList<>(jobs.size());
     for (NewJob job : jobs) {
-      byte[] fingerprint = job.idempotencyKey() == null ? null : fingerprint(job);
+      byte[] fingerprint = job.idempotencyKey() == null ? null : Fingerprints.of(job);
       Optional<Job> existing =
           fingerprint == null ? Optional.empty() : remembered(connection, job, fingerprint, now);
       if (existing.isPresent()) {
@@ -92,23 +90,22 @@ final class ProducerWrites {
     return existing;
   }
 
-  /** Inserts the job; the snapshot is built here rather than read back, which halves the cost. */
+  /** Inserts the job; the snapshot is built rather than read back, which halves the cost. */
   private static Job insert(CachedConnection connection, NewJob job, Instant now)
       throws SQLException {
-    byte[] payload = job.payload();
     RetryPolicy policy = job.retryPolicy();
     PreparedStatement insert = connection.prepare(INSERT_JOB);
     insert.setString(1, job.queue());
     insert.setString(2, job.type());
-    insert.setBytes(3, payload);
+    insert.setBytes(3, job.payload());
     insert.setString(4, job.contentType());
     insert.setInt(5, job.priority());
     insert.setLong(6, Micros.of(job.runAt()));
     insert.setString(7, job.idempotencyKey());
     insert.setInt(8, policy.maxAttempts());
-    insert.setLong(9, Micros.of(policy.initialBackoff()));
+    insert.setLong(9, DurationColumns.toMicros(policy.initialBackoff()));
     insert.setDouble(10, policy.multiplier());
-    insert.setLong(11, Micros.of(policy.maxBackoff()));
+    insert.setLong(11, DurationColumns.toMicros(policy.maxBackoff()));
     insert.setInt(12, policy.maxLeaseExpiries());
     insert.setLong(13, Micros.of(now));
     insert.setLong(14, Micros.of(now));
@@ -119,37 +116,7 @@ final class ProducerWrites {
       }
       id = row.getLong(1);
     }
-    Instant created = Micros.truncate(now);
-    RetryPolicy stored =
-        new RetryPolicy(
-            policy.maxAttempts(),
-            Micros.truncate(policy.initialBackoff()),
-            policy.multiplier(),
-            Micros.truncate(policy.maxBackoff()),
-            policy.maxLeaseExpiries());
-    return new Job(
-        id,
-        job.queue(),
-        job.type(),
-        payload,
-        job.contentType(),
-        job.priority(),
-        Micros.truncate(job.runAt()),
-        job.idempotencyKey(),
-        stored,
-        0,
-        0,
-        JobState.PENDING,
-        null,
-        null,
-        null,
-        created,
-        created,
-        null,
-        null,
-        null,
-        false,
-        List.of());
+    return JobRows.READER.inserted(id, job, now);
   }
 
   /**
@@ -163,21 +130,5 @@ final class ProducerWrites {
           job.cancelRequested() ? job : JobTransitions.requestCancel(connection, jobId, now);
       case SUCCEEDED, FAILED, CANCELLED -> job;
     };
-  }
-
-  /**
-   * SHA-256 over the type's length, the type and the payload, so no two pairs collide by design.
-   */
-  static byte[] fingerprint(NewJob job) {
-    byte[] type = job.type().getBytes(StandardCharsets.UTF_8);
-    try {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      digest.update(ByteBuffer.allocate(Integer.BYTES).putInt(type.length).array());
-      digest.update(type);
-      digest.update(job.payload());
-      return digest.digest();
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
   }
 }
