@@ -104,6 +104,15 @@ class ExampleHandlersTest {
   }
 
   @Test
+  void noopSucceedsWithAnEmptyResultAndIsLoadedByTheServiceLoader() {
+    assertThat(new NoopHandler().handle(new FakeJobContext("{}"))).isEmpty();
+    assertThat(
+            java.util.ServiceLoader.load(io.antrean.worker.JobHandlerProvider.class).stream()
+                .map(p -> p.get().type()))
+        .contains("bench.noop", "email.send", "report.build", "flaky", "sleep", "crash");
+  }
+
+  @Test
   void sleepSleepsAndEndsOnInterruption() throws Exception {
     assertThat(text(new SleepHandler().handle(new FakeJobContext("{\"ms\":1}"))))
         .isEqualTo("{\"sleptMs\":1}");
