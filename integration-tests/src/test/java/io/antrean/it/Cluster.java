@@ -75,6 +75,10 @@ final class Cluster implements AfterEachCallback {
                 "--data-dir", data.toString(),
                 "--grpc-port", Integer.toString(fixedPort < 0 ? 0 : fixedPort),
                 "--ready-file", ready.toString()));
+    if (!List.of(extraArgs).contains("--http-port")) {
+      // Several coordinators run at once: none may hold the fixed default HTTP port.
+      args.addAll(List.of("--http-port", "0"));
+    }
     if (!List.of(extraArgs).contains("--sweep-interval")) {
       args.addAll(List.of("--sweep-interval", "1s"));
     }
