@@ -4,7 +4,7 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.DeadLetterGroup;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobPage;
-import io.antrean.coordinator.store.jdbc.ErrorText;
+import io.antrean.coordinator.store.jdbc.JobListings;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,8 +22,6 @@ import java.util.List;
  * jobs_dead_letters_by_queue}; the growth count walks {@code jobs_finished}.
  */
 final class DeadLetterQueue {
-  private static final String LIST_SELECT =
-      "SELECT " + JobRowReader.JOB_COLUMNS + " FROM jobs WHERE state = 'FAILED'";
   // Byte order ("C") and NULLs first: the same order on every server, whatever its collation.
   static final String GROUPS_SINCE =
       "SELECT queue, type, last_error, count(*) AS jobs FROM jobs"
@@ -51,39 +49,14 @@ final class DeadLetterQueue {
 
   /** The listing statement for the query; its parameters are added to {@code parameters}. */
   static String listSql(DeadLetterQuery query, List<Object> parameters) {
-    StringBuilder sql = new StringBuilder(LIST_SELECT);
-    JobReads.filter(sql, parameters, "queue = ?", query.queue());
-    JobReads.filter(sql, parameters, "type = ?", query.type());
-    JobReads.filter(
-        sql,
-        parameters,
-        "strpos(last_error_folded, ?) > 0",
-        query.errorContains() == null ? null : ErrorText.fold(query.errorContains()));
-    JobReads.filter(
-        sql,
-        parameters,
-        "finished_at >= ?",
-        query.failedAfter() == null ? null : Timestamps.ceil(query.failedAfter()));
-    JobReads.filter(
-        sql,
-        parameters,
-        "finished_at < ?",
-        query.failedBefore() == null ? null : Timestamps.ceil(query.failedBefore()));
-    return JobReads.pageSql(sql, parameters, query.beforeId(), query.limit());
+    return JobListings.deadLettersSql(
+        query, parameters, "strpos(last_error_folded, ?) > 0", Timestamps::ceil);
   }
 
   static List<DeadLetterGroup> groupsSince(Tx tx, Instant since) throws SQLException {
     PreparedStatement select = tx.prepare(GROUPS_SINCE);
     Timestamps.setCeil(select, 1, since);
-    List<DeadLetterGroup> groups = new ArrayList<>();
-    try (ResultSet rows = select.executeQuery()) {
-      while (rows.next()) {
-        groups.add(
-            new DeadLetterGroup(
-                rows.getString(1), rows.getString(2), rows.getString(3), rows.getLong(4)));
-      }
-    }
-    return groups;
+    return JobListings.deadLetterGroups(select);
   }
 
   /**

@@ -6,19 +6,15 @@ import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.QueueCounts;
-import io.antrean.coordinator.store.jdbc.JobRowReader;
+import io.antrean.coordinator.store.jdbc.JobListings;
+import io.antrean.coordinator.store.jdbc.QueueStats;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import javax.annotation.Nullable;
 
 /** The read side: get, list, stats and running leases. Each answer comes from one snapshot. */
@@ -44,39 +40,15 @@ final class JobReads {
   }
 
   static JobPage list(Tx tx, JobQuery query) throws SQLException {
-    StringBuilder sql = new StringBuilder("SELECT ").append(JobRowReader.JOB_COLUMNS);
-    sql.append(" FROM jobs WHERE true");
     List<Object> parameters = new ArrayList<>();
-    filter(sql, parameters, "queue = ?", query.queue());
-    filter(sql, parameters, "type = ?", query.type());
-    filter(sql, parameters, "state = ?", query.state() == null ? null : query.state().name());
-    return page(
-        tx, pageSql(sql, parameters, query.beforeId(), query.limit()), parameters, query.limit());
+    return page(tx, JobListings.jobsSql(query, parameters), parameters, query.limit());
   }
 
-  /**
-   * Completes a job SELECT whose WHERE clause is {@code sql} so far into one page before {@code
-   * beforeId}, newest id first, with one row more than the page holds (it tells whether another
-   * page follows).
-   */
-  static String pageSql(
-      StringBuilder sql, List<Object> parameters, @Nullable Long beforeId, int limit) {
-    filter(sql, parameters, "id < ?", beforeId);
-    sql.append(" ORDER BY id DESC LIMIT ?");
-    parameters.add(limit + 1);
-    return sql.toString();
-  }
-
-  /** Runs a statement of {@link #pageSql} and cuts its answer into a page. */
+  /** Runs a page SELECT of {@link JobListings} and cuts the answer into a page. */
   static JobPage page(Tx tx, String sql, List<Object> parameters, int limit) throws SQLException {
     PreparedStatement select = tx.prepare(sql);
     bind(select, parameters);
-    List<Job> jobs = JobRows.jobs(select);
-    if (jobs.size() <= limit) {
-      return new JobPage(jobs, null);
-    }
-    List<Job> page = jobs.subList(0, limit);
-    return new JobPage(page, page.get(page.size() - 1).id());
+    return JobListings.page(JobRows.jobs(select), limit);
   }
 
   /** Binds the parameters in order; instants as timestamps. */
@@ -91,22 +63,8 @@ final class JobReads {
     }
   }
 
-  /** Adds {@code AND condition} with its one parameter, unless the value is null (no filter). */
-  static void filter(
-      StringBuilder sql, List<Object> parameters, String condition, @Nullable Object value) {
-    if (value != null) {
-      sql.append(" AND ").append(condition);
-      parameters.add(value);
-    }
-  }
-
   static List<QueueCounts> stats(Tx tx, @Nullable String queue, Instant now) throws SQLException {
-    Map<String, Map<JobState, Long>> byState = new TreeMap<>();
-    Map<String, Long> ready = new TreeMap<>();
-    Map<String, Instant> oldestReady = new TreeMap<>();
-    if (queue != null) {
-      byState.put(queue, new EnumMap<>(JobState.class));
-    }
+    QueueStats stats = new QueueStats(queue);
     PreparedStatement counts =
         tx.prepare(COUNTS.formatted(queue == null ? "" : " WHERE queue = ?"));
     Timestamps.set(counts, 1, now);
@@ -117,40 +75,14 @@ final class JobReads {
     try (ResultSet rows = counts.executeQuery()) {
       while (rows.next()) {
         String name = rows.getString(1);
-        byState
-            .computeIfAbsent(name, q -> new EnumMap<>(JobState.class))
-            .put(JobState.valueOf(rows.getString(2)), rows.getLong(3));
-        OffsetDateTime oldest = rows.getObject(5, OffsetDateTime.class);
+        stats.count(name, JobState.valueOf(rows.getString(2)), rows.getLong(3));
+        Instant oldest = Timestamps.get(rows, 5);
         if (oldest != null) {
-          ready.put(name, rows.getLong(4));
-          oldestReady.put(name, oldest.toInstant());
+          stats.ready(name, rows.getLong(4), oldest);
         }
       }
     }
-    List<QueueCounts> result = new ArrayList<>(byState.size());
-    byState.forEach(
-        (name, states) ->
-            result.add(counts(name, states, ready.get(name), oldestReady.get(name), now)));
-    return result;
-  }
-
-  private static QueueCounts counts(
-      String queue,
-      Map<JobState, Long> states,
-      @Nullable Long ready,
-      @Nullable Instant oldestReady,
-      Instant now) {
-    long readyCount = ready == null ? 0 : ready;
-    Duration oldestAge = oldestReady == null ? Duration.ZERO : Duration.between(oldestReady, now);
-    return new QueueCounts(
-        queue,
-        readyCount,
-        states.getOrDefault(JobState.PENDING, 0L) - readyCount,
-        states.getOrDefault(JobState.RUNNING, 0L),
-        states.getOrDefault(JobState.SUCCEEDED, 0L),
-        states.getOrDefault(JobState.FAILED, 0L),
-        states.getOrDefault(JobState.CANCELLED, 0L),
-        oldestAge.isNegative() ? Duration.ZERO : oldestAge);
+    return stats.counts(now);
   }
 
   static List<LeaseRef> runningLeases(Tx tx) throws SQLException {

@@ -3,10 +3,8 @@ package io.antrean.coordinator.store.sqlite;
 import io.antrean.coordinator.store.DeadLetterGroup;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobPage;
-import io.antrean.coordinator.store.jdbc.ErrorText;
-import io.antrean.coordinator.store.jdbc.JobRowReader;
+import io.antrean.coordinator.store.jdbc.JobListings;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,8 +17,6 @@ import java.util.List;
  * walks {@code jobs_finished} from {@code since} on.
  */
 final class DeadLetterReads {
-  static final String LIST_SELECT =
-      "SELECT " + JobRowReader.JOB_COLUMNS + " FROM jobs WHERE state = 'FAILED'";
   static final String GROUPS_SINCE =
       "SELECT queue, type, last_error, count(*) AS jobs FROM jobs INDEXED BY jobs_finished"
           + " WHERE state = 'FAILED' AND finished_at >= ?"
@@ -35,32 +31,14 @@ final class DeadLetterReads {
 
   /** The SELECT of one page for the query; its parameters are added to {@code parameters}. */
   static String listSql(DeadLetterQuery query, List<Object> parameters) {
-    StringBuilder sql = new StringBuilder(LIST_SELECT);
-    JobReads.filter(sql, parameters, "queue = ?", query.queue());
-    JobReads.filter(sql, parameters, "type = ?", query.type());
-    JobReads.filter(
-        sql,
-        parameters,
-        "instr(" + CaseFolding.FUNCTION + "(last_error), ?) > 0",
-        query.errorContains() == null ? null : ErrorText.fold(query.errorContains()));
-    JobReads.filter(sql, parameters, "finished_at >= ?", Micros.ceilNullable(query.failedAfter()));
-    JobReads.filter(sql, parameters, "finished_at < ?", Micros.ceilNullable(query.failedBefore()));
-    JobReads.pageClause(sql, parameters, query.beforeId(), query.limit());
-    return sql.toString();
+    return JobListings.deadLettersSql(
+        query, parameters, "instr(" + CaseFolding.FUNCTION + "(last_error), ?) > 0", Micros::ceil);
   }
 
   static List<DeadLetterGroup> groupsSince(CachedConnection connection, Instant since)
       throws SQLException {
     PreparedStatement select = connection.prepare(GROUPS_SINCE);
     select.setLong(1, Micros.ceil(since));
-    List<DeadLetterGroup> groups = new ArrayList<>();
-    try (ResultSet rows = select.executeQuery()) {
-      while (rows.next()) {
-        groups.add(
-            new DeadLetterGroup(
-                rows.getString(1), rows.getString(2), rows.getString(3), rows.getLong(4)));
-      }
-    }
-    return groups;
+    return JobListings.deadLetterGroups(select);
   }
 }

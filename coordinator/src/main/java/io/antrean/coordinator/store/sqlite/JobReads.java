@@ -6,18 +6,15 @@ import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.QueueCounts;
-import io.antrean.coordinator.store.jdbc.JobRowReader;
+import io.antrean.coordinator.store.jdbc.JobListings;
+import io.antrean.coordinator.store.jdbc.QueueStats;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import javax.annotation.Nullable;
 
 /** The read side: get, list, stats and running leases, on a read connection. */
@@ -43,57 +40,23 @@ final class JobReads {
   }
 
   static JobPage list(CachedConnection connection, JobQuery query) throws SQLException {
-    StringBuilder sql = new StringBuilder("SELECT ").append(JobRowReader.JOB_COLUMNS);
-    sql.append(" FROM jobs WHERE 1 = 1");
     List<Object> parameters = new ArrayList<>();
-    filter(sql, parameters, "queue = ?", query.queue());
-    filter(sql, parameters, "type = ?", query.type());
-    filter(sql, parameters, "state = ?", query.state() == null ? null : query.state().name());
-    pageClause(sql, parameters, query.beforeId(), query.limit());
-    return page(connection, sql.toString(), parameters, query.limit());
+    return page(connection, JobListings.jobsSql(query, parameters), parameters, query.limit());
   }
 
-  /**
-   * Ends a job SELECT with the page position: newest id first, before {@code beforeId}, one row
-   * more than {@code limit} so {@link #page} can tell whether another page follows.
-   */
-  static void pageClause(
-      StringBuilder sql, List<Object> parameters, @Nullable Long beforeId, int limit) {
-    filter(sql, parameters, "id < ?", beforeId);
-    sql.append(" ORDER BY id DESC LIMIT ?");
-    parameters.add(limit + 1);
-  }
-
-  /** Runs a SELECT ended by {@link #pageClause} and cuts the answer into a page. */
+  /** Runs a page SELECT of {@link JobListings} and cuts the answer into a page. */
   static JobPage page(CachedConnection connection, String sql, List<Object> parameters, int limit)
       throws SQLException {
     PreparedStatement select = connection.prepare(sql);
     for (int i = 0; i < parameters.size(); i++) {
       select.setObject(i + 1, parameters.get(i));
     }
-    List<Job> jobs = JobRows.jobs(select);
-    if (jobs.size() <= limit) {
-      return new JobPage(jobs, null);
-    }
-    List<Job> page = jobs.subList(0, limit);
-    return new JobPage(page, page.get(page.size() - 1).id());
-  }
-
-  /** Adds {@code AND condition} with its one parameter, unless the value is null (no filter). */
-  static void filter(
-      StringBuilder sql, List<Object> parameters, String condition, @Nullable Object value) {
-    if (value != null) {
-      sql.append(" AND ").append(condition);
-      parameters.add(value);
-    }
+    return JobListings.page(JobRows.jobs(select), limit);
   }
 
   static List<QueueCounts> stats(CachedConnection connection, @Nullable String queue, Instant now)
       throws SQLException {
-    Map<String, Map<JobState, Long>> byState = new TreeMap<>();
-    if (queue != null) {
-      byState.put(queue, new EnumMap<>(JobState.class));
-    }
+    QueueStats stats = new QueueStats(queue);
     String queueFilter = queue == null ? "1 = 1" : "queue = ?";
     PreparedStatement counts = connection.prepare(COUNT_BY_STATE.formatted(queueFilter));
     if (queue != null) {
@@ -101,12 +64,9 @@ final class JobReads {
     }
     try (ResultSet rows = counts.executeQuery()) {
       while (rows.next()) {
-        byState
-            .computeIfAbsent(rows.getString(1), q -> new EnumMap<>(JobState.class))
-            .put(JobState.valueOf(rows.getString(2)), rows.getLong(3));
+        stats.count(rows.getString(1), JobState.valueOf(rows.getString(2)), rows.getLong(3));
       }
     }
-    Map<String, long[]> ready = new TreeMap<>();
     PreparedStatement pending = connection.prepare(READY_PENDING.formatted(queueFilter));
     pending.setLong(1, Micros.of(now));
     if (queue != null) {
@@ -114,28 +74,10 @@ final class JobReads {
     }
     try (ResultSet rows = pending.executeQuery()) {
       while (rows.next()) {
-        ready.put(rows.getString(1), new long[] {rows.getLong(2), rows.getLong(3)});
+        stats.ready(rows.getString(1), rows.getLong(2), Micros.toInstant(rows.getLong(3)));
       }
     }
-    List<QueueCounts> result = new ArrayList<>(byState.size());
-    byState.forEach((name, states) -> result.add(counts(name, states, ready.get(name), now)));
-    return result;
-  }
-
-  private static QueueCounts counts(
-      String queue, Map<JobState, Long> states, @Nullable long[] ready, Instant now) {
-    long readyCount = ready == null ? 0 : ready[0];
-    Duration oldestAge =
-        ready == null ? Duration.ZERO : Duration.between(Micros.toInstant(ready[1]), now);
-    return new QueueCounts(
-        queue,
-        readyCount,
-        states.getOrDefault(JobState.PENDING, 0L) - readyCount,
-        states.getOrDefault(JobState.RUNNING, 0L),
-        states.getOrDefault(JobState.SUCCEEDED, 0L),
-        states.getOrDefault(JobState.FAILED, 0L),
-        states.getOrDefault(JobState.CANCELLED, 0L),
-        oldestAge.isNegative() ? Duration.ZERO : oldestAge);
+    return stats.counts(now);
   }
 
   static List<LeaseRef> runningLeases(CachedConnection connection) throws SQLException {

@@ -51,9 +51,4 @@ final class Micros {
   static long ceil(Instant instant) {
     return of(instant) + (instant.getNano() % NANOS_PER_MICRO == 0 ? 0 : 1);
   }
-
-  @Nullable
-  static Long ceilNullable(@Nullable Instant instant) {
-    return instant == null ? null : ceil(instant);
-  }
 }
