@@ -17,6 +17,7 @@ import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.RetryPlanner;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -84,8 +85,7 @@ public final class PostgresJobStore implements JobStore {
 
   @Override
   public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) {
-    List<NewJob> batch = List.copyOf(jobs);
-    Objects.requireNonNull(now, "now");
+    List<NewJob> batch = JobStoreArguments.forEnqueue(jobs, now);
     if (batch.isEmpty()) {
       return List.of();
     }
@@ -94,18 +94,14 @@ public final class PostgresJobStore implements JobStore {
 
   @Override
   public List<Job> lease(LeaseSpec spec, Instant now) {
-    Objects.requireNonNull(spec, "spec");
-    Objects.requireNonNull(now, "now");
+    JobStoreArguments.forLease(spec, now);
     return db.autoCommitted("lease", tx -> LeaseWrites.lease(tx, spec, now));
   }
 
   @Override
   public List<HeartbeatResult> heartbeat(
       String workerId, List<LeaseRenewal> renewals, Instant expiresAt, Instant now) {
-    Objects.requireNonNull(workerId, "workerId");
-    List<LeaseRenewal> batch = List.copyOf(renewals);
-    Objects.requireNonNull(expiresAt, "expiresAt");
-    Objects.requireNonNull(now, "now");
+    List<LeaseRenewal> batch = JobStoreArguments.forHeartbeat(workerId, renewals, expiresAt, now);
     if (batch.isEmpty()) {
       return List.of();
     }
@@ -121,9 +117,7 @@ public final class PostgresJobStore implements JobStore {
       @Nullable byte[] result,
       @Nullable String resultContentType,
       Instant now) {
-    Objects.requireNonNull(workerId, "workerId");
-    Objects.requireNonNull(now, "now");
-    byte[] copy = result == null ? null : result.clone();
+    byte[] copy = JobStoreArguments.forComplete(workerId, result, now);
     return db.autoCommitted(
             "complete",
             tx ->
@@ -140,10 +134,7 @@ public final class PostgresJobStore implements JobStore {
       Failure failure,
       RetryPlanner planner,
       Instant now) {
-    Objects.requireNonNull(workerId, "workerId");
-    Objects.requireNonNull(failure, "failure");
-    Objects.requireNonNull(planner, "planner");
-    Objects.requireNonNull(now, "now");
+    JobStoreArguments.forFail(workerId, failure, planner, now);
     return db.inTransaction(
             "fail",
             tx -> WorkerWrites.fail(tx, jobId, fencingToken, workerId, failure, planner, now))
@@ -152,9 +143,7 @@ public final class PostgresJobStore implements JobStore {
 
   @Override
   public Job release(long jobId, long fencingToken, String workerId, String reason, Instant now) {
-    Objects.requireNonNull(workerId, "workerId");
-    Objects.requireNonNull(reason, "reason");
-    Objects.requireNonNull(now, "now");
+    JobStoreArguments.forRelease(workerId, reason, now);
     return db.inTransaction(
             "release", tx -> WorkerWrites.release(tx, jobId, fencingToken, workerId, reason, now))
         .orThrow();
@@ -169,8 +158,7 @@ public final class PostgresJobStore implements JobStore {
 
   @Override
   public List<Job> expireLeases(Instant now, int limit) {
-    Objects.requireNonNull(now, "now");
-    requirePositive(limit);
+    JobStoreArguments.forExpireLeases(now, limit);
     return db.inTransaction("expireLeases", tx -> LeaseWrites.expireLeases(tx, now, limit));
   }
 
@@ -210,12 +198,7 @@ public final class PostgresJobStore implements JobStore {
 
   @Override
   public List<Job> redrive(List<Long> jobIds, Instant firstRunAt, Duration spacing, Instant now) {
-    List<Long> ids = List.copyOf(jobIds);
-    Objects.requireNonNull(firstRunAt, "firstRunAt");
-    Objects.requireNonNull(now, "now");
-    if (spacing.isNegative()) {
-      throw new IllegalArgumentException("spacing must not be negative, got " + spacing);
-    }
+    List<Long> ids = JobStoreArguments.forRedrive(jobIds, firstRunAt, spacing, now);
     if (ids.isEmpty()) {
       return List.of();
     }
@@ -234,11 +217,7 @@ public final class PostgresJobStore implements JobStore {
 
   @Override
   public int deleteFinished(JobState state, Instant finishedBefore, int limit) {
-    if (!state.isTerminal()) {
-      throw new IllegalArgumentException("state must be terminal, got " + state);
-    }
-    Objects.requireNonNull(finishedBefore, "finishedBefore");
-    requirePositive(limit);
+    JobStoreArguments.forDeleteFinished(state, finishedBefore, limit);
     return db.autoCommitted(
         "delete finished jobs",
         tx -> RetentionWrites.deleteFinished(tx, state, finishedBefore, limit));
@@ -246,8 +225,7 @@ public final class PostgresJobStore implements JobStore {
 
   @Override
   public int forgetExpiredIdempotencyKeys(Instant now, int limit) {
-    Objects.requireNonNull(now, "now");
-    requirePositive(limit);
+    JobStoreArguments.forForgetExpiredIdempotencyKeys(now, limit);
     return db.autoCommitted(
         "forget expired idempotency keys", tx -> RetentionWrites.forgetExpiredKeys(tx, now, limit));
   }
@@ -297,11 +275,5 @@ public final class PostgresJobStore implements JobStore {
   /** Waits until the jobs-ready listener is in place, for tests. */
   boolean awaitListening(Duration timeout) throws InterruptedException {
     return jobsReady.awaitListening(timeout);
-  }
-
-  private static void requirePositive(int limit) {
-    if (limit < 1) {
-      throw new IllegalArgumentException("limit must be at least 1, got " + limit);
-    }
   }
 }

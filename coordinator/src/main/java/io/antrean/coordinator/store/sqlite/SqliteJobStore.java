@@ -17,6 +17,7 @@ import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.RetryPlanner;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -93,8 +94,7 @@ public final class SqliteJobStore implements JobStore {
 
   @Override
   public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) {
-    List<NewJob> batch = List.copyOf(jobs);
-    Objects.requireNonNull(now, "now");
+    List<NewJob> batch = JobStoreArguments.forEnqueue(jobs, now);
     if (batch.isEmpty()) {
       return List.of();
     }
@@ -103,18 +103,14 @@ public final class SqliteJobStore implements JobStore {
 
   @Override
   public List<Job> lease(LeaseSpec spec, Instant now) {
-    Objects.requireNonNull(spec, "spec");
-    Objects.requireNonNull(now, "now");
+    JobStoreArguments.forLease(spec, now);
     return writer.execute("lease", c -> LeaseWrites.lease(c, spec, now));
   }
 
   @Override
   public List<HeartbeatResult> heartbeat(
       String workerId, List<LeaseRenewal> renewals, Instant expiresAt, Instant now) {
-    Objects.requireNonNull(workerId, "workerId");
-    List<LeaseRenewal> batch = List.copyOf(renewals);
-    Objects.requireNonNull(expiresAt, "expiresAt");
-    Objects.requireNonNull(now, "now");
+    List<LeaseRenewal> batch = JobStoreArguments.forHeartbeat(workerId, renewals, expiresAt, now);
     if (batch.isEmpty()) {
       return List.of();
     }
@@ -130,9 +126,7 @@ public final class SqliteJobStore implements JobStore {
       @Nullable byte[] result,
       @Nullable String resultContentType,
       Instant now) {
-    Objects.requireNonNull(workerId, "workerId");
-    Objects.requireNonNull(now, "now");
-    byte[] resultCopy = result == null ? null : result.clone();
+    byte[] resultCopy = JobStoreArguments.forComplete(workerId, result, now);
     return writer
         .execute(
             "complete",
@@ -150,10 +144,7 @@ public final class SqliteJobStore implements JobStore {
       Failure failure,
       RetryPlanner planner,
       Instant now) {
-    Objects.requireNonNull(workerId, "workerId");
-    Objects.requireNonNull(failure, "failure");
-    Objects.requireNonNull(planner, "planner");
-    Objects.requireNonNull(now, "now");
+    JobStoreArguments.forFail(workerId, failure, planner, now);
     return writer
         .execute(
             "fail", c -> WorkerWrites.fail(c, jobId, fencingToken, workerId, failure, planner, now))
@@ -162,9 +153,7 @@ public final class SqliteJobStore implements JobStore {
 
   @Override
   public Job release(long jobId, long fencingToken, String workerId, String reason, Instant now) {
-    Objects.requireNonNull(workerId, "workerId");
-    Objects.requireNonNull(reason, "reason");
-    Objects.requireNonNull(now, "now");
+    JobStoreArguments.forRelease(workerId, reason, now);
     return writer
         .execute(
             "release", c -> WorkerWrites.release(c, jobId, fencingToken, workerId, reason, now))
@@ -179,8 +168,7 @@ public final class SqliteJobStore implements JobStore {
 
   @Override
   public List<Job> expireLeases(Instant now, int limit) {
-    Objects.requireNonNull(now, "now");
-    requireLimit(limit);
+    JobStoreArguments.forExpireLeases(now, limit);
     return writer.execute("expireLeases", c -> LeaseWrites.expireLeases(c, now, limit));
   }
 
@@ -220,12 +208,7 @@ public final class SqliteJobStore implements JobStore {
 
   @Override
   public List<Job> redrive(List<Long> jobIds, Instant firstRunAt, Duration spacing, Instant now) {
-    List<Long> ids = List.copyOf(jobIds);
-    Objects.requireNonNull(firstRunAt, "firstRunAt");
-    Objects.requireNonNull(now, "now");
-    if (spacing.isNegative()) {
-      throw new IllegalArgumentException("spacing must not be negative, got " + spacing);
-    }
+    List<Long> ids = JobStoreArguments.forRedrive(jobIds, firstRunAt, spacing, now);
     if (ids.isEmpty()) {
       return List.of();
     }
@@ -241,19 +224,14 @@ public final class SqliteJobStore implements JobStore {
 
   @Override
   public int deleteFinished(JobState state, Instant finishedBefore, int limit) {
-    if (!state.isTerminal()) {
-      throw new IllegalArgumentException("only finished jobs are deleted, not " + state);
-    }
-    Objects.requireNonNull(finishedBefore, "finishedBefore");
-    requireLimit(limit);
+    JobStoreArguments.forDeleteFinished(state, finishedBefore, limit);
     return writer.execute(
         "deleteFinished", c -> RetentionWrites.deleteFinished(c, state, finishedBefore, limit));
   }
 
   @Override
   public int forgetExpiredIdempotencyKeys(Instant now, int limit) {
-    Objects.requireNonNull(now, "now");
-    requireLimit(limit);
+    JobStoreArguments.forForgetExpiredIdempotencyKeys(now, limit);
     return writer.execute(
         "forgetExpiredIdempotencyKeys", c -> RetentionWrites.forgetExpiredKeys(c, now, limit));
   }
@@ -262,12 +240,6 @@ public final class SqliteJobStore implements JobStore {
   public List<DeadLetterGroup> deadLetteredSince(Instant since) {
     Objects.requireNonNull(since, "since");
     return reads.read("count dead letters", c -> DeadLetterReads.groupsSince(c, since));
-  }
-
-  private static void requireLimit(int limit) {
-    if (limit < 1) {
-      throw new IllegalArgumentException("limit must be at least 1, got " + limit);
-    }
   }
 
   /**
