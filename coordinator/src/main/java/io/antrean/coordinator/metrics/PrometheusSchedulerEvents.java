@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import javax.annotation.Nullable;
 
 /**
  * Counts what the scheduling core reports as Prometheus counters and histograms: jobs enqueued,
@@ -122,7 +123,7 @@ public final class PrometheusSchedulerEvents implements SchedulerEvents {
   }
 
   @Override
-  public void onCompleted(Job job, Duration runTime) {
+  public void onCompleted(Job job, @Nullable Duration runTime) {
     QueueSeries q = queue(job.queue());
     q.completed().inc();
     if (runTime != null) {
@@ -131,7 +132,7 @@ public final class PrometheusSchedulerEvents implements SchedulerEvents {
   }
 
   @Override
-  public void onFailed(Job job, ErrorKind kind, Duration runTime) {
+  public void onFailed(Job job, ErrorKind kind, @Nullable Duration runTime) {
     QueueSeries q = queue(job.queue());
     boolean permanent = kind == ErrorKind.PERMANENT;
     (permanent ? q.failedPermanent() : q.failedRetryable()).inc();

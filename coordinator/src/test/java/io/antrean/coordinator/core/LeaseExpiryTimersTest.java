@@ -43,4 +43,26 @@ class LeaseExpiryTimersTest {
     timers.track(new LeaseRef(2, 1, T0.plusSeconds(10)));
     assertThat(timers.nextDue()).isEqualTo(T0.plusSeconds(10));
   }
+
+  @Test
+  void endedLeaseAnswersWhenThisCoordinatorGrantedIt() {
+    timers.track(new LeaseRef(1, 7, T0.plusSeconds(30)), T0);
+    timers.track(new LeaseRef(1, 7, T0.plusSeconds(60)));
+    timers.track(new LeaseRef(2, 3, T0.plusSeconds(30)));
+
+    assertThat(timers.untrack(1, 7)).isEqualTo(T0);
+    assertThat(timers.untrack(1, 7)).isNull();
+    assertThat(timers.untrack(2, 3)).isNull();
+    assertThat(timers.size()).isZero();
+  }
+
+  @Test
+  void grantOfAnotherTokenOrAFiredTimerIsForgotten() {
+    timers.track(new LeaseRef(1, 7, T0.plusSeconds(30)), T0);
+    assertThat(timers.untrack(1, 8)).isNull();
+
+    timers.track(new LeaseRef(2, 1, T0.plusSeconds(30)), T0);
+    assertThat(timers.takeDue(T0.plusSeconds(30))).hasSize(1);
+    assertThat(timers.untrack(2, 1)).isNull();
+  }
 }
