@@ -56,6 +56,18 @@ final class Jobs {
         .until(() -> get(stub, id), j -> j.getState() == state);
   }
 
+  /**
+   * Waits (bounded) until the job's handler is demonstrably running on a worker: the worker sent a
+   * progress note with a heartbeat. Being RUNNING only says the coordinator granted a lease; the
+   * answer may still be on its way to the worker.
+   */
+  static Job awaitProgress(JobServiceGrpc.JobServiceBlockingStub stub, long id, Duration atMost) {
+    return Awaitility.await("job " + id + " reports progress")
+        .atMost(atMost)
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> get(stub, id), j -> !j.getProgress().isEmpty());
+  }
+
   static long count(Job job, AttemptOutcome outcome) {
     return job.getHistoryList().stream().filter(a -> a.getOutcome() == outcome).count();
   }

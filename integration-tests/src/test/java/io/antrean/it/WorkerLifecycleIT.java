@@ -32,6 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** Worker processes under real signals, cancellation and concurrent producers. */
 @Timeout(150)
 class WorkerLifecycleIT {
+  /** 50 pages of 100 ms, with a progress note after each page. */
+  private static final String FIVE_SECOND_REPORT = "{\"pages\":50,\"msPerPage\":100}";
+
   @RegisterExtension final Cluster cluster = new Cluster();
   @TempDir Path dir;
 
@@ -45,8 +48,8 @@ class WorkerLifecycleIT {
   void sigtermWithLongGraceLetsTheRunningJobFinishAndExitsZero() throws Exception {
     JobServiceGrpc.JobServiceBlockingStub jobs = cluster.jobs();
     JvmProcess worker = cluster.startWorker("w1", "--shutdown-grace", "30s", "--lease-ttl", "3s");
-    long id = Jobs.enqueue(jobs, "sleep", "{\"ms\":5000}");
-    Jobs.awaitState(jobs, id, JobState.JOB_STATE_RUNNING, Duration.ofSeconds(30));
+    long id = Jobs.enqueue(jobs, "report.build", FIVE_SECOND_REPORT);
+    Jobs.awaitProgress(jobs, id, Duration.ofSeconds(30));
 
     worker.terminate();
     assertThat(worker.awaitExit(Duration.ofSeconds(40))).isZero();
@@ -58,9 +61,9 @@ class WorkerLifecycleIT {
   @Test
   void sigtermWithShortGraceReleasesTheJobWithoutSpendingAnAttempt() throws Exception {
     JobServiceGrpc.JobServiceBlockingStub jobs = cluster.jobs();
-    JvmProcess first = cluster.startWorker("first", "--shutdown-grace", "1s");
-    long id = Jobs.enqueue(jobs, "sleep", "{\"ms\":5000}");
-    Jobs.awaitState(jobs, id, JobState.JOB_STATE_RUNNING, Duration.ofSeconds(30));
+    JvmProcess first = cluster.startWorker("first", "--shutdown-grace", "1s", "--lease-ttl", "3s");
+    long id = Jobs.enqueue(jobs, "report.build", FIVE_SECOND_REPORT);
+    Jobs.awaitProgress(jobs, id, Duration.ofSeconds(30));
 
     first.terminate();
     assertThat(first.awaitExit(Duration.ofSeconds(20))).isZero();
@@ -83,8 +86,8 @@ class WorkerLifecycleIT {
     JobServiceGrpc.JobServiceBlockingStub jobs = cluster.jobs();
     // Lease TTL 3 s gives a heartbeat every second.
     cluster.startWorker("w1", "--lease-ttl", "3s");
-    long id = Jobs.enqueue(jobs, "sleep", "{\"ms\":60000}");
-    Jobs.awaitState(jobs, id, JobState.JOB_STATE_RUNNING, Duration.ofSeconds(30));
+    long id = Jobs.enqueue(jobs, "report.build", "{\"pages\":600,\"msPerPage\":100}");
+    Jobs.awaitProgress(jobs, id, Duration.ofSeconds(30));
 
     long start = System.nanoTime();
     Job asked = jobs.cancelJob(CancelJobRequest.newBuilder().setId(id).build()).getJob();
