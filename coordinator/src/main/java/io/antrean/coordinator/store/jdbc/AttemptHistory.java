@@ -1,11 +1,9 @@
 package io.antrean.coordinator.store.jdbc;
 
-import io.antrean.coordinator.job.AttemptOutcome;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import javax.annotation.Nullable;
 
 /**
  * The parts of the attempt history both stores write alike: how a lease's entry ends, who a
@@ -28,20 +26,15 @@ public final class AttemptHistory {
 
   /**
    * Binds every parameter of {@link #END} but the first: the outcome, the failure's fields (or only
-   * {@code message}, when there is no failure), and which lease's entry.
+   * the message, when there is no failure), and which lease's entry.
    */
   public static void bindEnd(
-      PreparedStatement update,
-      long jobId,
-      long fencingToken,
-      AttemptOutcome outcome,
-      @Nullable Failure failure,
-      @Nullable String message)
-      throws SQLException {
-    update.setString(2, outcome.name());
+      PreparedStatement update, long jobId, long fencingToken, AttemptEnd end) throws SQLException {
+    Failure failure = end.failure();
+    update.setString(2, end.outcome().name());
     update.setString(3, failure == null ? null : failure.kind().name());
     update.setString(4, failure == null ? null : failure.errorType());
-    update.setString(5, failure == null ? message : failure.message());
+    update.setString(5, failure == null ? end.message() : failure.message());
     update.setString(6, failure == null ? null : failure.stackTrace());
     update.setLong(7, jobId);
     update.setLong(8, fencingToken);

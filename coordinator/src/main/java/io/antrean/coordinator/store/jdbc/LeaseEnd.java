@@ -9,7 +9,6 @@ import io.antrean.coordinator.store.RetryPlanner;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import javax.annotation.Nullable;
 
 /**
  * How a lease ends other than by success: where the job goes next, and how the lease's attempt is
@@ -17,18 +16,15 @@ import javax.annotation.Nullable;
  * with the token being ended); the store applies both halves in one transaction.
  *
  * @param move the job's move, which also clears the lease
- * @param outcome the attempt's outcome
- * @param failure the worker's failure, recorded on the attempt, or null
- * @param message the attempt's error message when there is no failure (a reason), or null
+ * @param attempt how the lease's history entry ends
  */
-public record LeaseEnd(
-    JobMove move, AttemptOutcome outcome, @Nullable Failure failure, @Nullable String message) {
+public record LeaseEnd(JobMove move, AttemptEnd attempt) {
   /** The last error of a job failed for using up its lease expiries, and its attempts' message. */
   public static final String EXPIRED_LEASE_REASON = "lease expired";
 
   public LeaseEnd {
     Objects.requireNonNull(move, "move");
-    Objects.requireNonNull(outcome, "outcome");
+    Objects.requireNonNull(attempt, "attempt");
   }
 
   /**
@@ -54,7 +50,8 @@ public record LeaseEnd(
               : AttemptOutcome.FAILED_RETRYABLE;
       move = JobMove.to(JobState.FAILED);
     }
-    return new LeaseEnd(move.lastError(ErrorText.describe(failure)), outcome, failure, null);
+    return new LeaseEnd(
+        move.lastError(ErrorText.describe(failure)), new AttemptEnd(outcome, failure, null));
   }
 
   /**
@@ -66,7 +63,7 @@ public record LeaseEnd(
         job.cancelRequested() ? JobMove.to(JobState.CANCELLED) : JobMove.to(JobState.PENDING);
     AttemptOutcome outcome =
         job.cancelRequested() ? AttemptOutcome.CANCELLED : AttemptOutcome.RELEASED;
-    return new LeaseEnd(move.attempts(-1), outcome, null, reason);
+    return new LeaseEnd(move.attempts(-1), new AttemptEnd(outcome, null, reason));
   }
 
   /**
@@ -84,6 +81,7 @@ public record LeaseEnd(
       move = JobMove.to(JobState.PENDING).runAt(now);
     }
     return new LeaseEnd(
-        move.leaseExpiries(1), AttemptOutcome.LEASE_EXPIRED, null, EXPIRED_LEASE_REASON);
+        move.leaseExpiries(1),
+        new AttemptEnd(AttemptOutcome.LEASE_EXPIRED, null, EXPIRED_LEASE_REASON));
   }
 }

@@ -1,13 +1,12 @@
 package io.antrean.coordinator.store.postgres;
 
 import io.antrean.coordinator.job.AttemptOutcome;
-import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.jdbc.AttemptEnd;
 import io.antrean.coordinator.store.jdbc.AttemptHistory;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
-import javax.annotation.Nullable;
 
 /**
  * Writes the attempt history: one row per lease (opened by the lease statement itself, see {@link
@@ -28,18 +27,11 @@ final class AttemptRows {
   private AttemptRows() {}
 
   /** Ends the running entry of the lease with this token. */
-  static void ended(
-      Tx tx,
-      long jobId,
-      long fencingToken,
-      AttemptOutcome outcome,
-      @Nullable Failure failure,
-      @Nullable String message,
-      Instant now)
+  static void ended(Tx tx, long jobId, long fencingToken, AttemptEnd end, Instant now)
       throws SQLException {
     PreparedStatement update = tx.prepare(AttemptHistory.END);
     Timestamps.set(update, 1, now);
-    AttemptHistory.bindEnd(update, jobId, fencingToken, outcome, failure, message);
+    AttemptHistory.bindEnd(update, jobId, fencingToken, end);
     update.executeUpdate();
   }
 

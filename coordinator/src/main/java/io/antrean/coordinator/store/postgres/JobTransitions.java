@@ -75,7 +75,7 @@ final class JobTransitions {
   static Job endLease(Tx tx, long jobId, long fencingToken, LeaseEnd end, Instant now)
       throws SQLException {
     Job after = apply(tx, jobId, end.move(), now);
-    AttemptRows.ended(tx, jobId, fencingToken, end.outcome(), end.failure(), end.message(), now);
+    AttemptRows.ended(tx, jobId, fencingToken, end.attempt(), now);
     return after;
   }
 

@@ -1,8 +1,8 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.AttemptOutcome;
-import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.jdbc.AttemptEnd;
 import io.antrean.coordinator.store.jdbc.AttemptHistory;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -38,17 +38,11 @@ final class AttemptRows {
 
   /** Ends the running entry of the lease with this token. */
   static void ended(
-      CachedConnection connection,
-      long jobId,
-      long fencingToken,
-      AttemptOutcome outcome,
-      @Nullable Failure failure,
-      @Nullable String message,
-      Instant now)
+      CachedConnection connection, long jobId, long fencingToken, AttemptEnd end, Instant now)
       throws SQLException {
     PreparedStatement update = connection.prepare(AttemptHistory.END);
     update.setLong(1, Micros.of(now));
-    AttemptHistory.bindEnd(update, jobId, fencingToken, outcome, failure, message);
+    AttemptHistory.bindEnd(update, jobId, fencingToken, end);
     update.executeUpdate();
   }
 

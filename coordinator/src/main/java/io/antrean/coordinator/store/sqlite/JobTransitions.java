@@ -58,8 +58,7 @@ final class JobTransitions {
       CachedConnection connection, long jobId, long fencingToken, LeaseEnd end, Instant now)
       throws SQLException {
     Job after = apply(connection, jobId, end.move(), now);
-    AttemptRows.ended(
-        connection, jobId, fencingToken, end.outcome(), end.failure(), end.message(), now);
+    AttemptRows.ended(connection, jobId, fencingToken, end.attempt(), now);
     return after;
   }
 

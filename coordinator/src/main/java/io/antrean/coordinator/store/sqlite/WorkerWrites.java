@@ -1,6 +1,5 @@
 package io.antrean.coordinator.store.sqlite;
 
-import io.antrean.coordinator.job.AttemptOutcome;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.HeartbeatResult;
@@ -8,6 +7,7 @@ import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.RetryPlanner;
+import io.antrean.coordinator.store.jdbc.AttemptEnd;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.Outcome;
@@ -101,7 +101,7 @@ final class WorkerWrites {
       return rejectStale(
           connection, existing(connection, jobId), workerId, fencingToken, "complete", now);
     }
-    AttemptRows.ended(connection, jobId, fencingToken, AttemptOutcome.SUCCEEDED, null, null, now);
+    AttemptRows.ended(connection, jobId, fencingToken, AttemptEnd.SUCCEEDED, now);
     return Outcome.of(done.get());
   }
 
