@@ -5,9 +5,11 @@ import io.antrean.coordinator.core.BackupSweep;
 import io.antrean.coordinator.core.DeadLetters;
 import io.antrean.coordinator.core.JitteredBackoff;
 import io.antrean.coordinator.core.JobScheduler;
+import io.antrean.coordinator.core.JobWatchers;
 import io.antrean.coordinator.core.LeaseExpiryDuty;
 import io.antrean.coordinator.core.RecoveryCounters;
 import io.antrean.coordinator.core.RetentionSweep;
+import io.antrean.coordinator.core.SchedulerEvents;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.grpc.AdminServiceCalls;
 import io.antrean.coordinator.grpc.CoordinatorServer;
@@ -39,9 +41,11 @@ import org.slf4j.LoggerFactory;
 public final class Coordinator implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
   private static final long SHUTDOWN_GRACE_MILLIS = 10_000;
+  private static final long WATCH_RECHECK_MILLIS = 1000;
 
   private final JobStore store;
   private final JobScheduler scheduler;
+  private final JobWatchers watchers;
   private final CoordinatorMetrics metrics;
   private final RecoveryCounters counters;
   private final ScheduledExecutorService timers;
@@ -64,6 +68,10 @@ public final class Coordinator implements AutoCloseable {
     stpe.setRemoveOnCancelPolicy(true);
     this.timers = stpe;
     this.dispatch = Executors.newFixedThreadPool(2, daemon("antrean-dispatch"));
+    this.watchers = new JobWatchers(store::get, timers);
+    // Catches changes made through another coordinator sharing the store, and missed events.
+    timers.scheduleWithFixedDelay(
+        watchers::runOnce, WATCH_RECHECK_MILLIS, WATCH_RECHECK_MILLIS, TimeUnit.MILLISECONDS);
     this.scheduler =
         new JobScheduler(
             store,
@@ -72,7 +80,7 @@ public final class Coordinator implements AutoCloseable {
             new JitteredBackoff(() -> ThreadLocalRandom.current().nextDouble()),
             timers,
             dispatch,
-            metrics.schedulerEvents());
+            SchedulerEvents.both(metrics.schedulerEvents(), watchers));
     scheduler.trackStoredLeases();
     this.duties =
         new BackgroundDuties(
@@ -86,7 +94,11 @@ public final class Coordinator implements AutoCloseable {
             settings.retention().interval());
     this.server =
         new CoordinatorServer(
-                serverBuilder, scheduler, clock, new RpcMetricsInterceptor(metrics.rpcDurations()))
+                serverBuilder,
+                scheduler,
+                watchers,
+                clock,
+                new RpcMetricsInterceptor(metrics.rpcDurations()))
             .start();
     this.http = httpEndpoint == null ? null : startHttp(httpEndpoint, settings, clock);
   }
@@ -145,6 +157,11 @@ public final class Coordinator implements AutoCloseable {
     return scheduler;
   }
 
+  /** Who watches which job (WatchJob calls). */
+  public JobWatchers jobWatchers() {
+    return watchers;
+  }
+
   public RecoveryCounters recoveryCounters() {
     return counters;
   }
@@ -156,8 +173,9 @@ public final class Coordinator implements AutoCloseable {
 
   /**
    * Stops gracefully: HTTP first (calls in flight get up to a second), then gRPC reports
-   * NOT_SERVING, takes no new calls, answers waiting Lease calls empty and finishes calls in flight
-   * (up to 10 s); then duties stop and the store is closed.
+   * NOT_SERVING, takes no new calls, answers waiting Lease calls empty, ends WatchJob calls with
+   * UNAVAILABLE and finishes calls in flight (up to 10 s); then duties stop and the store is
+   * closed.
    */
   @Override
   public void close() {
@@ -166,6 +184,7 @@ public final class Coordinator implements AutoCloseable {
     }
     server.beginShutdown();
     scheduler.releaseWaitingLeaseCalls();
+    watchers.close();
     try {
       server.awaitShutdown(SHUTDOWN_GRACE_MILLIS);
     } catch (InterruptedException e) {

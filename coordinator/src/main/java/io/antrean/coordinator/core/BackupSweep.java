@@ -36,6 +36,7 @@ public final class BackupSweep {
       batch = scheduler.store().expireLeases(now, BATCH);
       for (Job job : batch) {
         scheduler.timers().untrack(job.id());
+        scheduler.leaseExpired(job);
         log.warn(
             "sweep took back job {} (type {}, attempt {}) after its lease expired; job is now {}",
             job.id(),

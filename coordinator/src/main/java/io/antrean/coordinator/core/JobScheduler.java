@@ -277,6 +277,7 @@ public final class JobScheduler {
       throw e;
     }
     timers.untrack(jobId);
+    events.onReleased(job);
     if (job.state() == JobState.PENDING) {
       longPoll.jobsReady(job.queue());
     }
@@ -298,6 +299,7 @@ public final class JobScheduler {
     if (after.state() == JobState.SUCCEEDED || after.state() == JobState.FAILED) {
       throw new JobFinishedException(jobId, after.state());
     }
+    events.onCancelled(after);
     return after;
   }
 
@@ -319,6 +321,11 @@ public final class JobScheduler {
         job.lastError());
     deadLetterMonitor.record(job, now);
     events.onDeadLettered(job);
+  }
+
+  /** Notes a job taken back after its lease expired, by its timer or by the sweep. */
+  void leaseExpired(Job job) {
+    events.onLeaseExpired(job);
   }
 
   /**

@@ -42,6 +42,7 @@ public final class LeaseExpiryDuty {
       if (job.isPresent()) {
         taken++;
         Job j = job.get();
+        scheduler.leaseExpired(j);
         log.warn(
             "lease of job {} (type {}, attempt {}) expired; job is now {}",
             j.id(),

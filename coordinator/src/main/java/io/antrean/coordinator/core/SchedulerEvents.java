@@ -7,9 +7,11 @@ import java.time.Instant;
 import javax.annotation.Nullable;
 
 /**
- * What the scheduling core reports as it works, for metrics: one call per job that was enqueued,
- * leased, completed, failed, dead-lettered, per batch of expired leases and per stale call. The
- * core knows nothing of how they are counted (see {@code io.antrean.coordinator.metrics}).
+ * What the scheduling core reports as it works, for metrics and job watchers: one call per job that
+ * was enqueued, leased, completed, failed, dead-lettered, cancelled, released or taken back after
+ * its lease expired, per batch of expired leases and per stale call. The core knows nothing of how
+ * they are used (see {@code io.antrean.coordinator.metrics} and {@link JobWatchers}); {@link #both}
+ * reports to two listeners.
  *
  * <p>Calls come on the threads that serve RPCs and run the background duties, right after the store
  * made the change durable, so an implementation must be thread-safe, quick and must not block. An
@@ -48,6 +50,18 @@ public interface SchedulerEvents {
   /** A job entered the dead-letter queue, through a failure or through its lease expiries. */
   default void onDeadLettered(Job job) {}
 
+  /** A cancel was applied: {@code job} is CANCELLED, or still RUNNING with its cancel flag set. */
+  default void onCancelled(Job job) {}
+
+  /** A worker handed a job back without spending an attempt; {@code job} is after the change. */
+  default void onReleased(Job job) {}
+
+  /**
+   * One job was taken back after its lease expired; {@code job} is after the change (PENDING, or
+   * FAILED when its lease expiries are spent, which {@link #onDeadLettered} also reports).
+   */
+  default void onLeaseExpired(Job job) {}
+
   /** {@code count} expired leases were taken back by the given path; never called with 0. */
   default void onLeasesExpired(LeaseExpiryPath path, int count) {}
 
@@ -56,6 +70,11 @@ public interface SchedulerEvents {
    * token, or a lease a Heartbeat answered as lost); nothing changed but the job's history.
    */
   default void onStaleRejected() {}
+
+  /** Reports every event to {@code first}, then to {@code second}. */
+  static SchedulerEvents both(SchedulerEvents first, SchedulerEvents second) {
+    return new BothEvents(first, second);
+  }
 
   /** Which path took back an expired lease. */
   enum LeaseExpiryPath {

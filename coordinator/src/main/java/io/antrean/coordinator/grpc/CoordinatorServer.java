@@ -2,6 +2,7 @@ package io.antrean.coordinator.grpc;
 
 import io.antrean.coordinator.core.DeadLetters;
 import io.antrean.coordinator.core.JobScheduler;
+import io.antrean.coordinator.core.JobWatchers;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
@@ -24,11 +25,13 @@ public final class CoordinatorServer {
   private final HealthStatusManager health = new HealthStatusManager();
 
   /**
+   * @param watchers serves WatchJob
    * @param interceptors run on every call, for example {@link RpcMetricsInterceptor}
    */
   public CoordinatorServer(
       ServerBuilder<?> builder,
       JobScheduler scheduler,
+      JobWatchers watchers,
       Clock clock,
       ServerInterceptor... interceptors) {
     for (ServerInterceptor interceptor : interceptors) {
@@ -36,7 +39,7 @@ public final class CoordinatorServer {
     }
     this.server =
         builder
-            .addService(new GrpcJobService(scheduler, clock))
+            .addService(new GrpcJobService(scheduler, clock, watchers))
             .addService(new GrpcWorkerService(scheduler))
             .addService(new GrpcAdminService(new DeadLetters(scheduler)))
             .addService(health.getHealthService())

@@ -1,6 +1,7 @@
 package io.antrean.coordinator.grpc;
 
 import io.antrean.coordinator.core.JobScheduler;
+import io.antrean.coordinator.core.JobWatchers;
 import io.antrean.proto.v1.CancelJobRequest;
 import io.antrean.proto.v1.CancelJobResponse;
 import io.antrean.proto.v1.EnqueueBatchRequest;
@@ -14,15 +15,23 @@ import io.antrean.proto.v1.GetStatsResponse;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
+import io.antrean.proto.v1.WatchJobRequest;
+import io.antrean.proto.v1.WatchJobResponse;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
 
-/** The producer-facing RPCs, answered by {@link JobServiceCalls}. */
+/**
+ * The producer-facing RPCs: the unary ones answered by {@link JobServiceCalls}, WatchJob by a
+ * {@link JobWatchStream} registered with {@link JobWatchers} (no thread per watch).
+ */
 public final class GrpcJobService extends JobServiceGrpc.JobServiceImplBase {
   private final JobServiceCalls calls;
+  private final JobWatchers watchers;
 
-  public GrpcJobService(JobScheduler scheduler, Clock clock) {
+  public GrpcJobService(JobScheduler scheduler, Clock clock, JobWatchers watchers) {
     this.calls = new JobServiceCalls(scheduler, clock);
+    this.watchers = watchers;
   }
 
   @Override
@@ -54,5 +63,17 @@ public final class GrpcJobService extends JobServiceGrpc.JobServiceImplBase {
   @Override
   public void getStats(GetStatsRequest request, StreamObserver<GetStatsResponse> observer) {
     Unary.answer(observer, () -> calls.getStats(request));
+  }
+
+  @Override
+  public void watchJob(WatchJobRequest request, StreamObserver<WatchJobResponse> observer) {
+    JobWatchStream stream =
+        new JobWatchStream((ServerCallStreamObserver<WatchJobResponse>) observer);
+    try {
+      JobServiceCalls.requirePositiveId(request.getId());
+      stream.attach(watchers.watch(request.getId(), stream));
+    } catch (RuntimeException e) {
+      stream.onEnd(e);
+    }
   }
 }

@@ -4,6 +4,7 @@ import com.google.protobuf.Any;
 import com.google.rpc.BadRequest;
 import com.google.rpc.Code;
 import com.google.rpc.ErrorInfo;
+import io.antrean.coordinator.core.CoordinatorStoppingException;
 import io.antrean.coordinator.core.FieldViolation;
 import io.antrean.coordinator.core.JobFinishedException;
 import io.antrean.coordinator.core.NotDeadLetteredException;
@@ -63,6 +64,9 @@ public final class StatusMapping {
     if (t instanceof StoreUnavailableException e) {
       log.warn("store unavailable: {}", e.getMessage(), e);
       return status(Code.UNAVAILABLE, "store unavailable; retry later", info("STORE_UNAVAILABLE"));
+    }
+    if (t instanceof CoordinatorStoppingException e) {
+      return status(Code.UNAVAILABLE, e.getMessage(), info("COORDINATOR_STOPPING"));
     }
     String correlationId = UUID.randomUUID().toString();
     log.error("internal error, correlation id {}", correlationId, t);
