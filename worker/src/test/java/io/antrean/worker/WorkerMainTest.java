@@ -38,7 +38,8 @@ class WorkerMainTest {
   void loadsTheBundledExampleHandlers() {
     Map<String, JobHandler> handlers = HandlerCatalog.load(getClass().getClassLoader(), List.of());
 
-    assertThat(handlers).containsOnlyKeys("email.send", "report.build", "flaky", "sleep", "crash");
+    assertThat(handlers)
+        .containsOnlyKeys("email.send", "report.build", "flaky", "sleep", "crash", "bench.noop");
     assertThat(handlers.get("email.send")).isInstanceOf(EmailSendHandler.class);
   }
 
