@@ -99,6 +99,34 @@ public interface AntreanClient extends AutoCloseable {
   Job cancelJob(long id);
 
   /**
+   * Follows a job with the WatchJob stream: the returned iterator yields the job as it is now, then
+   * a snapshot per change of its state, attempts or cancel flag (intermediate ones may be skipped
+   * under load; the latest never is), and ends after the terminal snapshot. Errors, including an
+   * unknown id ({@link JobNotFoundException}), surface from the iterator; see {@link JobWatch}.
+   * Close the watch if you stop reading early.
+   *
+   * @param timeout how long the watch may stay open; when it passes the iterator throws {@link
+   *     UnavailableException} with {@code isDeadlineExceeded()}; positive
+   * @throws IllegalArgumentException if {@code timeout} is zero or negative
+   */
+  JobWatch watchJob(long id, Duration timeout);
+
+  /**
+   * Blocks until the job reaches {@code SUCCEEDED}, {@code FAILED} or {@code CANCELLED}, and
+   * returns it (without history). Built on {@link #watchJob}; a watch that ends with {@code
+   * UNAVAILABLE} (for example a coordinator shutting down) is opened again while time remains.
+   *
+   * @param timeout how long to wait in all; positive
+   * @return the job in its terminal state
+   * @throws AwaitTimeoutException if the job did not finish within {@code timeout}
+   * @throws JobNotFoundException if no job has this id
+   * @throws IllegalArgumentException if {@code timeout} is zero or negative
+   */
+  default Job awaitTerminal(long id, Duration timeout) {
+    return TerminalWait.await(this, id, timeout, System::nanoTime);
+  }
+
+  /**
    * Depth by state, the oldest pending job's age, and the dead-letter depth ({@code failed}) with
    * how many jobs entered the dead-letter queue within the response's {@code dead_letter_window}.
    *

@@ -14,9 +14,14 @@ import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
+import io.antrean.proto.v1.WatchJobRequest;
+import io.antrean.proto.v1.WatchJobResponse;
 import io.grpc.Channel;
+import io.grpc.Context;
 import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
@@ -113,6 +118,24 @@ public final class GrpcAntreanClient implements AntreanClient {
   public Job cancelJob(long id) {
     CancelJobRequest request = CancelJobRequest.newBuilder().setId(id).build();
     return StatusTranslation.call(() -> deadlined().cancelJob(request)).getJob();
+  }
+
+  @Override
+  public JobWatch watchJob(long id, Duration timeout) {
+    requirePositive(timeout);
+    WatchJobRequest request = WatchJobRequest.newBuilder().setId(id).build();
+    Context.CancellableContext context = Context.current().withCancellation();
+    Context previous = context.attach();
+    try {
+      Iterator<WatchJobResponse> responses =
+          stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS).watchJob(request);
+      return new JobWatch(responses, context);
+    } catch (StatusRuntimeException e) {
+      context.cancel(e);
+      throw StatusTranslation.translate(e);
+    } finally {
+      context.detach(previous);
+    }
   }
 
   @Override

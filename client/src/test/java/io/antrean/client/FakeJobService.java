@@ -16,6 +16,8 @@ import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
+import io.antrean.proto.v1.WatchJobRequest;
+import io.antrean.proto.v1.WatchJobResponse;
 import io.grpc.Context;
 import io.grpc.Deadline;
 import io.grpc.Status;
@@ -59,6 +61,29 @@ public class FakeJobService extends JobServiceGrpc.JobServiceImplBase {
       };
   public volatile Handler<GetStatsRequest, GetStatsResponse> getStats =
       r -> GetStatsResponse.getDefaultInstance();
+
+  /** Serves one WatchJob call on its observer: any number of messages, then an end or none. */
+  @FunctionalInterface
+  public interface StreamHandler<Q, R> {
+    void handle(Q request, StreamObserver<R> observer) throws InterruptedException;
+  }
+
+  public volatile StreamHandler<WatchJobRequest, WatchJobResponse> watchJob =
+      (r, observer) ->
+          observer.onError(
+              Status.NOT_FOUND
+                  .withDescription("job " + r.getId() + " not found")
+                  .asRuntimeException());
+
+  /** A WatchJob handler that sends these snapshots, in order, and ends the stream OK. */
+  public static StreamHandler<WatchJobRequest, WatchJobResponse> streaming(Job... snapshots) {
+    return (r, observer) -> {
+      for (Job job : snapshots) {
+        observer.onNext(WatchJobResponse.newBuilder().setJob(job).build());
+      }
+      observer.onCompleted();
+    };
+  }
 
   /** Every request received, in order. */
   public final List<Object> requests = Collections.synchronizedList(new ArrayList<>());
@@ -139,6 +164,20 @@ public class FakeJobService extends JobServiceGrpc.JobServiceImplBase {
   @Override
   public void getStats(GetStatsRequest request, StreamObserver<GetStatsResponse> observer) {
     serve(request, observer, getStats);
+  }
+
+  @Override
+  public void watchJob(WatchJobRequest request, StreamObserver<WatchJobResponse> observer) {
+    requests.add(request);
+    deadlines.add(Context.current().getDeadline());
+    try {
+      watchJob.handle(request, observer);
+    } catch (StatusRuntimeException e) {
+      observer.onError(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      observer.onError(Status.CANCELLED.withCause(e).asRuntimeException());
+    }
   }
 
   private <Q, R> void serve(Q request, StreamObserver<R> observer, Handler<Q, R> handler) {

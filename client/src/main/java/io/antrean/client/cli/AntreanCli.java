@@ -38,6 +38,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
       GetCommand.class,
       ListCommand.class,
       CancelCommand.class,
+      WatchCommand.class,
       StatsCommand.class,
       DlqCommand.class,
       SamplesCommand.class,

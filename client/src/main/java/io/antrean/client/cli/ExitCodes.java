@@ -23,6 +23,12 @@ final class ExitCodes {
   /** The coordinator could not be reached or did not answer in time. */
   static final int UNAVAILABLE = 4;
 
+  /** {@code watch}: the job ended FAILED (in the dead-letter queue). */
+  static final int JOB_FAILED = 5;
+
+  /** {@code watch}: the job ended CANCELLED. */
+  static final int JOB_CANCELLED = 6;
+
   private ExitCodes() {}
 
   /** The exit code section of every command's help, in code order. */
@@ -36,6 +42,8 @@ final class ExitCodes {
     codes.put(" " + USAGE, "usage error");
     codes.put(" " + NOT_FOUND, "not found");
     codes.put(" " + UNAVAILABLE, "coordinator unavailable or too slow (--timeout)");
+    codes.put(" " + JOB_FAILED, "watch: the job ended FAILED");
+    codes.put(" " + JOB_CANCELLED, "watch: the job ended CANCELLED");
     return codes;
   }
 }
