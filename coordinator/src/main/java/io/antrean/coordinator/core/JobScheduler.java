@@ -40,16 +40,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class JobScheduler {
   private static final Logger log = LoggerFactory.getLogger(JobScheduler.class);
-  private static final int MAX_HEARTBEAT_LEASES = 1024;
-  private static final int MAX_PROGRESS_CHARS = 1024;
-  private static final int MAX_ERROR_MESSAGE_CHARS = 4096;
-  private static final int MAX_STACK_TRACE_CHARS = 16 * 1024;
 
   private final JobStore store;
   private final Settings settings;
   private final Clock clock;
   private final RetryPlanner planner;
   private final EnqueueValidator validator;
+  private final WorkerRequests requests;
   private final LeaseExpiryTimers timers;
   private final LongPoll longPoll;
   private final DueWakeups wakeups;
@@ -85,6 +82,7 @@ public final class JobScheduler {
     this.clock = clock;
     this.planner = planner;
     this.validator = new EnqueueValidator(settings);
+    this.requests = new WorkerRequests(settings);
     this.timers = new LeaseExpiryTimers();
     this.longPoll = new LongPoll(new StoreLeaser(), dispatch, scheduler);
     this.wakeups = new DueWakeups(longPoll::jobsReady, scheduler, clock);
@@ -139,38 +137,13 @@ public final class JobScheduler {
    * @throws ValidationException for bad input
    */
   public CompletableFuture<List<Job>> lease(LeaseCommand command) {
-    LeasePlan plan = planOf(command);
-    Duration wait = command.maxWait() == null ? settings.defaultLeaseWait() : command.maxWait();
-    if (wait.compareTo(settings.maxLeaseWait()) > 0) {
-      wait = settings.maxLeaseWait();
-    }
+    LeasePlan plan = requests.plan(command);
+    Duration wait = requests.wait(command.maxWait());
     List<Job> jobs = leaseNow(plan);
     if (!jobs.isEmpty() || wait.isZero()) {
       return CompletableFuture.completedFuture(jobs);
     }
     return longPoll.await(plan, wait);
-  }
-
-  private LeasePlan planOf(LeaseCommand c) {
-    String queue = Names.queueOrDefault(c.queue());
-    new Violations()
-        .required(c.workerId(), "worker_id")
-        .problem(Names.queueProblem(queue), "queue")
-        .check(
-            c.maxJobs() >= 0 && c.maxJobs() <= settings.maxLeaseBatch(),
-            "max_jobs",
-            "must be between 1 and " + settings.maxLeaseBatch())
-        .notNegative(c.leaseTtl(), "lease_ttl")
-        .check(c.leaseTtl() == null || !c.leaseTtl().isZero(), "lease_ttl", "must be positive")
-        .notNegative(c.maxWait(), "wait")
-        .throwIfAny();
-    return new LeasePlan(
-        c.workerId(), queue, new HashSet<>(c.types()), Math.max(1, c.maxJobs()), ttl(c.leaseTtl()));
-  }
-
-  private Duration ttl(@Nullable Duration requested) {
-    Duration ttl = requested == null ? settings.defaultLeaseTtl() : requested;
-    return ttl.compareTo(settings.maxLeaseTtl()) > 0 ? settings.maxLeaseTtl() : ttl;
   }
 
   private List<Job> leaseNow(LeasePlan plan) {
@@ -190,24 +163,10 @@ public final class JobScheduler {
   /** Extends every lease a worker holds; answers per lease. */
   public List<HeartbeatResult> heartbeat(
       String workerId, List<LeaseRenewal> renewals, @Nullable Duration leaseTtl) {
-    new Violations()
-        .required(workerId, "worker_id")
-        .check(
-            renewals.size() <= MAX_HEARTBEAT_LEASES,
-            "leases",
-            "at most " + MAX_HEARTBEAT_LEASES + " leases per heartbeat")
-        .notNegative(leaseTtl, "lease_ttl")
-        .check(leaseTtl == null || !leaseTtl.isZero(), "lease_ttl", "must be positive")
-        .throwIfAny();
+    List<LeaseRenewal> cut = WorkerRequests.heartbeat(workerId, renewals, leaseTtl);
     Instant now = clock.instant();
-    List<LeaseRenewal> cut =
-        renewals.stream()
-            .map(
-                r ->
-                    new LeaseRenewal(
-                        r.jobId(), r.fencingToken(), cut(r.progress(), MAX_PROGRESS_CHARS)))
-            .toList();
-    List<HeartbeatResult> results = store.heartbeat(workerId, cut, now.plus(ttl(leaseTtl)), now);
+    List<HeartbeatResult> results =
+        store.heartbeat(workerId, cut, now.plus(requests.ttl(leaseTtl)), now);
     for (HeartbeatResult r : results) {
       if (r.status() == HeartbeatResult.Status.LOST) {
         events.onStaleRejected();
@@ -225,7 +184,7 @@ public final class JobScheduler {
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType) {
-    checkLeaseCall(jobId, workerId);
+    WorkerRequests.leaseCall(jobId, workerId);
     Instant now = clock.instant();
     Job job;
     try {
@@ -240,15 +199,8 @@ public final class JobScheduler {
 
   /** Records a failed attempt; the job is retried later or dead-lettered. */
   public Job fail(long jobId, long fencingToken, String workerId, Failure failure) {
-    checkLeaseCall(jobId, workerId);
-    new Violations().notNegative(failure.retryAfter(), "retry_after").throwIfAny();
-    Failure bounded =
-        new Failure(
-            failure.kind(),
-            cut(failure.errorType(), MAX_ERROR_MESSAGE_CHARS),
-            cut(failure.message(), MAX_ERROR_MESSAGE_CHARS),
-            cut(failure.stackTrace(), MAX_STACK_TRACE_CHARS),
-            failure.retryAfter());
+    WorkerRequests.leaseCall(jobId, workerId);
+    Failure bounded = WorkerRequests.failure(failure);
     Instant now = clock.instant();
     Job job;
     try {
@@ -268,7 +220,7 @@ public final class JobScheduler {
 
   /** Hands a job back without spending an attempt. */
   public Job release(long jobId, long fencingToken, String workerId, String reason) {
-    checkLeaseCall(jobId, workerId);
+    WorkerRequests.leaseCall(jobId, workerId);
     Job job;
     try {
       job = store.release(jobId, fencingToken, workerId, reason, clock.instant());
@@ -394,18 +346,6 @@ public final class JobScheduler {
   /** Restarts expiry timers for the leases the store holds (after a restart). */
   public void trackStoredLeases() {
     store.runningLeases().forEach(timers::track);
-  }
-
-  private static void checkLeaseCall(long jobId, String workerId) {
-    new Violations()
-        .check(jobId > 0, "job_id", "must be positive")
-        .required(workerId, "worker_id")
-        .throwIfAny();
-  }
-
-  @Nullable
-  private static String cut(@Nullable String s, int max) {
-    return s == null || s.length() <= max ? s : s.substring(0, max);
   }
 
   /** Leases on behalf of waiting calls and takes back what a vanished call cannot receive. */

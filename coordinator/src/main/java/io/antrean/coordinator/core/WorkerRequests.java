@@ -1,0 +1,110 @@
+package io.antrean.coordinator.core;
+
+import io.antrean.coordinator.job.Failure;
+import io.antrean.coordinator.store.LeaseRenewal;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import javax.annotation.Nullable;
+
+/**
+ * The checks and limits of the worker-facing calls: which fields must be there, which ranges are
+ * allowed, and how much text a worker may send (progress notes, error messages, stack traces are
+ * cut, never rejected). Stateless.
+ */
+final class WorkerRequests {
+  static final int MAX_HEARTBEAT_LEASES = 1024;
+  static final int MAX_PROGRESS_CHARS = 1024;
+  static final int MAX_ERROR_MESSAGE_CHARS = 4096;
+  static final int MAX_STACK_TRACE_CHARS = 16 * 1024;
+
+  private final Settings settings;
+
+  WorkerRequests(Settings settings) {
+    this.settings = settings;
+  }
+
+  /**
+   * @throws ValidationException listing every fault of the Lease request
+   */
+  LeasePlan plan(LeaseCommand c) {
+    String queue = Names.queueOrDefault(c.queue());
+    new Violations()
+        .required(c.workerId(), "worker_id")
+        .problem(Names.queueProblem(queue), "queue")
+        .check(
+            c.maxJobs() >= 0 && c.maxJobs() <= settings.maxLeaseBatch(),
+            "max_jobs",
+            "must be between 1 and " + settings.maxLeaseBatch())
+        .notNegative(c.leaseTtl(), "lease_ttl")
+        .check(c.leaseTtl() == null || !c.leaseTtl().isZero(), "lease_ttl", "must be positive")
+        .notNegative(c.maxWait(), "wait")
+        .throwIfAny();
+    return new LeasePlan(
+        c.workerId(), queue, new HashSet<>(c.types()), Math.max(1, c.maxJobs()), ttl(c.leaseTtl()));
+  }
+
+  /** The long-poll wait: the default when none was asked for, capped. */
+  Duration wait(@Nullable Duration requested) {
+    Duration wait = requested == null ? settings.defaultLeaseWait() : requested;
+    return wait.compareTo(settings.maxLeaseWait()) > 0 ? settings.maxLeaseWait() : wait;
+  }
+
+  /** The lease length: the default when none was asked for, capped. */
+  Duration ttl(@Nullable Duration requested) {
+    Duration ttl = requested == null ? settings.defaultLeaseTtl() : requested;
+    return ttl.compareTo(settings.maxLeaseTtl()) > 0 ? settings.maxLeaseTtl() : ttl;
+  }
+
+  /**
+   * @return the renewals with their progress notes cut to size
+   * @throws ValidationException for a missing worker id, too many leases or a bad TTL
+   */
+  static List<LeaseRenewal> heartbeat(
+      String workerId, List<LeaseRenewal> renewals, @Nullable Duration leaseTtl) {
+    new Violations()
+        .required(workerId, "worker_id")
+        .check(
+            renewals.size() <= MAX_HEARTBEAT_LEASES,
+            "leases",
+            "at most " + MAX_HEARTBEAT_LEASES + " leases per heartbeat")
+        .notNegative(leaseTtl, "lease_ttl")
+        .check(leaseTtl == null || !leaseTtl.isZero(), "lease_ttl", "must be positive")
+        .throwIfAny();
+    return renewals.stream()
+        .map(
+            r ->
+                new LeaseRenewal(
+                    r.jobId(), r.fencingToken(), cut(r.progress(), MAX_PROGRESS_CHARS)))
+        .toList();
+  }
+
+  /**
+   * @throws ValidationException for a Complete, Fail or Release without job id or worker id
+   */
+  static void leaseCall(long jobId, String workerId) {
+    new Violations()
+        .check(jobId > 0, "job_id", "must be positive")
+        .required(workerId, "worker_id")
+        .throwIfAny();
+  }
+
+  /**
+   * @return the failure with its texts cut to size
+   * @throws ValidationException for a negative retry_after
+   */
+  static Failure failure(Failure f) {
+    new Violations().notNegative(f.retryAfter(), "retry_after").throwIfAny();
+    return new Failure(
+        f.kind(),
+        cut(f.errorType(), MAX_ERROR_MESSAGE_CHARS),
+        cut(f.message(), MAX_ERROR_MESSAGE_CHARS),
+        cut(f.stackTrace(), MAX_STACK_TRACE_CHARS),
+        f.retryAfter());
+  }
+
+  @Nullable
+  private static String cut(@Nullable String s, int max) {
+    return s == null || s.length() <= max ? s : s.substring(0, max);
+  }
+}
