@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -199,7 +200,9 @@ public final class CoordinatorMain implements Callable<Integer> {
             jobStore,
             settings,
             Clock.systemUTC(),
-            NettyServerBuilder.forAddress(new InetSocketAddress(host, grpcPort)),
+            NettyServerBuilder.forAddress(new InetSocketAddress(host, grpcPort))
+                // Clients ping every 30 s while a long-poll is open; allow it, with margin.
+                .permitKeepAliveTime(20, TimeUnit.SECONDS),
             httpPort < 0 ? null : new HttpEndpoint(httpHost == null ? host : httpHost, httpPort));
     // SIGTERM and SIGINT are the normal way to stop: close gracefully, then exit 0 (not 143).
     Thread hook =
