@@ -156,6 +156,13 @@ public final class CoordinatorMain implements Callable<Integer> {
       description = "Write the bound gRPC port to this file once serving (for scripts and tests).")
   Path readyFile;
 
+  @Option(
+      names = "--http-port-file",
+      description =
+          "Write the bound HTTP port (-1 when HTTP is off) to this file once serving; it is written"
+              + " before --ready-file.")
+  Path httpPortFile;
+
   private JobStore openStore() throws IOException {
     if (store == StoreKind.sqlite) {
       Files.createDirectories(dataDir);
@@ -223,12 +230,19 @@ public final class CoordinatorMain implements Callable<Integer> {
             ? "sqlite in " + dataDir.toAbsolutePath().normalize()
             : "postgres at " + postgresUrl.replaceAll("(?i)password=[^&]*", "password=***"),
         settings.declaredTypes().isEmpty() ? "any" : settings.declaredTypes());
+    if (httpPortFile != null) {
+      writeAtomically(httpPortFile, Integer.toString(coordinator.httpPort()));
+    }
     if (readyFile != null) {
-      Path tmp = readyFile.resolveSibling(readyFile.getFileName() + ".tmp");
-      Files.writeString(tmp, Integer.toString(coordinator.port()), StandardCharsets.UTF_8);
-      Files.move(tmp, readyFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      writeAtomically(readyFile, Integer.toString(coordinator.port()));
     }
     coordinator.awaitTermination();
     return 0;
+  }
+
+  private static void writeAtomically(Path file, String text) throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.writeString(tmp, text, StandardCharsets.UTF_8);
+    Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 }

@@ -13,7 +13,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import javax.annotation.Nullable;
 
 /**
  * One HTTP request and its answer: path parameters, strict query parameters, a size-limited JSON
@@ -55,6 +57,17 @@ final class HttpCall {
       // reported below
     }
     throw new ValidationException(List.of(new FieldViolation("id", "must be a positive integer")));
+  }
+
+  /** The first path parameter, as matched (one segment, percent-decoded). */
+  String pathParam() {
+    return pathParams.get(0);
+  }
+
+  /** The first value of a request header, or null. */
+  @Nullable
+  String requestHeader(String name) {
+    return exchange.getRequestHeaders().getFirst(name);
   }
 
   QueryParams query(Set<String> allowed) {
@@ -139,8 +152,14 @@ final class HttpCall {
   }
 
   void send(int code, String contentType, byte[] body) throws IOException {
+    send(code, contentType, Map.of("Cache-Control", "no-store"), body);
+  }
+
+  /** Answers with {@code headers} (for example caching headers of a static file) and the body. */
+  void send(int code, String contentType, Map<String, String> headers, byte[] body)
+      throws IOException {
     exchange.getResponseHeaders().set("Content-Type", contentType);
-    exchange.getResponseHeaders().set("Cache-Control", "no-store");
+    headers.forEach(exchange.getResponseHeaders()::set);
     status = code;
     exchange.sendResponseHeaders(code, body.length == 0 ? -1 : body.length);
     if (body.length > 0) {
