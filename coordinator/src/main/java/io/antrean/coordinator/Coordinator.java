@@ -7,6 +7,7 @@ import io.antrean.coordinator.core.JitteredBackoff;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
 import io.antrean.coordinator.core.LeaseExpiryDuty;
+import io.antrean.coordinator.core.QueueControl;
 import io.antrean.coordinator.core.RecoveryCounters;
 import io.antrean.coordinator.core.RetentionSweep;
 import io.antrean.coordinator.core.SchedulerEvents;
@@ -109,7 +110,7 @@ public final class Coordinator implements AutoCloseable {
       return HttpApiServer.start(
           endpoint,
           new JobServiceCalls(scheduler, clock),
-          new AdminServiceCalls(new DeadLetters(scheduler)),
+          new AdminServiceCalls(new DeadLetters(scheduler), new QueueControl(scheduler)),
           metrics,
           () -> store.list(new JobQuery(null, null, null, null, 1)),
           settings.maxPayloadBytes());

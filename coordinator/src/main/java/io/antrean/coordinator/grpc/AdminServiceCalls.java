@@ -2,6 +2,8 @@ package io.antrean.coordinator.grpc;
 
 import io.antrean.coordinator.core.DeadLetterSelection;
 import io.antrean.coordinator.core.DeadLetters;
+import io.antrean.coordinator.core.QueueControl;
+import io.antrean.coordinator.core.QueueControl.QueueStatus;
 import io.antrean.coordinator.core.RedriveOutcome;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobPage;
@@ -10,21 +12,30 @@ import io.antrean.proto.v1.GetDeadLetterRequest;
 import io.antrean.proto.v1.GetDeadLetterResponse;
 import io.antrean.proto.v1.ListDeadLettersRequest;
 import io.antrean.proto.v1.ListDeadLettersResponse;
+import io.antrean.proto.v1.ListQueuesRequest;
+import io.antrean.proto.v1.ListQueuesResponse;
+import io.antrean.proto.v1.PauseQueueRequest;
+import io.antrean.proto.v1.PauseQueueResponse;
 import io.antrean.proto.v1.PurgeDeadLettersRequest;
 import io.antrean.proto.v1.PurgeDeadLettersResponse;
+import io.antrean.proto.v1.QueueInfo;
 import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.RedriveDeadLettersResponse;
+import io.antrean.proto.v1.ResumeQueueRequest;
+import io.antrean.proto.v1.ResumeQueueResponse;
 
 /**
- * The AdminService's dead-letter calls without a transport: a request message in, a response
- * message out, each one call into the core. Shared by the gRPC service and the HTTP/JSON API.
- * Errors are the core's domain exceptions. Thread-safe.
+ * The AdminService's calls (dead letters and queue control) without a transport: a request message
+ * in, a response message out, each one call into the core. Shared by the gRPC service and the
+ * HTTP/JSON API. Errors are the core's domain exceptions. Thread-safe.
  */
 public final class AdminServiceCalls {
   private final DeadLetters deadLetters;
+  private final QueueControl queues;
 
-  public AdminServiceCalls(DeadLetters deadLetters) {
+  public AdminServiceCalls(DeadLetters deadLetters, QueueControl queues) {
     this.deadLetters = deadLetters;
+    this.queues = queues;
   }
 
   public ListDeadLettersResponse listDeadLetters(ListDeadLettersRequest request) {
@@ -68,6 +79,36 @@ public final class AdminServiceCalls {
             new DeadLetterSelection(
                 request.getIdsList(), query(request.getFilter()), request.getAll()));
     return PurgeDeadLettersResponse.newBuilder().setPurged(purged).build();
+  }
+
+  public ListQueuesResponse listQueues(ListQueuesRequest request) {
+    ListQueuesResponse.Builder b = ListQueuesResponse.newBuilder();
+    queues.list().forEach(q -> b.addQueues(queueInfo(q)));
+    return b.build();
+  }
+
+  public PauseQueueResponse pauseQueue(PauseQueueRequest request) {
+    return PauseQueueResponse.newBuilder()
+        .setQueue(queueInfo(queues.pause(request.getQueue())))
+        .build();
+  }
+
+  public ResumeQueueResponse resumeQueue(ResumeQueueRequest request) {
+    return ResumeQueueResponse.newBuilder()
+        .setQueue(queueInfo(queues.resume(request.getQueue())))
+        .build();
+  }
+
+  static QueueInfo queueInfo(QueueStatus q) {
+    QueueInfo.Builder b =
+        QueueInfo.newBuilder()
+            .setName(q.name())
+            .setPaused(q.paused())
+            .setStats(JobMapper.queueStats(q.report()));
+    if (q.pausedAt() != null) {
+      b.setPausedAt(ProtoTime.timestamp(q.pausedAt()));
+    }
+    return b.build();
   }
 
   static DeadLetterQuery query(DeadLetterFilter f) {

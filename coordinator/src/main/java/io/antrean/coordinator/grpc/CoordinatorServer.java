@@ -3,6 +3,7 @@ package io.antrean.coordinator.grpc;
 import io.antrean.coordinator.core.DeadLetters;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
+import io.antrean.coordinator.core.QueueControl;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
@@ -41,7 +42,8 @@ public final class CoordinatorServer {
         builder
             .addService(new GrpcJobService(scheduler, clock, watchers))
             .addService(new GrpcWorkerService(scheduler))
-            .addService(new GrpcAdminService(new DeadLetters(scheduler)))
+            .addService(
+                new GrpcAdminService(new DeadLetters(scheduler), new QueueControl(scheduler)))
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance())
             .build();

@@ -1,23 +1,33 @@
 package io.antrean.coordinator.grpc;
 
 import io.antrean.coordinator.core.DeadLetters;
+import io.antrean.coordinator.core.QueueControl;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.GetDeadLetterRequest;
 import io.antrean.proto.v1.GetDeadLetterResponse;
 import io.antrean.proto.v1.ListDeadLettersRequest;
 import io.antrean.proto.v1.ListDeadLettersResponse;
+import io.antrean.proto.v1.ListQueuesRequest;
+import io.antrean.proto.v1.ListQueuesResponse;
+import io.antrean.proto.v1.PauseQueueRequest;
+import io.antrean.proto.v1.PauseQueueResponse;
 import io.antrean.proto.v1.PurgeDeadLettersRequest;
 import io.antrean.proto.v1.PurgeDeadLettersResponse;
 import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.RedriveDeadLettersResponse;
+import io.antrean.proto.v1.ResumeQueueRequest;
+import io.antrean.proto.v1.ResumeQueueResponse;
 import io.grpc.stub.StreamObserver;
 
-/** The operator RPCs over the dead-letter queue, answered by {@link AdminServiceCalls}. */
+/**
+ * The operator RPCs over the dead-letter queue and queue control, answered by {@link
+ * AdminServiceCalls}.
+ */
 public final class GrpcAdminService extends AdminServiceGrpc.AdminServiceImplBase {
   private final AdminServiceCalls calls;
 
-  public GrpcAdminService(DeadLetters deadLetters) {
-    this.calls = new AdminServiceCalls(deadLetters);
+  public GrpcAdminService(DeadLetters deadLetters, QueueControl queues) {
+    this.calls = new AdminServiceCalls(deadLetters, queues);
   }
 
   @Override
@@ -42,5 +52,21 @@ public final class GrpcAdminService extends AdminServiceGrpc.AdminServiceImplBas
   public void purgeDeadLetters(
       PurgeDeadLettersRequest request, StreamObserver<PurgeDeadLettersResponse> observer) {
     Unary.answer(observer, () -> calls.purgeDeadLetters(request));
+  }
+
+  @Override
+  public void listQueues(ListQueuesRequest request, StreamObserver<ListQueuesResponse> observer) {
+    Unary.answer(observer, () -> calls.listQueues(request));
+  }
+
+  @Override
+  public void pauseQueue(PauseQueueRequest request, StreamObserver<PauseQueueResponse> observer) {
+    Unary.answer(observer, () -> calls.pauseQueue(request));
+  }
+
+  @Override
+  public void resumeQueue(
+      ResumeQueueRequest request, StreamObserver<ResumeQueueResponse> observer) {
+    Unary.answer(observer, () -> calls.resumeQueue(request));
   }
 }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
 
@@ -55,7 +56,10 @@ public interface JobStore extends AutoCloseable {
    * counter is one higher, it has a new fencing token, and its history has a new {@code RUNNING}
    * entry.
    *
-   * @return the leased jobs in that order; empty if none is ready
+   * <p>A paused queue (see {@link #setQueuePaused}) leases nothing: the answer is empty however
+   * many of its jobs are ready. The pause is checked inside the same atomic change as the lease.
+   *
+   * @return the leased jobs in that order; empty if none is ready or the queue is paused
    */
   List<Job> lease(LeaseSpec spec, Instant now);
 
@@ -152,6 +156,22 @@ public interface JobStore extends AutoCloseable {
    * not null, only that queue, answered with zeros if it has no jobs.
    */
   List<QueueCounts> stats(@Nullable String queue, Instant now);
+
+  /**
+   * Pauses or resumes a queue, durably. A paused queue still accepts jobs but {@link #lease} takes
+   * none of them; jobs already running are not affected. A queue that has no jobs may be paused,
+   * and the pause holds for the jobs that come later. Idempotent: pausing a paused queue keeps its
+   * original pause time, resuming a queue that is not paused does nothing. A store shared by many
+   * processes makes the change visible to all of them, and wakes their waiters on resume (see
+   * {@link #subscribeJobsReady}).
+   *
+   * @param queue a valid queue name (the caller validates it)
+   * @param now the pause time recorded when the queue becomes paused
+   */
+  void setQueuePaused(String queue, boolean paused, Instant now);
+
+  /** The paused queues with the time each was paused, ordered by queue name; a new map. */
+  SortedMap<String, Instant> pausedQueues();
 
   /**
    * Every lease currently held (also those expired but not yet taken back), for rebuilding expiry

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see DeadLetterContract
  * @see RedriveContract
  * @see RetentionContract
+ * @see QueueControlContract
  */
 public abstract class JobStoreContract
     implements ProducerContract,
@@ -28,7 +29,8 @@ public abstract class JobStoreContract
         ReadContract,
         DeadLetterContract,
         RedriveContract,
-        RetentionContract {
+        RetentionContract,
+        QueueControlContract {
 
   /** The store under test; a backend's own tests may replace it (after reopening, say). */
   protected JobStore store;

@@ -25,10 +25,16 @@ import java.util.Optional;
  * jobs_running_expiry} the same way.
  */
 final class LeaseWrites {
-  /** The candidates of a lease; parameters: queue, now, [types,] limit. */
+  /**
+   * The candidates of a lease, none while the queue is paused (the pause is read in the same
+   * statement); parameters: queue, now, [types,] queue, limit. The pause check names the queue
+   * again instead of joining on {@code jobs.queue}, so it is a one-time filter and the index walk
+   * keeps its order.
+   */
   static String pickSql(boolean byType) {
     return "SELECT id FROM jobs WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
         + (byType ? " AND type = ANY (?)" : "")
+        + " AND NOT EXISTS (SELECT 1 FROM queues WHERE name = ? AND paused_at IS NOT NULL)"
         + " ORDER BY priority DESC, run_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
   }
 
@@ -77,6 +83,7 @@ final class LeaseWrites {
     if (byType) {
       lease.setArray(index++, tx.textArray(List.copyOf(spec.types())));
     }
+    lease.setString(index++, spec.queue());
     lease.setInt(index++, spec.maxJobs());
     lease.setString(index++, spec.workerId());
     Timestamps.set(lease, index++, spec.expiresAt());

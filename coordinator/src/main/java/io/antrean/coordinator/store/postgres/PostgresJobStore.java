@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
@@ -183,6 +184,20 @@ public final class PostgresJobStore implements JobStore {
   public List<QueueCounts> stats(@Nullable String queue, Instant now) {
     Objects.requireNonNull(now, "now");
     return db.autoCommitted("read stats", tx -> JobReads.stats(tx, queue, now));
+  }
+
+  @Override
+  public void setQueuePaused(String queue, boolean paused, Instant now) {
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(now, "now");
+    db.inTransaction(
+        paused ? "pause queue" : "resume queue",
+        tx -> QueueControlRows.setPaused(tx, queue, paused, now));
+  }
+
+  @Override
+  public SortedMap<String, Instant> pausedQueues() {
+    return db.autoCommitted("list paused queues", QueueControlRows::paused);
   }
 
   @Override

@@ -17,9 +17,10 @@ import java.util.Optional;
  * Granting leases and taking expired ones back. Runs on the writer thread; being the only writer,
  * it selects and updates in one statement without any race.
  *
- * <p>Leasing walks the partial index {@code jobs_pending} (queue, priority DESC, run_at, id) in
- * order and stops after {@code maxJobs} ready rows, so its cost does not grow with the backlog. The
- * sweep walks {@code jobs_running_expiry} the same way.
+ * <p>A paused queue leases nothing: its flag is read first, in the same writer operation. Leasing
+ * walks the partial index {@code jobs_pending} (queue, priority DESC, run_at, id) in order and
+ * stops after {@code maxJobs} ready rows, so its cost does not grow with the backlog. The sweep
+ * walks {@code jobs_running_expiry} the same way.
  */
 final class LeaseWrites {
   static final String SELECT_EXPIRED =
@@ -53,6 +54,10 @@ final class LeaseWrites {
 
   static List<Job> lease(CachedConnection connection, LeaseSpec spec, Instant now)
       throws SQLException {
+    // The only writer checks first, so a pause committed before this operation always holds.
+    if (QueueControlRows.isPaused(connection, spec.queue())) {
+      return List.of();
+    }
     List<String> types = List.copyOf(spec.types());
     PreparedStatement update = connection.prepare(leaseSql(types.size()));
     int index = 1;

@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
@@ -193,6 +194,20 @@ public final class SqliteJobStore implements JobStore {
   public List<QueueCounts> stats(@Nullable String queue, Instant now) {
     Objects.requireNonNull(now, "now");
     return reads.read("read stats", c -> JobReads.stats(c, queue, now));
+  }
+
+  @Override
+  public void setQueuePaused(String queue, boolean paused, Instant now) {
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(now, "now");
+    writer.execute(
+        paused ? "pauseQueue" : "resumeQueue",
+        c -> QueueControlRows.setPaused(c, queue, paused, now));
+  }
+
+  @Override
+  public SortedMap<String, Instant> pausedQueues() {
+    return reads.read("list paused queues", QueueControlRows::paused);
   }
 
   @Override

@@ -87,7 +87,9 @@ final class SqliteSchema {
               "CREATE INDEX jobs_dead_letters ON jobs (id) WHERE state = 'FAILED'",
               "CREATE INDEX jobs_finished ON jobs (state, finished_at)"
                   + " WHERE finished_at IS NOT NULL",
-              "CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at)"));
+              "CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at)"),
+          // 3: queue control; a queue has a row once it was first paused, paused_at NULL when not.
+          List.of("CREATE TABLE queues (name TEXT PRIMARY KEY, paused_at INTEGER) WITHOUT ROWID"));
 
   private SqliteSchema() {}
 

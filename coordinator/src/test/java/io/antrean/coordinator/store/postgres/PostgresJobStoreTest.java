@@ -15,6 +15,7 @@ import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.JobStoreContract;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.TestJobs;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -62,6 +63,22 @@ class PostgresJobStoreTest extends JobStoreContract {
                 return rows.getString(1);
               }
             });
+  }
+
+  @Test
+  void queuePauseIsSeenByAnotherStoreOnTheSameDatabase() {
+    Job pending = enqueue("t");
+    try (PostgresJobStore other = PostgresJobStore.open(options)) {
+      store.setQueuePaused(TestJobs.QUEUE, true, at(1));
+
+      assertThat(other.pausedQueues()).containsOnlyKeys(TestJobs.QUEUE);
+      assertThat(other.lease(spec("w", 10, at(30)), at(2))).isEmpty();
+
+      other.setQueuePaused(TestJobs.QUEUE, false, at(3));
+      assertThat(store.lease(spec("w", 10, at(30)), at(4)))
+          .singleElement()
+          .satisfies(j -> assertThat(j.id()).isEqualTo(pending.id()));
+    }
   }
 
   @Test
@@ -151,7 +168,7 @@ class PostgresJobStoreTest extends JobStoreContract {
                 "SELECT string_agg(version, ',' ORDER BY installed_rank)"
                     + " FROM flyway_schema_history WHERE type = 'SQL' AND success"))
         .as("each migration applied once, in order")
-        .isEqualTo("1");
+        .isEqualTo("1,2");
   }
 
   @Test

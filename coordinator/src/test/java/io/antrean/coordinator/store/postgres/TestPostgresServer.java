@@ -103,7 +103,9 @@ final class TestPostgresServer implements AutoCloseable {
                 + schema
                 + ".attempts, "
                 + schema
-                + ".idempotency_keys RESTART IDENTITY");
+                + ".idempotency_keys, "
+                + schema
+                + ".queues RESTART IDENTITY");
         emptySchemas.addLast(schema);
       } catch (SQLException e) {
         log.warn("could not empty schema {} ({}); dropping it", schema, e.getMessage());

@@ -7,6 +7,7 @@ import static io.antrean.coordinator.store.TestJobs.spec;
 import static io.antrean.coordinator.store.TestJobs.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
@@ -16,6 +17,7 @@ import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.JobStoreContract;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.TestJobs;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -232,6 +234,7 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("DROP INDEX jobs_dead_letters");
     update("DROP INDEX jobs_finished");
     update("DROP INDEX idempotency_keys_expiry");
+    update("DROP TABLE queues");
     update("DELETE FROM schema_version WHERE version > 1");
 
     store = SqliteJobStore.open(dataDir);
@@ -245,6 +248,37 @@ class SqliteJobStoreTest extends JobStoreContract {
         .isEqualTo("3");
     assertThat(ids(store.redrive(List.of(dead.id()), at(5), Duration.ZERO, at(5))))
         .containsExactly(dead.id());
+  }
+
+  @Test
+  void queuePauseSurvivesCloseAndReopen() {
+    enqueue("t");
+    store.setQueuePaused(TestJobs.QUEUE, true, at(1));
+
+    reopen();
+
+    assertThat(store.pausedQueues()).containsExactly(entry(TestJobs.QUEUE, at(1)));
+    assertThat(store.lease(spec("w", 10, at(30)), at(2))).isEmpty();
+    store.setQueuePaused(TestJobs.QUEUE, false, at(3));
+    reopen();
+    assertThat(store.pausedQueues()).isEmpty();
+    assertThat(store.lease(spec("w", 10, at(30)), at(4))).hasSize(1);
+  }
+
+  @Test
+  void versionTwoDatabaseGainsTheQueuesTable() throws SQLException {
+    Job pending = enqueue("t");
+    store.close();
+    update("DROP TABLE queues");
+    update("DELETE FROM schema_version WHERE version > 2");
+
+    store = SqliteJobStore.open(dataDir);
+
+    assertThat(store.pausedQueues()).isEmpty();
+    store.setQueuePaused(TestJobs.QUEUE, true, at(1));
+    assertThat(store.lease(spec("w", 10, at(30)), at(2))).isEmpty();
+    store.setQueuePaused(TestJobs.QUEUE, false, at(3));
+    assertThat(ids(store.lease(spec("w", 10, at(30)), at(4)))).containsExactly(pending.id());
   }
 
   @Test
