@@ -31,6 +31,7 @@ final class Cluster implements AfterEachCallback {
   private Path logDir;
   private Path dataDir;
   private int port = -1;
+  private int httpPort = -1;
   private JvmProcess coordinator;
   private int coordinatorStarts;
 
@@ -53,11 +54,12 @@ final class Cluster implements AfterEachCallback {
     Peer peer = startPeer("coordinator-" + (coordinatorStarts + 1), dataDir, port, extraArgs);
     coordinator = peer.process();
     port = peer.port();
+    httpPort = peer.httpPort();
     return coordinator;
   }
 
-  /** A coordinator process and the port it serves on. */
-  record Peer(JvmProcess process, int port) {
+  /** A coordinator process, the gRPC port it serves on and its HTTP port (-1 when off). */
+  record Peer(JvmProcess process, int port, int httpPort) {
     String target() {
       return "127.0.0.1:" + port;
     }
@@ -69,12 +71,14 @@ final class Cluster implements AfterEachCallback {
    */
   Peer startPeer(String name, Path data, int fixedPort, String... extraArgs) throws Exception {
     Path ready = dir().resolve("ready-" + (++coordinatorStarts));
+    Path httpReady = dir().resolve("http-port-" + coordinatorStarts);
     List<String> args =
         new ArrayList<>(
             List.of(
                 "--data-dir", data.toString(),
                 "--grpc-port", Integer.toString(fixedPort < 0 ? 0 : fixedPort),
-                "--ready-file", ready.toString()));
+                "--ready-file", ready.toString(),
+                "--http-port-file", httpReady.toString()));
     if (!List.of(extraArgs).contains("--http-port")) {
       // Several coordinators run at once: none may hold the fixed default HTTP port.
       args.addAll(List.of("--http-port", "0"));
@@ -97,7 +101,9 @@ final class Cluster implements AfterEachCallback {
       throw new AssertionError(name + " exited at start\n" + started.logText());
     }
     return new Peer(
-        started, Integer.parseInt(Files.readString(ready, StandardCharsets.UTF_8).trim()));
+        started,
+        Integer.parseInt(Files.readString(ready, StandardCharsets.UTF_8).trim()),
+        Integer.parseInt(Files.readString(httpReady, StandardCharsets.UTF_8).trim()));
   }
 
   Path dir() {
@@ -117,6 +123,15 @@ final class Cluster implements AfterEachCallback {
     ManagedChannel ch = ManagedChannelBuilder.forTarget(target).usePlaintext().build();
     channels.add(ch);
     return ch;
+  }
+
+  /** The base URL of the coordinator's HTTP API, for example {@code http://127.0.0.1:34567}. */
+  String httpBase() {
+    if (httpPort < 0) {
+      throw new IllegalStateException(
+          "the coordinator serves no HTTP (started with --http-port -1?)");
+    }
+    return "http://127.0.0.1:" + httpPort;
   }
 
   JvmProcess coordinator() {
