@@ -64,6 +64,7 @@ public final class HttpApiServer implements AutoCloseable {
     Router router = new Router(metrics.rpcDurations(), maxBodyBytes);
     new JobRoutes(jobs).addTo(router);
     new DeadLetterRoutes(admin).addTo(router);
+    new QueueRoutes(admin).addTo(router);
     new OpsRoutes(metrics, readiness).addTo(router);
     new DashboardAssets().addTo(router);
     HttpServer server =

@@ -21,7 +21,6 @@ import java.util.Set;
  *   <li>{@code GET /v1/jobs/{id}}: GetJobResponse, the job with its attempt history
  *   <li>{@code POST /v1/jobs/{id}:cancel}: CancelJobResponse (the body, if any, is ignored)
  *   <li>{@code GET /v1/stats?queue=}: GetStatsResponse
- *   <li>{@code GET /v1/queues}: every queue with its counts (GetStatsResponse's {@code queues})
  * </ul>
  */
 final class JobRoutes {
@@ -40,8 +39,7 @@ final class JobRoutes {
         .add("GET", "/v1/jobs", this::list)
         .add("GET", "/v1/jobs/{id}", this::get)
         .add("POST", "/v1/jobs/{id}:cancel", this::cancel)
-        .add("GET", "/v1/stats", this::stats)
-        .add("GET", "/v1/queues", this::queues);
+        .add("GET", "/v1/stats", this::stats);
   }
 
   private void enqueue(HttpCall call) throws IOException {
@@ -83,14 +81,5 @@ final class JobRoutes {
     q.check();
     call.respond(
         200, calls.getStats(GetStatsRequest.newBuilder().setQueue(q.text("queue")).build()));
-  }
-
-  private void queues(HttpCall call) throws IOException {
-    call.query(Set.of()).check();
-    call.respond(
-        200,
-        calls.getStats(GetStatsRequest.getDefaultInstance()).toBuilder()
-            .clearAsOf()
-            .clearDeadLetterWindow());
   }
 }

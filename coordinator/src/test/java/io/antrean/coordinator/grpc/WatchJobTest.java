@@ -117,6 +117,11 @@ class WatchJobTest {
     assertThat(seen.done.await(10, TimeUnit.SECONDS)).isTrue();
     assertThat(seen.error).isNull();
     assertThat(seen.jobs).isEmpty();
+    // The stream completes before the watcher is unregistered on the notifying thread.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (coordinator.jobWatchers().size() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
     assertThat(coordinator.jobWatchers().size()).isZero();
   }
 

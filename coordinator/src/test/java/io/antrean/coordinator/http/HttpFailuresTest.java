@@ -36,7 +36,7 @@ class HttpFailuresTest {
   void unknownPathIs404EndpointNotFound() throws Exception {
     error(api.get("/v1/nothing"), 404, "ENDPOINT_NOT_FOUND");
     error(api.get("/v2"), 404, "ENDPOINT_NOT_FOUND");
-    error(api.post("/v1/queues/default:pause", ""), 404, "ENDPOINT_NOT_FOUND");
+    error(api.post("/v1/queues/default:drain", ""), 404, "ENDPOINT_NOT_FOUND");
   }
 
   @Test
