@@ -8,13 +8,15 @@ import io.antrean.proto.v1.GetStatsResponse;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
+import io.antrean.proto.v1.QueueInfo;
 import java.time.Duration;
 import java.util.List;
 import javax.annotation.Nullable;
 
 /**
  * A producer's view of an Antrean coordinator: put jobs in, look at them, cancel them; and, through
- * {@link #deadLetters()}, an operator's view of the dead-letter queue.
+ * {@link #deadLetters()}, an operator's view of the dead-letter queue; and queue control: {@link
+ * #listQueues()}, {@link #pauseQueue} and {@link #resumeQueue}.
  *
  * <p>Every call is blocking and carries a deadline (the client's default unless changed with {@link
  * #withTimeout}). Failures are unchecked: {@link InvalidArgumentException} for bad input, {@link
@@ -133,6 +135,45 @@ public interface AntreanClient extends AutoCloseable {
    * @param queue only this queue, or {@code null} (or empty) for every queue that holds jobs
    */
   GetStatsResponse getStats(@Nullable String queue);
+
+  /**
+   * Every queue that holds jobs or has ever been paused, ordered by name, each with its pause state
+   * ({@code paused}, and {@code paused_at} while paused) and its counts by state. Goes to the
+   * coordinator's {@code AdminService}; with bearer tokens it needs the admin role ({@code
+   * PERMISSION_DENIED} otherwise, as a plain {@link AntreanException}).
+   *
+   * @return the queues, possibly empty; never {@code null}
+   */
+  List<QueueInfo> listQueues();
+
+  /**
+   * Pauses a queue: it still accepts jobs ({@link #enqueue} is unaffected), but no worker leases
+   * any of its jobs until it is resumed; jobs already running carry on. The pause is durable (it
+   * outlives coordinator restarts) and holds for every coordinator sharing the store. A queue with
+   * no jobs yet may be paused. Idempotent: pausing a paused queue keeps its original {@code
+   * paused_at}.
+   *
+   * @param queue the queue's name
+   * @return the queue after the change: {@code paused} set, with {@code paused_at} and its counts
+   * @throws InvalidArgumentException for an empty or bad queue name (a field violation on {@code
+   *     queue})
+   * @throws UnavailableException if the coordinator did not answer; the queue may have been paused,
+   *     and repeating the call is safe
+   */
+  QueueInfo pauseQueue(String queue);
+
+  /**
+   * Resumes a paused queue: its ready jobs become leasable at once and waiting workers are woken.
+   * Idempotent: resuming a queue that is not paused changes nothing.
+   *
+   * @param queue the queue's name
+   * @return the queue after the change: {@code paused} clear, no {@code paused_at}, its counts
+   * @throws InvalidArgumentException for an empty or bad queue name (a field violation on {@code
+   *     queue})
+   * @throws UnavailableException if the coordinator did not answer; the queue may have been
+   *     resumed, and repeating the call is safe
+   */
+  QueueInfo resumeQueue(String queue);
 
   /**
    * The dead-letter queue: list, inspect, redrive and purge {@code FAILED} jobs. The returned view

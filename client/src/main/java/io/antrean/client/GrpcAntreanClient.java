@@ -14,6 +14,10 @@ import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
+import io.antrean.proto.v1.ListQueuesRequest;
+import io.antrean.proto.v1.PauseQueueRequest;
+import io.antrean.proto.v1.QueueInfo;
+import io.antrean.proto.v1.ResumeQueueRequest;
 import io.antrean.proto.v1.WatchJobRequest;
 import io.antrean.proto.v1.WatchJobResponse;
 import io.grpc.Channel;
@@ -22,13 +26,15 @@ import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
 
 /**
  * An {@link AntreanClient} that calls the coordinator's {@code antrean.v1.JobService} over gRPC,
- * and its {@code antrean.v1.AdminService} for {@link #deadLetters()}, on the same channel.
+ * and its {@code antrean.v1.AdminService} for {@link #deadLetters()} and queue control, on the same
+ * channel.
  *
  * <p>Build one with {@link #forTarget} (the client opens a plaintext channel, owns it and shuts it
  * down on {@link #close}) or {@link #forChannel} (the client borrows the channel and never closes
@@ -146,6 +152,26 @@ public final class GrpcAntreanClient implements AntreanClient {
   }
 
   @Override
+  public List<QueueInfo> listQueues() {
+    ListQueuesRequest request = ListQueuesRequest.getDefaultInstance();
+    return StatusTranslation.call(() -> deadlinedAdmin().listQueues(request)).getQueuesList();
+  }
+
+  @Override
+  public QueueInfo pauseQueue(String queue) {
+    PauseQueueRequest request =
+        PauseQueueRequest.newBuilder().setQueue(Objects.requireNonNull(queue, "queue")).build();
+    return StatusTranslation.call(() -> deadlinedAdmin().pauseQueue(request)).getQueue();
+  }
+
+  @Override
+  public QueueInfo resumeQueue(String queue) {
+    ResumeQueueRequest request =
+        ResumeQueueRequest.newBuilder().setQueue(Objects.requireNonNull(queue, "queue")).build();
+    return StatusTranslation.call(() -> deadlinedAdmin().resumeQueue(request)).getQueue();
+  }
+
+  @Override
   public DeadLetters deadLetters() {
     return new GrpcDeadLetters(adminStub, timeout);
   }
@@ -173,6 +199,10 @@ public final class GrpcAntreanClient implements AntreanClient {
 
   private JobServiceGrpc.JobServiceBlockingStub deadlined() {
     return stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  private AdminServiceGrpc.AdminServiceBlockingStub deadlinedAdmin() {
+    return adminStub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
   }
 
   private static Duration requirePositive(Duration timeout) {

@@ -16,8 +16,8 @@ import javax.annotation.Nullable;
 
 /**
  * The one table that turns a failed gRPC call into an {@link AntreanException}. Every RPC of {@link
- * GrpcAntreanClient} and {@link GrpcDeadLetters} goes through {@link #call}, which uses {@link
- * #translate}. Stateless and thread-safe.
+ * GrpcAntreanClient} (queue control included) and {@link GrpcDeadLetters} goes through {@link
+ * #call}, which uses {@link #translate}. Stateless and thread-safe.
  */
 final class StatusTranslation {
 

@@ -1,14 +1,22 @@
 package io.antrean.client;
 
+import com.google.protobuf.Timestamp;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.GetDeadLetterRequest;
 import io.antrean.proto.v1.GetDeadLetterResponse;
 import io.antrean.proto.v1.ListDeadLettersRequest;
 import io.antrean.proto.v1.ListDeadLettersResponse;
+import io.antrean.proto.v1.ListQueuesRequest;
+import io.antrean.proto.v1.ListQueuesResponse;
+import io.antrean.proto.v1.PauseQueueRequest;
+import io.antrean.proto.v1.PauseQueueResponse;
 import io.antrean.proto.v1.PurgeDeadLettersRequest;
 import io.antrean.proto.v1.PurgeDeadLettersResponse;
+import io.antrean.proto.v1.QueueInfo;
 import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.RedriveDeadLettersResponse;
+import io.antrean.proto.v1.ResumeQueueRequest;
+import io.antrean.proto.v1.ResumeQueueResponse;
 import io.grpc.Deadline;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -20,9 +28,13 @@ import java.util.List;
  * A scriptable AdminService for tests, shaped like {@link FakeJobService}: each RPC answers with
  * its handler (which may throw a {@code StatusRuntimeException}), and every request and deadline is
  * recorded. By default the queue is empty: lists are empty, Get is NOT_FOUND, redrive skips every
- * id it is given, purge deletes nothing.
+ * id it is given, purge deletes nothing; there are no queues, and pause (at {@link #PAUSED_AT}) and
+ * resume answer with the named queue in the new state and zero counts.
  */
 public class FakeAdminService extends AdminServiceGrpc.AdminServiceImplBase {
+  /** When the default PauseQueue handler says a queue was paused: 2027-01-15T08:00:00Z. */
+  public static final Timestamp PAUSED_AT =
+      Timestamp.newBuilder().setSeconds(1_800_000_000L).build();
 
   public volatile FakeJobService.Handler<ListDeadLettersRequest, ListDeadLettersResponse>
       listDeadLetters = r -> ListDeadLettersResponse.getDefaultInstance();
@@ -38,6 +50,22 @@ public class FakeAdminService extends AdminServiceGrpc.AdminServiceImplBase {
           r -> RedriveDeadLettersResponse.newBuilder().addAllSkippedIds(r.getIdsList()).build();
   public volatile FakeJobService.Handler<PurgeDeadLettersRequest, PurgeDeadLettersResponse>
       purgeDeadLetters = r -> PurgeDeadLettersResponse.getDefaultInstance();
+  public volatile FakeJobService.Handler<ListQueuesRequest, ListQueuesResponse> listQueues =
+      r -> ListQueuesResponse.getDefaultInstance();
+  public volatile FakeJobService.Handler<PauseQueueRequest, PauseQueueResponse> pauseQueue =
+      r ->
+          PauseQueueResponse.newBuilder()
+              .setQueue(
+                  QueueInfo.newBuilder()
+                      .setName(r.getQueue())
+                      .setPaused(true)
+                      .setPausedAt(PAUSED_AT))
+              .build();
+  public volatile FakeJobService.Handler<ResumeQueueRequest, ResumeQueueResponse> resumeQueue =
+      r ->
+          ResumeQueueResponse.newBuilder()
+              .setQueue(QueueInfo.newBuilder().setName(r.getQueue()))
+              .build();
 
   /** Every request received, in order. */
   public final List<Object> requests = Collections.synchronizedList(new ArrayList<>());
@@ -74,5 +102,21 @@ public class FakeAdminService extends AdminServiceGrpc.AdminServiceImplBase {
   public void purgeDeadLetters(
       PurgeDeadLettersRequest request, StreamObserver<PurgeDeadLettersResponse> observer) {
     FakeJobService.serve(request, observer, purgeDeadLetters, requests, deadlines);
+  }
+
+  @Override
+  public void listQueues(ListQueuesRequest request, StreamObserver<ListQueuesResponse> observer) {
+    FakeJobService.serve(request, observer, listQueues, requests, deadlines);
+  }
+
+  @Override
+  public void pauseQueue(PauseQueueRequest request, StreamObserver<PauseQueueResponse> observer) {
+    FakeJobService.serve(request, observer, pauseQueue, requests, deadlines);
+  }
+
+  @Override
+  public void resumeQueue(
+      ResumeQueueRequest request, StreamObserver<ResumeQueueResponse> observer) {
+    FakeJobService.serve(request, observer, resumeQueue, requests, deadlines);
   }
 }

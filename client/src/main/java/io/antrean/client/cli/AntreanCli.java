@@ -16,8 +16,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The {@code antrean} command line: enqueue, look at and cancel jobs, and work the dead-letter
- * queue. Each subcommand opens one connection to the coordinator, makes its calls and closes it.
+ * The {@code antrean} command line: enqueue, look at and cancel jobs, work the dead-letter queue,
+ * and pause and resume queues. Each subcommand opens one connection to the coordinator, makes its
+ * calls and closes it.
  *
  * <p>Exit codes are in {@link ExitCodes} and in every command's help.
  */
@@ -27,7 +28,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
     versionProvider = VersionProvider.class,
     description = {
       "Talks to an Antrean coordinator: enqueue, look at and cancel jobs; inspect, redrive and"
-          + " purge the dead-letter queue (dlq).",
+          + " purge the dead-letter queue (dlq); list, pause and resume queues (queue).",
       "Global options go before the command: antrean --coordinator HOST:PORT list",
       "--coordinator takes HOST:PORT, a comma-separated list, or dns:///name:port; with several"
           + " coordinators calls go round-robin to the healthy ones."
@@ -41,6 +42,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
       WatchCommand.class,
       StatsCommand.class,
       DlqCommand.class,
+      QueueCommand.class,
       SamplesCommand.class,
       io.antrean.client.bench.BenchCommand.class,
       CommandLine.HelpCommand.class

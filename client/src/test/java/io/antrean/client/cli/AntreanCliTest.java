@@ -105,7 +105,11 @@ class AntreanCliTest {
       "dlq list",
       "dlq show",
       "dlq redrive",
-      "dlq purge"
+      "dlq purge",
+      "queue",
+      "queue list",
+      "queue pause",
+      "queue resume"
     };
     for (String command : commands) {
       CliHarness.Result result = cli.run((command + " --help").split(" "));
