@@ -183,7 +183,12 @@
     if (mine !== generation) return;
     const infos = {};
     for (const q of queues.queues || []) if (q.name !== undefined) infos[q.name] = q;
-    const list = (stats.queues || []).slice().sort((a, b) => a.queue.localeCompare(b.queue));
+    const list = (stats.queues || []).slice();
+    // A queue paused before it has jobs is only in /v1/queues; show it (with zeros) all the same.
+    for (const [name, info] of Object.entries(infos)) {
+      if (!list.some((q) => q.queue === name)) list.push(Object.assign({}, info.stats, { queue: name }));
+    }
+    list.sort((a, b) => a.queue.localeCompare(b.queue));
     show(
       el("h1", {}, "Queues"),
       list.length

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.util.Durations;
+import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.ErrorKind;
 import io.antrean.proto.v1.FailRequest;
@@ -12,6 +13,7 @@ import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.ListQueuesRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import java.io.File;
 import java.nio.file.Files;
@@ -165,6 +167,31 @@ class DashboardIT {
     waitForText(By.id("job-state"), "CANCELLED");
     assertThat(Jobs.get(jobs, later).getState()).isEqualTo(JobState.JOB_STATE_CANCELLED);
     assertThat(browser.findElements(By.cssSelector("button.cancel"))).isEmpty();
+  }
+
+  @Test
+  void pauseAndResumeButtonsHoldAndReleaseAQueue() throws Exception {
+    cluster.startCoordinator();
+    JobServiceGrpc.JobServiceBlockingStub jobs = cluster.jobs();
+    AdminServiceGrpc.AdminServiceBlockingStub admin =
+        AdminServiceGrpc.newBlockingStub(cluster.channel()).withDeadlineAfter(30, TimeUnit.SECONDS);
+    long id = Jobs.enqueue(jobs, "bench.noop", "{}");
+
+    browser.get(cluster.httpBase() + "/");
+    click(By.cssSelector("button.pause[data-queue='default']"));
+    waitForText(By.cssSelector("section[data-queue='default'] h3"), "paused");
+    assertThat(admin.listQueues(ListQueuesRequest.getDefaultInstance()).getQueuesList())
+        .anySatisfy(
+            q -> {
+              assertThat(q.getName()).isEqualTo("default");
+              assertThat(q.getPaused()).isTrue();
+            });
+
+    cluster.startWorker("w1");
+    click(By.cssSelector("button.resume[data-queue='default']"));
+    waitForText(By.cssSelector("[data-queue='default'] [data-count='succeeded']"), "1");
+    assertThat(Jobs.get(jobs, id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(browser.findElements(By.cssSelector("button.resume"))).isEmpty();
   }
 
   private static Job lease(WorkerServiceGrpc.WorkerServiceBlockingStub worker, String workerId) {
