@@ -18,6 +18,7 @@ import picocli.CommandLine.ParentCommand;
       "Prints 'queue Q paused at TIME; jobs are accepted but not leased'. Jobs already running"
           + " carry on. Pausing a paused queue changes nothing and keeps its original pause time; a"
           + " queue with no jobs yet may be paused.",
+      "An empty or bad queue name is refused with a field violation on 'queue' (exit code 1).",
       "With --json, prints the PauseQueueResponse ({\"queue\": ...}) instead."
     })
 final class QueuePauseCommand implements Callable<Integer> {

@@ -17,6 +17,7 @@ import picocli.CommandLine.ParentCommand;
     description = {
       "Prints 'queue Q resumed; its jobs are leased again'. Resuming a queue that is not"
           + " paused changes nothing.",
+      "An empty or bad queue name is refused with a field violation on 'queue' (exit code 1).",
       "With --json, prints the ResumeQueueResponse ({\"queue\": ...}) instead."
     })
 final class QueueResumeCommand implements Callable<Integer> {
