@@ -2,8 +2,12 @@ package io.antrean.client.cli;
 
 import io.antrean.client.AntreanClient;
 import io.antrean.client.DeadLetterSelection;
+import io.antrean.client.DeadLetters;
+import io.antrean.proto.v1.DeadLetterFilter;
+import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.PurgeDeadLettersRequest;
 import io.antrean.proto.v1.PurgeDeadLettersResponse;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,13 +25,20 @@ import picocli.CommandLine.Spec;
     description = {
       "Name the dead letters by ID, by filter options, or with --all (one of the three). Purging"
           + " by filter or --all needs --yes; without it the command changes nothing and exits"
-          + " with 2. The coordinator deletes them in one call; a very large purge may need a"
-          + " longer global --timeout.",
+          + " with 2. IDs are deleted in one call. By filter or --all the command works in chunks:"
+          + " it lists up to "
+          + DlqPurgeCommand.CHUNK
+          + " matching dead letters, deletes them by"
+          + " id, and repeats until none match, printing a progress line on stderr after each"
+          + " chunk.",
       "Prints how many were deleted. IDs that are unknown or not dead-lettered are left alone and"
           + " counted on stderr (the exit code stays 0).",
       "With --json, prints the PurgeDeadLettersResponse (purged) instead."
     })
 final class DlqPurgeCommand implements Callable<Integer> {
+  /** How many dead letters one chunk of a purge by filter or --all lists and deletes. */
+  static final int CHUNK = 500;
+
   @ParentCommand private DlqCommand dlq;
   @Spec private CommandSpec spec;
   @Mixin private DeadLetterSelectionOptions selection;
@@ -45,9 +56,11 @@ final class DlqPurgeCommand implements Callable<Integer> {
     AntreanCli cli = dlq.cli();
     DeadLetterSelection chosen = selection.resolve(spec.commandLine(), cli.now(), "purge");
     requireConfirmation(chosen);
-    PurgeDeadLettersRequest request = chosen.toPurgeRequest().build();
     try (AntreanClient client = cli.connect()) {
-      PurgeDeadLettersResponse response = client.deadLetters().purge(request);
+      PurgeDeadLettersResponse response =
+          chosen.ids().isEmpty()
+              ? purgeInChunks(client.deadLetters(), chosen, cli)
+              : client.deadLetters().purge(chosen.toPurgeRequest().build());
       if (json) {
         cli.out().println(JsonOutput.print(response));
       } else {
@@ -56,6 +69,35 @@ final class DlqPurgeCommand implements Callable<Integer> {
       reportMissedIds(chosen, response.getPurged(), cli);
     }
     return ExitCodes.OK;
+  }
+
+  /**
+   * Purges by filter or --all a chunk at a time: lists the first page (purged jobs drop out, so no
+   * page token is needed), purges those ids, and repeats until a page is empty or a chunk purges
+   * nothing (the jobs left the dead-letter queue some other way, or cannot be purged).
+   */
+  private static PurgeDeadLettersResponse purgeInChunks(
+      DeadLetters deadLetters, DeadLetterSelection chosen, AntreanCli cli) {
+    DeadLetterFilter filter = chosen.filter().orElse(DeadLetterFilter.getDefaultInstance());
+    long total = 0;
+    while (true) {
+      List<Long> ids =
+          deadLetters.list(filter, CHUNK, null).getJobsList().stream().map(Job::getId).toList();
+      if (ids.isEmpty()) {
+        break;
+      }
+      long purged =
+          deadLetters
+              .purge(PurgeDeadLettersRequest.newBuilder().addAllIds(ids).build())
+              .getPurged();
+      total += purged;
+      cli.err().printf("purged %d dead letters so far...%n", total);
+      cli.err().flush();
+      if (purged == 0) {
+        break;
+      }
+    }
+    return PurgeDeadLettersResponse.newBuilder().setPurged(total).build();
   }
 
   /** Ids the server did not purge; it says how many it deleted, not which. */

@@ -25,6 +25,8 @@ import picocli.CommandLine.Spec;
           + " coordinator selects and redrives them in one call, keeping payload, history and"
           + " idempotency key, and spreads them out: --rate of them become leasable per second, so"
           + " a large redrive does not stampede the workers.",
+      "By filter or --all, a progress line on stderr says the redrive has started; the single"
+          + " call may take a while for a large selection.",
       "Prints how many were redriven and when the last becomes leasable. IDs that are unknown or"
           + " not dead-lettered are skipped and listed on stderr (the exit code stays 0). When"
           + " --limit stops the redrive, stderr says so; run the command again for the rest.",
@@ -34,6 +36,9 @@ import picocli.CommandLine.Spec;
 final class DlqRedriveCommand implements Callable<Integer> {
   /** The coordinator's limit when the request sets none (RedriveDeadLettersRequest.limit). */
   static final int SERVER_DEFAULT_LIMIT = 10_000;
+
+  /** The coordinator's rate when the request sets none (RedriveDeadLettersRequest.rate). */
+  static final double SERVER_DEFAULT_RATE = 100;
 
   private static final int MAX_IDS_SHOWN = 20;
 
@@ -62,6 +67,17 @@ final class DlqRedriveCommand implements Callable<Integer> {
     DeadLetterSelection chosen = selection.resolve(spec.commandLine(), cli.now(), "redrive");
     RedriveDeadLettersRequest request = request(chosen);
     try (AntreanClient client = cli.connect()) {
+      if (chosen.ids().isEmpty()) {
+        cli.err()
+            .printf(
+                "redriving %s at %s/s...%n",
+                chosen.isAll() ? "every dead letter" : "dead letters matching the filter",
+                rateText(
+                    request.getRatePerSecond() > 0
+                        ? request.getRatePerSecond()
+                        : SERVER_DEFAULT_RATE));
+        cli.err().flush();
+      }
       RedriveDeadLettersResponse response = client.deadLetters().redrive(request);
       if (json) {
         cli.out().println(JsonOutput.print(response));
@@ -88,6 +104,12 @@ final class DlqRedriveCommand implements Callable<Integer> {
       request.setLimit(limit);
     }
     return request.build();
+  }
+
+  private static String rateText(double rate) {
+    return rate == Math.rint(rate) && rate < 1e15
+        ? String.valueOf((long) rate)
+        : String.valueOf(rate);
   }
 
   private static String summary(RedriveDeadLettersResponse response) {

@@ -73,6 +73,8 @@ class DlqRedriveCommandTest {
 
     assertThat(result.exitCode()).isZero();
     assertThat(result.out().strip()).isEqualTo("redrove nothing: no dead letter was selected");
+    assertThat(result.err().strip())
+        .isEqualTo("redriving dead letters matching the filter at 12.5/s...");
     assertThat(cli.admin.requestsOf(RedriveDeadLettersRequest.class))
         .containsExactly(
             RedriveDeadLettersRequest.newBuilder()
@@ -101,6 +103,7 @@ class DlqRedriveCommandTest {
     assertThat(result.out().strip())
         .isEqualTo("redrove 25 dead letters; the last becomes leasable at 2027-01-15T08:00:01Z");
     assertThat(result.err())
+        .startsWith("redriving every dead letter at 100/s...\n")
         .contains("stopped at the limit of 25; more dead letters may match")
         .contains("after 2027-01-15T08:00:01Z");
     assertThat(cli.admin.requestsOf(RedriveDeadLettersRequest.class).get(0))
