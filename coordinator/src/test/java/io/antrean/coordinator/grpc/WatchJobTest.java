@@ -27,6 +27,7 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -36,6 +37,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -118,11 +120,10 @@ class WatchJobTest {
     assertThat(seen.error).isNull();
     assertThat(seen.jobs).isEmpty();
     // The stream completes before the watcher is unregistered on the notifying thread.
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (coordinator.jobWatchers().size() > 0 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    assertThat(coordinator.jobWatchers().size()).isZero();
+    Awaitility.await("watcher removed")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> coordinator.jobWatchers().size() == 0);
   }
 
   @Test
@@ -176,11 +177,10 @@ class WatchJobTest {
 
     context.cancel(null);
     assertThat(seen.done.await(10, TimeUnit.SECONDS)).isTrue();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (coordinator.jobWatchers().size() > 0 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    assertThat(coordinator.jobWatchers().size()).isZero();
+    Awaitility.await("watcher removed")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> coordinator.jobWatchers().size() == 0);
   }
 
   @Test

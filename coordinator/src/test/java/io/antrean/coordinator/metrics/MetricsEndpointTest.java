@@ -11,7 +11,9 @@ import io.antrean.proto.v1.LeaseRequest;
 import io.grpc.StatusRuntimeException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -117,12 +119,13 @@ class MetricsEndpointTest {
             .setLeaseTtl(com.google.protobuf.Duration.newBuilder().setNanos(200_000_000))
             .build());
 
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    Double expired = 0.0;
-    while (System.nanoTime() < deadline && expired == 0) {
-      expired = scrape().value("antrean_leases_expired_total", "path", "timer");
-      Thread.sleep(50);
-    }
+    Double expired =
+        Awaitility.await("lease expired by its timer")
+            .atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(50))
+            .until(
+                () -> scrape().value("antrean_leases_expired_total", "path", "timer"),
+                v -> v != null && v > 0);
 
     assertThat(expired).isEqualTo(1);
     assertThat(scrape().value("antrean_jobs_leased_total", "queue", Q)).isEqualTo(1);
