@@ -42,7 +42,8 @@ final class JvmProcess implements AutoCloseable {
     Process p =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            // A fresh log per run: tests read it back, and target/ survives between local runs.
+            .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
             .start();
     return new JvmProcess(name, p, log);
   }
