@@ -48,6 +48,14 @@ final class BenchTarget implements AutoCloseable {
     return client;
   }
 
+  /**
+   * The channel the producer's client uses, for scenarios that call through asynchronous stubs;
+   * owned by this target.
+   */
+  Channel producerChannel() {
+    return producerChannel;
+  }
+
   /** The channel in-process workers build their WorkerService stubs on. */
   Channel workerChannel() {
     return workerChannel;

@@ -1,20 +1,28 @@
 package io.antrean.client.bench;
 
 import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.EnqueueResponse;
+import io.antrean.proto.v1.JobServiceGrpc;
+import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code enqueue-1} and {@code enqueue-50}: N unary Enqueue calls from C threads, each with a
- * blocking call in flight, and the latency of every call. The first failed call stops every thread
- * and is rethrown once all have stopped.
+ * {@code enqueue-1} and {@code enqueue-50}: N unary Enqueue calls with C in flight, and the latency
+ * of every call from just before it is sent to its answer. With C = 1 one thread makes blocking
+ * calls. With more, one thread sends through an asynchronous stub whenever one of C permits is
+ * free, and each answer frees its permit on the transport's thread: C calls in flight cost no
+ * thread each, so the client spends its CPU on calls rather than on switching threads. The first
+ * failed call stops the sending; it is thrown, translated as the blocking client translates it,
+ * once the calls in flight have ended.
  */
 final class UnaryEnqueueScenario {
+  // Beyond each call's deadline, how long an answer may take to reach its callback.
+  private static final Duration CALLBACK_GRACE = Duration.ofSeconds(5);
+
   private final BenchContext context;
   private final Scenario scenario;
   private final int concurrency;
@@ -34,50 +42,91 @@ final class UnaryEnqueueScenario {
     String queue = context.settings().queueForScenario();
     EnqueueRequest request = BenchContext.request(queue, context.payload().untimed());
     LatencySamples samples = new LatencySamples(jobs);
-    AtomicInteger next = new AtomicInteger();
-    AtomicReference<RuntimeException> failure = new AtomicReference<>();
-    int threads = Math.min(concurrency, jobs);
-    ExecutorService pool =
-        Executors.newFixedThreadPool(threads, BenchContext.daemonThreads("antrean-bench-enqueue"));
+    int inFlight = Math.min(concurrency, jobs);
     long start = System.nanoTime();
     try (ProgressTicker ticker =
         context.progress(() -> progressLine(samples.count(), jobs, start))) {
-      for (int t = 0; t < threads; t++) {
-        pool.execute(() -> sendUntilDone(request, jobs, next, samples, failure));
+      if (inFlight == 1) {
+        sendBlocking(request, jobs, samples);
+      } else {
+        sendPipelined(request, jobs, inFlight, samples);
       }
-      pool.shutdown();
-      // Every call has a deadline, so the threads end; the wait is only bounded as a safety net.
-      long bound = context.target().callTimeout().toNanos() * (jobs / threads + 1);
-      if (!pool.awaitTermination(bound, TimeUnit.NANOSECONDS)) {
-        throw new BenchFailedException(scenario.label() + ": calls did not end within deadline");
-      }
-    } finally {
-      pool.shutdownNow();
     }
     Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-    if (failure.get() != null) {
-      throw failure.get();
-    }
     QueueDrain.afterEnqueueScenario(context, queue, jobs);
     return new BenchResult(
-        scenario, queue, jobs, threads, "-", elapsed, samples.summary(), "Enqueue call");
+        scenario, queue, jobs, inFlight, "-", elapsed, samples.summary(), "Enqueue call");
   }
 
-  private void sendUntilDone(
-      EnqueueRequest request,
-      int jobs,
-      AtomicInteger next,
-      LatencySamples samples,
-      AtomicReference<RuntimeException> failure) {
-    while (failure.get() == null && next.getAndIncrement() < jobs) {
+  private void sendBlocking(EnqueueRequest request, int jobs, LatencySamples samples) {
+    for (int i = 0; i < jobs; i++) {
       long sent = System.nanoTime();
-      try {
-        context.client().enqueue(request);
-      } catch (RuntimeException e) {
-        failure.compareAndSet(null, e);
-        return;
-      }
+      context.client().enqueue(request);
       samples.record(System.nanoTime() - sent);
+    }
+  }
+
+  private void sendPipelined(EnqueueRequest request, int jobs, int inFlight, LatencySamples samples)
+      throws InterruptedException {
+    Duration callTimeout = context.target().callTimeout();
+    // Answers run on the transport's thread: the callback only records and frees a permit.
+    JobServiceGrpc.JobServiceStub stub =
+        JobServiceGrpc.newStub(context.target().producerChannel()).withExecutor(Runnable::run);
+    Semaphore permits = new Semaphore(inFlight);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    long permitWaitNanos = callTimeout.plus(CALLBACK_GRACE).toNanos();
+    for (int i = 0; i < jobs; i++) {
+      if (!permits.tryAcquire(permitWaitNanos, TimeUnit.NANOSECONDS)) {
+        throw new BenchFailedException(scenario.label() + ": calls did not end within deadline");
+      }
+      if (failure.get() != null) {
+        permits.release();
+        break;
+      }
+      long sent = System.nanoTime();
+      stub.withDeadlineAfter(callTimeout.toNanos(), TimeUnit.NANOSECONDS)
+          .enqueue(request, new Answer(sent, permits, samples, failure));
+    }
+    if (!permits.tryAcquire(inFlight, permitWaitNanos, TimeUnit.NANOSECONDS)) {
+      throw new BenchFailedException(scenario.label() + ": calls did not end within deadline");
+    }
+    if (failure.get() != null) {
+      throw FailureReplay.translate(failure.get());
+    }
+  }
+
+  /** The answer to one pipelined Enqueue: records its latency or the failure, frees its permit. */
+  private static final class Answer implements StreamObserver<EnqueueResponse> {
+    private final long sentNanos;
+    private final Semaphore permits;
+    private final LatencySamples samples;
+    private final AtomicReference<Throwable> failure;
+
+    Answer(
+        long sentNanos,
+        Semaphore permits,
+        LatencySamples samples,
+        AtomicReference<Throwable> failure) {
+      this.sentNanos = sentNanos;
+      this.permits = permits;
+      this.samples = samples;
+      this.failure = failure;
+    }
+
+    @Override
+    public void onNext(EnqueueResponse response) {
+      samples.record(System.nanoTime() - sentNanos);
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      failure.compareAndSet(null, t);
+      permits.release();
+    }
+
+    @Override
+    public void onCompleted() {
+      permits.release();
     }
   }
 
