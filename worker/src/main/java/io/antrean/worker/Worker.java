@@ -16,6 +16,14 @@ import java.time.Duration;
  * attempt). {@link #shutdownNow()} skips the grace. Both return at once; {@link
  * #awaitTermination(Duration)} waits for the end. A worker cannot be restarted.
  *
+ * <p>Successful jobs are reported in batches without any added delay: a completion joins a pending
+ * list, and one CompleteBatch call sends everything pending (up to 1,000 jobs) as soon as no other
+ * is in flight, so a lone job is reported at once while under load one call carries every job that
+ * finished during the previous call's round trip. A job keeps its slot, and its heartbeats, until
+ * its completion is answered, and shutdown waits for completions in flight. A coordinator that does
+ * not implement CompleteBatch gets one Complete per job for the rest of the worker's life; failures
+ * and releases are always reported one call per job.
+ *
  * <p>Delivery is at least once: design handlers to run twice (see {@link
  * JobContext#idempotencyKey()}).
  *
@@ -107,7 +115,7 @@ public final class Worker {
 
   /**
    * How many leases the worker holds right now: running jobs and jobs whose outcome is being
-   * reported.
+   * reported or waits in the completion batch.
    *
    * @return the number of held leases, at most the concurrency
    */

@@ -86,7 +86,9 @@ public final class WorkerBuilder {
   }
 
   /**
-   * Handler threads, and so the most jobs the worker holds at once; 4 by default, 1 to 1024.
+   * Handler threads, and so the most jobs the worker holds at once; 4 by default, 1 to 1024. A job
+   * holds its place from its lease until its outcome is answered, so a completion waiting in a
+   * CompleteBatch (see {@link Worker}) still counts.
    *
    * @param concurrency the number of handler threads
    * @return this builder
@@ -156,7 +158,8 @@ public final class WorkerBuilder {
   }
 
   /**
-   * The deadline of each Complete, Fail and Release call; 10 s by default (never past the lease).
+   * The deadline of each Complete, CompleteBatch, Fail and Release call; 10 s by default (never
+   * past the lease; for CompleteBatch, the longest lease among its jobs).
    *
    * @param timeout a positive duration
    * @return this builder

@@ -179,7 +179,8 @@ class WorkerOutcomeTest {
   }
 
   @Test
-  void lostLeaseOnCompleteIsNotRetried() throws InterruptedException {
+  void lostLeaseOnUnaryCompleteIsNotRetried() throws InterruptedException {
+    coordinator.service.completeBatchImplemented = false;
     coordinator.service.completeFailures.set(5);
     coordinator.service.completeError = Status.FAILED_PRECONDITION.withDescription("LEASE_LOST");
     start(ctx -> new byte[] {1});
@@ -191,7 +192,7 @@ class WorkerOutcomeTest {
         .isTrue();
     coordinator.service.enqueue("t", "{}");
     assertThat(Polling.await(WAIT, () -> coordinator.service.completes.size() >= 2)).isTrue();
-    assertThat(coordinator.service.completes)
+    assertThat(coordinator.service.unaryCompletes)
         .extracting(CompleteRequest::getJobId)
         .containsExactly(1L, 2L);
   }

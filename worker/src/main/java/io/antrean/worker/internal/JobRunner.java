@@ -11,9 +11,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one leased job on a handler thread and reports how it ended. Nothing the handler throws
- * escapes: a normal return completes the job, an exception is classified and fails it, and a job
- * stopped while it ran is released or dropped as its {@link CancellationReason} says. The job's
- * lease and slot are given back once the outcome has been reported.
+ * escapes: a normal return completes the job (through the {@link CompletionQueue}), an exception is
+ * classified and fails it, and a job stopped while it ran is released or dropped as its {@link
+ * CancellationReason} says. The job's lease and slot are given back once the outcome has been
+ * answered: here for Fail and Release, by the completion queue for a completion.
  *
  * <p>Thread-safe: one instance serves every handler thread.
  */
@@ -23,39 +24,59 @@ final class JobRunner {
   private final Map<String, JobHandler> handlers;
   private final ErrorClassifier classifier;
   private final OutcomeReporter reporter;
-  private final LeaseTable leases;
-  private final SlotPool slots;
+  private final CompletionQueue completions;
+  private final JobSettler settler;
 
   JobRunner(
       Map<String, JobHandler> handlers,
       ErrorClassifier classifier,
       OutcomeReporter reporter,
-      LeaseTable leases,
-      SlotPool slots) {
+      CompletionQueue completions,
+      JobSettler settler) {
     this.handlers = Map.copyOf(handlers);
     this.classifier = classifier;
     this.reporter = reporter;
-    this.leases = leases;
-    this.slots = slots;
+    this.completions = completions;
+    this.settler = settler;
   }
 
-  /** Runs the job of {@code lease} on the calling thread, reports it, and frees its slot. */
+  /**
+   * Runs the job of {@code lease} on the calling thread and reports it. A failure or release is
+   * answered before this returns and the job settled here; a completion is handed to the completion
+   * queue, which settles the job once it is answered.
+   */
   void run(HeldLease lease, LeasedJobContext context) {
+    boolean handedOver = false;
     try {
       long startNanos = System.nanoTime();
       Outcome outcome = invoke(lease, context);
       long elapsedMillis = (System.nanoTime() - startNanos) / 1_000_000;
-      if (lease.claimOutcome()) {
+      if (!lease.claimOutcome()) {
+        return;
+      }
+      if (outcome.succeeded()) {
+        // The queue settles the job from here on, even should complete() throw.
+        handedOver = true;
+        if (log.isDebugEnabled()) {
+          log.debug("{} succeeded in {} ms", context, elapsedMillis);
+        }
+        completions.complete(lease, outcome.result(), context.resultContentType());
+      } else {
         report(lease, context, outcome, elapsedMillis);
       }
     } finally {
-      leases.remove(lease);
-      slots.release(1);
+      if (!handedOver) {
+        settler.settle(lease);
+      }
     }
   }
 
   /** What the handler did, and why it was stopped if it was. */
-  private record Outcome(byte[] result, Throwable error, CancellationReason stopReason) {}
+  private record Outcome(byte[] result, Throwable error, CancellationReason stopReason) {
+    boolean succeeded() {
+      return error == null && stopReason == null;
+    }
+  }
 
   private Outcome invoke(HeldLease lease, LeasedJobContext context) {
     JobHandler handler = handlers.get(context.type());
@@ -79,11 +100,12 @@ final class JobRunner {
     return new Outcome(result, error, lease.endHandler());
   }
 
+  /** Reports an outcome other than success: releases, drops or fails the job. */
   private void report(
       HeldLease lease, LeasedJobContext context, Outcome outcome, long elapsedMillis) {
     CancellationReason reason = outcome.stopReason();
     if (reason == null) {
-      reportFinished(lease, context, outcome, elapsedMillis);
+      reportFailure(lease, context, outcome.error(), elapsedMillis);
       return;
     }
     switch (reason) {
@@ -104,14 +126,9 @@ final class JobRunner {
     }
   }
 
-  private void reportFinished(
-      HeldLease lease, LeasedJobContext context, Outcome outcome, long elapsedMillis) {
-    if (outcome.error() == null) {
-      log.debug("{} succeeded in {} ms", context, elapsedMillis);
-      reporter.complete(lease, outcome.result(), context.resultContentType());
-      return;
-    }
-    FailureReport failure = FailureReport.of(outcome.error(), classifier);
+  private void reportFailure(
+      HeldLease lease, LeasedJobContext context, Throwable error, long elapsedMillis) {
+    FailureReport failure = FailureReport.of(error, classifier);
     if (failure.kind() == ErrorKind.ERROR_KIND_PERMANENT) {
       log.warn(
           "{} failed permanently after {} ms: {}: {}",

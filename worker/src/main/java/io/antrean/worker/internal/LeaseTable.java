@@ -2,6 +2,7 @@ package io.antrean.worker.internal;
 
 import io.antrean.worker.CancellationReason;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +24,14 @@ final class LeaseTable {
 
   void remove(HeldLease lease) {
     leases.remove(lease.key(), lease);
+    wakeWaiters();
+  }
+
+  /** Removes every lease of {@code removed}, waking waiters once. */
+  void removeAll(Collection<HeldLease> removed) {
+    for (HeldLease lease : removed) {
+      leases.remove(lease.key(), lease);
+    }
     wakeWaiters();
   }
 

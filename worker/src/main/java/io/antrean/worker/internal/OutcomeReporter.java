@@ -1,6 +1,7 @@
 package io.antrean.worker.internal;
 
 import com.google.protobuf.ByteString;
+import io.antrean.proto.v1.CompleteItem;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.FailRequest;
 import io.antrean.proto.v1.ReleaseRequest;
@@ -16,7 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends Complete, Fail and Release for held leases, on the calling thread.
+ * Sends Complete, Fail and Release for held leases, on the calling thread; {@link
+ * CompleteBatchSender} follows the same rules for CompleteBatch.
  *
  * <p>Retry rules: {@code FAILED_PRECONDITION} (the lease is lost) and {@code NOT_FOUND} are logged
  * at WARN and never retried. {@code UNAVAILABLE} and {@code DEADLINE_EXCEEDED} are retried with
@@ -28,9 +30,11 @@ import org.slf4j.LoggerFactory;
  */
 final class OutcomeReporter {
   private static final Logger log = LoggerFactory.getLogger(OutcomeReporter.class);
-  private static final Duration RETRY_INITIAL = Duration.ofMillis(100);
-  private static final Duration RETRY_MAX = Duration.ofSeconds(2);
-  private static final long MIN_CALL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+  static final Duration RETRY_INITIAL = Duration.ofMillis(100);
+  static final Duration RETRY_MAX = Duration.ofSeconds(2);
+
+  /** The shortest deadline a call gets, however little of the lease is left. */
+  static final long MIN_CALL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
   private final WorkerServiceBlockingStub stub;
   private final String workerId;
@@ -46,15 +50,28 @@ final class OutcomeReporter {
     this.rpcTimeout = rpcTimeout;
   }
 
-  /** Completes the job with {@code result}; returns whether the coordinator accepted it. */
-  boolean complete(HeldLease lease, byte[] result, String resultContentType) {
+  /** The CompleteBatch item, and the fields of a Complete, that report {@code result}. */
+  static CompleteItem completion(HeldLease lease, byte[] result, String resultContentType) {
+    return CompleteItem.newBuilder()
+        .setJobId(lease.jobId())
+        .setFencingToken(lease.fencingToken())
+        .setResult(result == null ? ByteString.EMPTY : ByteString.copyFrom(result))
+        .setResultContentType(resultContentType)
+        .build();
+  }
+
+  /**
+   * Completes the job with one unary Complete carrying {@code item}; returns whether the
+   * coordinator accepted it.
+   */
+  boolean complete(HeldLease lease, CompleteItem item) {
     CompleteRequest request =
         CompleteRequest.newBuilder()
-            .setJobId(lease.jobId())
-            .setFencingToken(lease.fencingToken())
+            .setJobId(item.getJobId())
+            .setFencingToken(item.getFencingToken())
             .setWorkerId(workerId)
-            .setResult(result == null ? ByteString.EMPTY : ByteString.copyFrom(result))
-            .setResultContentType(resultContentType)
+            .setResult(item.getResult())
+            .setResultContentType(item.getResultContentType())
             .build();
     return send(lease, "Complete", true, s -> s.complete(request));
   }
@@ -134,12 +151,14 @@ final class OutcomeReporter {
     }
   }
 
-  private static boolean isRetryable(Status status) {
+  /** Whether a call that failed with {@code status} may be sent again. */
+  static boolean isRetryable(Status status) {
     return status.getCode() == Status.Code.UNAVAILABLE
         || status.getCode() == Status.Code.DEADLINE_EXCEEDED;
   }
 
-  private static void logRejected(String rpc, HeldLease lease, Status status) {
+  /** Logs a report of {@code rpc} that the coordinator refused, or that failed for good. */
+  static void logRejected(String rpc, HeldLease lease, Status status) {
     if (status.getCode() == Status.Code.FAILED_PRECONDITION) {
       log.warn(
           "{} of job {} rejected, lease lost (token {}): {}",
@@ -153,7 +172,7 @@ final class OutcomeReporter {
   }
 
   /** Waits {@code delay}; false if the reporter was abandoned or the thread interrupted. */
-  private boolean pause(Duration delay) {
+  boolean pause(Duration delay) {
     try {
       return !abandoned.await(delay.toNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {

@@ -18,9 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the poll loop, the handler threads, the lease keeper and the outcome reporter together and
- * runs the shutdown sequence. Internal: use {@link io.antrean.worker.Worker}; this class is public
- * only so that the API package can reach it, and it may change at any time.
+ * Wires the poll loop, the handler threads, the lease keeper, the outcome reporter and the
+ * completion queue together and runs the shutdown sequence. Internal: use {@link
+ * io.antrean.worker.Worker}; this class is public only so that the API package can reach it, and it
+ * may change at any time.
  *
  * <p>Thread-safe.
  */
@@ -41,6 +42,8 @@ public final class WorkerRuntime {
   private final LeaseTable leases = new LeaseTable();
   private final SlotPool slots;
   private final OutcomeReporter reporter;
+  private final JobSettler settler;
+  private final CompletionQueue completions;
   private final JobRunner runner;
   private final ThreadPoolExecutor handlerThreads;
   private final ScheduledThreadPoolExecutor keeperThread;
@@ -66,14 +69,24 @@ public final class WorkerRuntime {
     this.channel = channel;
     this.ownsChannel = ownsChannel;
     this.slots = new SlotPool(settings.concurrency());
+    WorkerServiceGrpc.WorkerServiceBlockingStub blockingStub =
+        WorkerServiceGrpc.newBlockingStub(channel);
     this.reporter =
         new OutcomeReporter(
-            WorkerServiceGrpc.newBlockingStub(channel),
-            settings.workerId(),
-            settings.ticker(),
-            settings.rpcTimeout());
+            blockingStub, settings.workerId(), settings.ticker(), settings.rpcTimeout());
+    this.settler = new JobSettler(leases, slots);
+    this.completions =
+        new CompletionQueue(
+            new CompleteBatchSender(
+                blockingStub,
+                settings.workerId(),
+                settings.ticker(),
+                settings.rpcTimeout(),
+                reporter),
+            reporter,
+            settler);
     this.runner =
-        new JobRunner(settings.handlers(), settings.classifier(), reporter, leases, slots);
+        new JobRunner(settings.handlers(), settings.classifier(), reporter, completions, settler);
     this.handlerThreads =
         new ThreadPoolExecutor(
             settings.concurrency(),
@@ -94,7 +107,7 @@ public final class WorkerRuntime {
             keeperThread);
     this.poller =
         new LeasePoller(
-            WorkerServiceGrpc.newBlockingStub(channel),
+            blockingStub,
             leaseTemplate(settings),
             slots,
             this::dispatch,
@@ -127,6 +140,7 @@ public final class WorkerRuntime {
         tickMillis,
         tickMillis,
         TimeUnit.MILLISECONDS);
+    completions.start();
     poller.start();
     log.info(
         "worker started: id {}, coordinator {}, queue {}, concurrency {}, types {}",
@@ -195,8 +209,7 @@ public final class WorkerRuntime {
     try {
       handlerThreads.execute(() -> runner.run(lease, context));
     } catch (RejectedExecutionException e) {
-      leases.remove(lease);
-      slots.release(1);
+      settler.settle(lease);
       if (lease.claimOutcome()) {
         reporter.release(lease, "shutdown", false);
       }
@@ -223,6 +236,7 @@ public final class WorkerRuntime {
   private void terminate() {
     state.set(State.TERMINATED);
     reporter.abandon();
+    completions.stop();
     handlerThreads.shutdownNow();
     keeperThread.shutdownNow();
     if (ownsChannel) {

@@ -21,7 +21,7 @@ import java.util.Map;
  * @param heartbeatInterval time between heartbeats, below {@code leaseTtl}
  * @param pollWait the long-poll wait sent with each Lease
  * @param shutdownGrace how long {@code shutdown()} lets running jobs finish
- * @param rpcTimeout the deadline of each Complete, Fail and Release call
+ * @param rpcTimeout the deadline of each Complete, CompleteBatch, Fail and Release call
  * @param pollBackoffInitial the poll loop's first delay after an error
  * @param pollBackoffMax the poll loop's longest delay after errors
  * @param classifier decides how a handler's failure is reported

@@ -2,8 +2,13 @@ package io.antrean.worker.testing;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
+import io.antrean.proto.v1.CompleteBatchRequest;
+import io.antrean.proto.v1.CompleteBatchResponse;
+import io.antrean.proto.v1.CompleteItem;
+import io.antrean.proto.v1.CompleteOutcome;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.CompleteResponse;
+import io.antrean.proto.v1.CompleteStatus;
 import io.antrean.proto.v1.FailRequest;
 import io.antrean.proto.v1.FailResponse;
 import io.antrean.proto.v1.HeartbeatRequest;
@@ -24,14 +29,18 @@ import io.grpc.stub.StreamObserver;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 
 /**
  * A hand-written coordinator for worker tests: hands out queued jobs, records every call, and fails
@@ -50,17 +59,52 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   public final List<Long> leaseNanos = new CopyOnWriteArrayList<>();
   public final List<Integer> outstandingAtLease = new CopyOnWriteArrayList<>();
   public final List<HeartbeatRequest> heartbeats = new CopyOnWriteArrayList<>();
+
+  /**
+   * Every completion received: each Complete call, and each item of each CompleteBatch call that
+   * got past validation, UNIMPLEMENTED and the {@link #completeBatchGate} (as a CompleteRequest
+   * with the batch's worker id). Failed attempts are listed too.
+   */
   public final List<CompleteRequest> completes = new CopyOnWriteArrayList<>();
+
+  /** The Complete calls alone. */
+  public final List<CompleteRequest> unaryCompletes = new CopyOnWriteArrayList<>();
+
+  /** Every CompleteBatch call, as it arrived, including those answered with an error. */
+  public final List<CompleteBatchRequest> completeBatches = new CopyOnWriteArrayList<>();
+
+  /** CompleteBatch calls refused with INVALID_ARGUMENT, which a correct worker never sends. */
+  public final AtomicInteger invalidCompleteBatches = new AtomicInteger();
+
   public final List<FailRequest> fails = new CopyOnWriteArrayList<>();
   public final List<ReleaseRequest> releases = new CopyOnWriteArrayList<>();
 
   /** Lease calls still to fail with UNAVAILABLE. */
   public final AtomicInteger leaseFailures = new AtomicInteger();
 
-  /** Complete calls still to fail, with {@link #completeError}. */
+  /** Complete and CompleteBatch calls still to fail as a whole, with {@link #completeError}. */
   public final AtomicInteger completeFailures = new AtomicInteger();
 
   public volatile Status completeError = Status.UNAVAILABLE;
+
+  /**
+   * False plays a coordinator older than CompleteBatch: the call is recorded in {@link
+   * #completeBatches} and answered UNIMPLEMENTED.
+   */
+  public volatile boolean completeBatchImplemented = true;
+
+  /**
+   * Decides each completion by job id; COMPLETED by default. For Complete, LEASE_LOST becomes
+   * FAILED_PRECONDITION and NOT_FOUND becomes NOT_FOUND.
+   */
+  public volatile LongFunction<CompleteStatus> completePolicy =
+      jobId -> CompleteStatus.COMPLETE_STATUS_COMPLETED;
+
+  /**
+   * When set, each valid CompleteBatch call waits (at most 30 s) for it to open before it goes on,
+   * so a test can hold a batch in flight.
+   */
+  public volatile CountDownLatch completeBatchGate;
 
   /** When set, every heartbeat fails with it. */
   public volatile Status heartbeatError;
@@ -173,13 +217,93 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   @Override
   public void complete(CompleteRequest request, StreamObserver<CompleteResponse> answer) {
     completes.add(request);
+    unaryCompletes.add(request);
     if (completeFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       answer.onError(completeError.withDescription("injected").asRuntimeException());
       return;
     }
-    outstanding.decrementAndGet();
-    answer.onNext(CompleteResponse.getDefaultInstance());
+    switch (completePolicy.apply(request.getJobId())) {
+      case COMPLETE_STATUS_LEASE_LOST ->
+          answer.onError(Status.FAILED_PRECONDITION.withDescription("LEASE_LOST").asException());
+      case COMPLETE_STATUS_NOT_FOUND ->
+          answer.onError(Status.NOT_FOUND.withDescription("no such job").asException());
+      default -> {
+        outstanding.decrementAndGet();
+        answer.onNext(CompleteResponse.getDefaultInstance());
+        answer.onCompleted();
+      }
+    }
+  }
+
+  @Override
+  public void completeBatch(
+      CompleteBatchRequest request, StreamObserver<CompleteBatchResponse> answer) {
+    completeBatches.add(request);
+    if (!completeBatchImplemented) {
+      super.completeBatch(request, answer);
+      return;
+    }
+    String invalid = invalidity(request);
+    if (invalid != null) {
+      invalidCompleteBatches.incrementAndGet();
+      answer.onError(Status.INVALID_ARGUMENT.withDescription(invalid).asException());
+      return;
+    }
+    awaitGate();
+    for (CompleteItem item : request.getItemsList()) {
+      completes.add(
+          CompleteRequest.newBuilder()
+              .setJobId(item.getJobId())
+              .setFencingToken(item.getFencingToken())
+              .setWorkerId(request.getWorkerId())
+              .setResult(item.getResult())
+              .setResultContentType(item.getResultContentType())
+              .build());
+    }
+    if (completeFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      answer.onError(completeError.withDescription("injected").asRuntimeException());
+      return;
+    }
+    CompleteBatchResponse.Builder response = CompleteBatchResponse.newBuilder();
+    for (CompleteItem item : request.getItemsList()) {
+      CompleteStatus status = completePolicy.apply(item.getJobId());
+      if (status == CompleteStatus.COMPLETE_STATUS_COMPLETED) {
+        outstanding.decrementAndGet();
+      }
+      response.addOutcomes(
+          CompleteOutcome.newBuilder().setJobId(item.getJobId()).setStatus(status));
+    }
+    answer.onNext(response.build());
     answer.onCompleted();
+  }
+
+  /** Why the coordinator would refuse {@code request} as a whole, or null if it would not. */
+  private static String invalidity(CompleteBatchRequest request) {
+    if (request.getWorkerId().isEmpty()) {
+      return "missing worker_id";
+    }
+    if (request.getItemsCount() < 1 || request.getItemsCount() > 1000) {
+      return "items must number 1 to 1000: " + request.getItemsCount();
+    }
+    Set<Long> jobIds = new HashSet<>();
+    for (CompleteItem item : request.getItemsList()) {
+      if (!jobIds.add(item.getJobId())) {
+        return "job " + item.getJobId() + " appears twice";
+      }
+    }
+    return null;
+  }
+
+  private void awaitGate() {
+    CountDownLatch gate = completeBatchGate;
+    if (gate == null) {
+      return;
+    }
+    try {
+      gate.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Override

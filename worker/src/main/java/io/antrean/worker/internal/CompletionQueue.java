@@ -1,0 +1,199 @@
+package io.antrean.worker.internal;
+
+import io.antrean.proto.v1.CompleteItem;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import javax.annotation.concurrent.GuardedBy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reports successful jobs with CompleteBatch, batched naturally. A completion joins a pending list
+ * and the handler thread moves on; one sending thread sends everything pending (up to {@value
+ * CompleteBatchSender#MAX_ITEMS} jobs, never one job twice) whenever no CompleteBatch is in flight,
+ * and when the answer comes sends what gathered meanwhile. There is no timer: a lone completion
+ * goes out at once, and under load a batch holds what finished during one round trip.
+ *
+ * <p>A job is {@linkplain JobSettler settled} (lease dropped, slot freed) only once its item has
+ * been answered or given up, so until then heartbeats carry it and shutdown waits for it.
+ *
+ * <p>A coordinator that answers UNIMPLEMENTED predates CompleteBatch: the items of that call, and
+ * every completion for the rest of the worker's life, go by unary Complete, each on the thread that
+ * reports it, as before CompleteBatch existed. So does a completion reported after {@link #stop()}.
+ *
+ * <p>Thread-safe: handler threads call {@link #complete}; the runtime calls {@link #start()} and
+ * {@link #stop()}.
+ */
+final class CompletionQueue {
+  private static final Logger log = LoggerFactory.getLogger(CompletionQueue.class);
+
+  private final CompleteBatchSender sender;
+  private final OutcomeReporter reporter;
+  private final JobSettler settler;
+  private final Thread thread;
+  private final Object lock = new Object();
+
+  @GuardedBy("lock")
+  private final ArrayDeque<PendingCompletion> pending = new ArrayDeque<>();
+
+  @GuardedBy("lock")
+  private boolean stopped;
+
+  /** Set once, when the coordinator turns out not to implement CompleteBatch. */
+  private volatile boolean unaryOnly;
+
+  CompletionQueue(CompleteBatchSender sender, OutcomeReporter reporter, JobSettler settler) {
+    this.sender = sender;
+    this.reporter = reporter;
+    this.settler = settler;
+    this.thread = new WorkerThreads("completer").newThread(WorkerThreads.guarded(this::run));
+  }
+
+  /** Starts the sending thread. */
+  void start() {
+    thread.start();
+  }
+
+  /**
+   * Stops the sending thread: a CompleteBatch in flight is cancelled, and pending completions are
+   * settled without being sent (the coordinator runs those jobs again once their leases expire).
+   * Call it after the drain, when nothing should be pending.
+   */
+  void stop() {
+    synchronized (lock) {
+      stopped = true;
+      lock.notifyAll();
+    }
+    thread.interrupt();
+  }
+
+  /**
+   * Reports that the job of {@code lease} succeeded and settles the job once the coordinator has
+   * answered. Returns at once while CompleteBatch is in use; with unary Complete it returns after
+   * the answer, as {@link OutcomeReporter#complete} does. Takes over the settling of the job in
+   * every case, even if it throws.
+   *
+   * @param result the handler's result, or null for none
+   * @param resultContentType the result's content type
+   */
+  void complete(HeldLease lease, byte[] result, String resultContentType) {
+    boolean queued = false;
+    try {
+      CompleteItem item = OutcomeReporter.completion(lease, result, resultContentType);
+      queued = !unaryOnly && enqueue(new PendingCompletion(lease, item));
+      if (!queued) {
+        reporter.complete(lease, item);
+      }
+    } finally {
+      if (!queued) {
+        settler.settle(lease);
+      }
+    }
+  }
+
+  private boolean enqueue(PendingCompletion completion) {
+    synchronized (lock) {
+      if (stopped) {
+        return false;
+      }
+      pending.addLast(completion);
+      lock.notifyAll();
+      return true;
+    }
+  }
+
+  /** How many completions wait for the sending thread; for tests. */
+  int pending() {
+    synchronized (lock) {
+      return pending.size();
+    }
+  }
+
+  private void run() {
+    log.debug("completion sender started");
+    while (true) {
+      List<PendingCompletion> batch = takeBatch();
+      if (batch.isEmpty()) {
+        break;
+      }
+      try {
+        report(batch);
+      } catch (RuntimeException e) {
+        WorkerThreads.reportUncaught(e);
+      } finally {
+        settler.settleAll(batch.stream().map(PendingCompletion::lease).toList());
+      }
+    }
+    settleUnsent();
+    log.debug("completion sender stopped");
+  }
+
+  private void report(List<PendingCompletion> batch) {
+    List<PendingCompletion> unary = unaryOnly ? batch : sender.send(batch);
+    if (unary.isEmpty()) {
+      return;
+    }
+    if (!unaryOnly) {
+      unaryOnly = true;
+      log.info(
+          "the coordinator does not implement CompleteBatch; completing each job with Complete"
+              + " from now on");
+    }
+    for (PendingCompletion completion : unary) {
+      reporter.complete(completion.lease(), completion.item());
+    }
+  }
+
+  /**
+   * Waits until something is pending, then takes the oldest completions, up to the protocol's limit
+   * and at most one per job (a later lease of the same job waits for the next batch).
+   *
+   * @return the next batch, or an empty list once stopped
+   */
+  private List<PendingCompletion> takeBatch() {
+    synchronized (lock) {
+      try {
+        while (pending.isEmpty() && !stopped) {
+          lock.wait();
+        }
+      } catch (InterruptedException e) {
+        // Only stop() interrupts; should anything else, later completions go by unary Complete.
+        Thread.currentThread().interrupt();
+        stopped = true;
+        return List.of();
+      }
+      if (stopped) {
+        return List.of();
+      }
+      int size = Math.min(pending.size(), CompleteBatchSender.MAX_ITEMS);
+      List<PendingCompletion> batch = new ArrayList<>(size);
+      Set<Long> jobIds = new HashSet<>();
+      Iterator<PendingCompletion> oldestFirst = pending.iterator();
+      while (batch.size() < size && oldestFirst.hasNext()) {
+        PendingCompletion next = oldestFirst.next();
+        if (jobIds.add(next.lease().jobId())) {
+          batch.add(next);
+          oldestFirst.remove();
+        }
+      }
+      return batch;
+    }
+  }
+
+  private void settleUnsent() {
+    List<PendingCompletion> unsent;
+    synchronized (lock) {
+      unsent = List.copyOf(pending);
+      pending.clear();
+    }
+    for (PendingCompletion completion : unsent) {
+      log.warn(
+          "Complete of job {} not sent: the worker terminated first", completion.lease().jobId());
+    }
+    settler.settleAll(unsent.stream().map(PendingCompletion::lease).toList());
+  }
+}
