@@ -6,6 +6,7 @@ import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The connections to the coordinator under test: one for the producer's calls and one that all
@@ -18,6 +19,7 @@ final class BenchTarget implements AutoCloseable {
   private final ManagedChannel producerChannel;
   private final ManagedChannel workerChannel;
   private final AntreanClient client;
+  private final AtomicBoolean completeBatchUnimplemented = new AtomicBoolean();
 
   /**
    * Opens (lazily connecting) both channels.
@@ -59,6 +61,14 @@ final class BenchTarget implements AutoCloseable {
   /** The channel in-process workers build their WorkerService stubs on. */
   Channel workerChannel() {
     return workerChannel;
+  }
+
+  /**
+   * Set once an in-process worker found that the coordinator lacks CompleteBatch; from then on the
+   * workers of every scenario of this run complete jobs one call each.
+   */
+  AtomicBoolean completeBatchUnimplemented() {
+    return completeBatchUnimplemented;
   }
 
   /** Shuts both channels down, cancelling calls still open, and waits briefly for them. */

@@ -9,7 +9,7 @@ import javax.annotation.Nullable;
  * {@code end-to-end}: enqueues N {@code bench.noop} jobs in batches while workers run them, and
  * measures from the first enqueue to the last completion. The workers are in-process no-op workers,
  * or with {@code --workers 0} external ones already serving {@code --queue}. The end is the last
- * acknowledged Complete of an in-process worker, or for external workers the GetStats poll that
+ * completion an in-process worker had acknowledged, or for external workers the GetStats poll that
  * first counts every job finished (so it is {@link QueueWatch#POLL_INTERVAL} precise).
  */
 final class EndToEndScenario {
@@ -41,7 +41,7 @@ final class EndToEndScenario {
         workers == 0
             ? null
             : NoopWorkerPool.start(
-                context.target(), queue, workers, settings.workerConcurrency(), (job, at) -> {});
+                context, queue, workers, settings.workerConcurrency(), (job, at) -> {});
     try {
       AtomicLong enqueued = new AtomicLong();
       long start = System.nanoTime();
@@ -97,7 +97,7 @@ final class EndToEndScenario {
     }
   }
 
-  /** Waits for the acknowledgement of the last Complete, which may trail GetStats a little. */
+  /** Waits for the acknowledgement of the last completion, which may trail GetStats a little. */
   private static boolean awaitLastAck(NoopWorkerPool pool, int jobs) throws InterruptedException {
     long deadline = System.nanoTime() + LAST_ACK_GRACE.toNanos();
     while (pool.completed() < jobs) {

@@ -42,7 +42,7 @@ final class LatencyScenario {
             settings.concurrency(), BenchContext.daemonThreads("antrean-bench-sender"));
     try (NoopWorkerPool pool =
         NoopWorkerPool.start(
-            context.target(),
+            context,
             queue,
             settings.workersFor(Scenario.LATENCY),
             settings.workerConcurrency(),

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.annotation.Nullable;
 
 /**
  * W in-process {@link NoopWorker}s on one queue, each on its own daemon thread, with shared
@@ -27,6 +28,7 @@ final class NoopWorkerPool implements AutoCloseable {
 
   private static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
+  private final BenchContext context;
   private final int workerCount;
   private final int slotsEach;
   private final LeaseListener listener;
@@ -36,7 +38,9 @@ final class NoopWorkerPool implements AutoCloseable {
   private final AtomicLong lastCompletionNanos = new AtomicLong();
   private final AtomicReference<BenchFailedException> failure = new AtomicReference<>();
 
-  private NoopWorkerPool(int workerCount, int slotsEach, LeaseListener listener) {
+  private NoopWorkerPool(
+      BenchContext context, int workerCount, int slotsEach, LeaseListener listener) {
+    this.context = context;
     this.workerCount = workerCount;
     this.slotsEach = slotsEach;
     this.listener = listener;
@@ -48,14 +52,21 @@ final class NoopWorkerPool implements AutoCloseable {
    * @param listener told of every leased job
    */
   static NoopWorkerPool start(
-      BenchTarget target, String queue, int workerCount, int slotsEach, LeaseListener listener) {
-    NoopWorkerPool pool = new NoopWorkerPool(workerCount, slotsEach, listener);
+      BenchContext context, String queue, int workerCount, int slotsEach, LeaseListener listener) {
+    NoopWorkerPool pool = new NoopWorkerPool(context, workerCount, slotsEach, listener);
+    BenchTarget target = context.target();
     ThreadFactory threads = BenchContext.daemonThreads("antrean-bench-worker");
     String prefix = "bench-" + ProcessHandle.current().pid() + "-" + queue + "-";
     for (int i = 1; i <= workerCount; i++) {
       NoopWorker worker =
           new NoopWorker(
-              prefix + i, queue, slotsEach, target.workerChannel(), target.callTimeout(), pool);
+              prefix + i,
+              queue,
+              slotsEach,
+              target.workerChannel(),
+              target.callTimeout(),
+              target.completeBatchUnimplemented(),
+              pool);
       pool.workers.add(worker);
       pool.threads.add(threads.newThread(worker));
     }
@@ -68,12 +79,15 @@ final class NoopWorkerPool implements AutoCloseable {
     return workerCount + "x" + slotsEach;
   }
 
-  /** Jobs completed so far (the coordinator acknowledged the Complete). */
+  /** Jobs completed so far (the coordinator acknowledged their completion). */
   long completed() {
     return completed.get();
   }
 
-  /** {@link System#nanoTime()} of the latest acknowledged Complete; 0 before the first. */
+  /**
+   * {@link System#nanoTime()} of the latest answer that acknowledged a completion; 0 before the
+   * first.
+   */
   long lastCompletionNanos() {
     return lastCompletionNanos.get();
   }
@@ -90,23 +104,43 @@ final class NoopWorkerPool implements AutoCloseable {
     return listener;
   }
 
-  void completedOne() {
+  /** Counts {@code jobs} completions the coordinator just acknowledged. */
+  void completed(int jobs) {
     // Set the time before counting, so whoever sees the last count also sees its time; max, as
     // two workers' acknowledgements may race.
     lastCompletionNanos.accumulateAndGet(System.nanoTime(), Math::max);
-    completed.incrementAndGet();
+    completed.addAndGet(jobs);
   }
 
-  void failed(String what, Throwable cause) {
-    Status status = Status.fromThrowable(cause);
-    String description = status.getDescription() == null ? "" : ": " + status.getDescription();
-    failure.compareAndSet(
-        null,
-        new BenchFailedException(
-            "in-process worker " + what + ": " + status.getCode() + description, cause));
+  /**
+   * Records a worker's failure; the first one is what {@link #throwIfFailed} throws.
+   *
+   * @param cause the failed call, whose status joins the message; {@code null} when the
+   *     coordinator's answer refused a job and {@code what} says so
+   */
+  void failed(String what, @Nullable Throwable cause) {
+    String message;
+    if (cause == null) {
+      message = "in-process worker " + what;
+    } else {
+      Status status = Status.fromThrowable(cause);
+      String description = status.getDescription() == null ? "" : ": " + status.getDescription();
+      message = "in-process worker " + what + ": " + status.getCode() + description;
+    }
+    failure.compareAndSet(null, new BenchFailedException(message, cause));
   }
 
-  /** Stops every worker, cancelling their long-polls, and waits briefly for Completes in flight. */
+  /** A worker found the coordinator without CompleteBatch: says so once per run. */
+  void fellBackToUnary() {
+    context.warn(
+        "the coordinator does not implement CompleteBatch (UNIMPLEMENTED); in-process workers"
+            + " send one Complete per job for the rest of the run");
+  }
+
+  /**
+   * Stops every worker, cancelling their long-polls, and waits briefly for the answers to the
+   * completions in flight.
+   */
   @Override
   public void close() {
     workers.forEach(NoopWorker::stop);

@@ -24,7 +24,7 @@ final class QueueDrain {
     QueueWatch watch = new QueueWatch(context.client(), queue);
     try (NoopWorkerPool pool =
             NoopWorkerPool.start(
-                context.target(),
+                context,
                 queue,
                 settings.drainWorkers(),
                 settings.workerConcurrency(),

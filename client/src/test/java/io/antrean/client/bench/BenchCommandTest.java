@@ -142,8 +142,8 @@ class BenchCommandTest {
     assertThat(result.exitCode()).isEqualTo(1);
     assertThat(result.err())
         .containsPattern(
-            "antrean bench: in-process worker bench-\\d+-bench-[0-9a-f]{8}-\\d: Complete"
-                + " of job \\d+ failed: FAILED_PRECONDITION: lease lost");
+            "antrean bench: in-process worker bench-\\d+-bench-[0-9a-f]{8}-\\d: CompleteBatch"
+                + " answered LEASE_LOST for job \\d+");
     assertThat(result.out()).isEmpty();
   }
 

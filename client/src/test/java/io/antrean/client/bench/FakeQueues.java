@@ -1,7 +1,11 @@
 package io.antrean.client.bench;
 
+import io.antrean.proto.v1.CompleteBatchRequest;
+import io.antrean.proto.v1.CompleteBatchResponse;
+import io.antrean.proto.v1.CompleteItem;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.CompleteResponse;
+import io.antrean.proto.v1.CompleteStatus;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueBatchResponse;
 import io.antrean.proto.v1.EnqueueRequest;
@@ -25,6 +29,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
@@ -33,8 +38,9 @@ import javax.annotation.concurrent.GuardedBy;
 /**
  * A coordinator in miniature for bench tests: Enqueue and EnqueueBatch really store jobs, Lease
  * hands out pending ones (long-polling until one arrives, in short slices so a cancelled call ends
- * at once), Complete checks the fencing token and marks the job succeeded, GetStats counts. Records
- * what the bench did: unary calls in flight at most, batch sizes, Lease sizes. Thread-safe.
+ * at once), Complete and CompleteBatch check the fencing token and mark the job succeeded, GetStats
+ * counts. Records what the bench did: unary calls in flight at most, batch sizes, Lease sizes and
+ * workers, completion calls. Thread-safe.
  */
 final class FakeQueues {
   private static final long LEASE_SLICE_MILLIS = 20;
@@ -58,6 +64,12 @@ final class FakeQueues {
   final AtomicInteger unaryCalls = new AtomicInteger();
   final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
   final List<Integer> leaseMaxJobs = new CopyOnWriteArrayList<>();
+  final List<String> leaseWorkers = new CopyOnWriteArrayList<>();
+  final AtomicInteger unaryCompletes = new AtomicInteger();
+  final AtomicInteger completeBatchCalls = new AtomicInteger();
+  final List<Integer> completeBatchSizes = new CopyOnWriteArrayList<>();
+  private final Map<String, AtomicInteger> completeBatchesInFlight = new ConcurrentHashMap<>();
+  private final AtomicInteger maxCompleteBatchesInFlight = new AtomicInteger();
 
   /** Checks each enqueued job; throw a {@link StatusRuntimeException} to refuse it. */
   volatile UnaryOperator<EnqueueRequest> admission = request -> request;
@@ -68,12 +80,23 @@ final class FakeQueues {
   /** When set, every Complete is refused as if the lease had been lost. */
   volatile boolean loseLeases;
 
+  /** When set, CompleteBatch answers UNIMPLEMENTED, like a coordinator that predates it. */
+  volatile boolean completeBatchUnimplemented;
+
+  /** How long each CompleteBatch takes, so that completions pile up behind it. */
+  volatile long completeBatchMillis;
+
   /** How long each unary Enqueue takes, so that concurrent calls overlap. */
   volatile long enqueueMillis;
 
   /** The most unary Enqueue calls that were in flight at once. */
   int maxUnaryInFlight() {
     return maxUnaryInFlight.get();
+  }
+
+  /** The most CompleteBatch calls one worker had in flight at once. */
+  int maxCompleteBatchesInFlight() {
+    return maxCompleteBatchesInFlight.get();
   }
 
   /** The queue's counts, as GetStats reports them. */
@@ -149,15 +172,38 @@ final class FakeQueues {
   }
 
   private void completeJob(CompleteRequest request) {
+    CompleteStatus status = complete(request.getJobId(), request.getFencingToken());
+    if (status == CompleteStatus.COMPLETE_STATUS_NOT_FOUND) {
+      throw Status.NOT_FOUND.withDescription("no job " + request.getJobId()).asRuntimeException();
+    }
+    if (status != CompleteStatus.COMPLETE_STATUS_COMPLETED) {
+      throw Status.FAILED_PRECONDITION.withDescription("lease lost").asRuntimeException();
+    }
+  }
+
+  private CompleteBatchResponse judgeBatch(CompleteBatchRequest request) {
+    CompleteBatchResponse.Builder response = CompleteBatchResponse.newBuilder();
+    for (CompleteItem item : request.getItemsList()) {
+      response
+          .addOutcomesBuilder()
+          .setJobId(item.getJobId())
+          .setStatus(complete(item.getJobId(), item.getFencingToken()));
+    }
+    return response.build();
+  }
+
+  private CompleteStatus complete(long jobId, long fencingToken) {
     synchronized (lock) {
-      Job job = running.get(request.getJobId());
-      if (loseLeases
-          || job == null
-          || job.getLease().getFencingToken() != request.getFencingToken()) {
-        throw Status.FAILED_PRECONDITION.withDescription("lease lost").asRuntimeException();
+      Job job = running.get(jobId);
+      if (job == null && (jobId < 1 || jobId >= nextId)) {
+        return CompleteStatus.COMPLETE_STATUS_NOT_FOUND;
       }
-      running.remove(request.getJobId());
+      if (loseLeases || job == null || job.getLease().getFencingToken() != fencingToken) {
+        return CompleteStatus.COMPLETE_STATUS_LEASE_LOST;
+      }
+      running.remove(jobId);
       succeeded.merge(job.getQueue(), 1L, Long::sum);
+      return CompleteStatus.COMPLETE_STATUS_COMPLETED;
     }
   }
 
@@ -206,12 +252,13 @@ final class FakeQueues {
     };
   }
 
-  /** The fake's WorkerService: Lease and Complete. */
+  /** The fake's WorkerService: Lease, Complete and CompleteBatch. */
   WorkerServiceGrpc.WorkerServiceImplBase workerService() {
     return new WorkerServiceGrpc.WorkerServiceImplBase() {
       @Override
       public void lease(LeaseRequest request, StreamObserver<LeaseResponse> observer) {
         leaseMaxJobs.add(request.getMaxJobs());
+        leaseWorkers.add(request.getWorkerId());
         try {
           observer.onNext(LeaseResponse.newBuilder().addAllJobs(leaseJobs(request)).build());
           observer.onCompleted();
@@ -223,6 +270,7 @@ final class FakeQueues {
 
       @Override
       public void complete(CompleteRequest request, StreamObserver<CompleteResponse> observer) {
+        unaryCompletes.incrementAndGet();
         try {
           completeJob(request);
           observer.onNext(CompleteResponse.getDefaultInstance());
@@ -230,6 +278,31 @@ final class FakeQueues {
         } catch (StatusRuntimeException e) {
           observer.onError(e);
         }
+      }
+
+      @Override
+      public void completeBatch(
+          CompleteBatchRequest request, StreamObserver<CompleteBatchResponse> observer) {
+        completeBatchCalls.incrementAndGet();
+        if (completeBatchUnimplemented) {
+          super.completeBatch(request, observer);
+          return;
+        }
+        completeBatchSizes.add(request.getItemsCount());
+        AtomicInteger inFlight =
+            completeBatchesInFlight.computeIfAbsent(
+                request.getWorkerId(), w -> new AtomicInteger());
+        maxCompleteBatchesInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        try {
+          Thread.sleep(completeBatchMillis);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        CompleteBatchResponse response = judgeBatch(request);
+        // Out of flight before answering: the worker sends its next batch the moment it hears.
+        inFlight.decrementAndGet();
+        observer.onNext(response);
+        observer.onCompleted();
       }
     };
   }
