@@ -4,7 +4,8 @@ import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
-import io.antrean.coordinator.store.DeadLetterGroup;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobNotFoundException;
@@ -16,13 +17,12 @@ import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.RetryPlanner;
+import io.antrean.coordinator.store.StoreFutures;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,6 +52,7 @@ public final class JobScheduler {
   private final DueWakeups wakeups;
   private final DeadLetterMonitor deadLetterMonitor;
   private final SchedulerEvents events;
+  private final WorkerReports reports;
 
   /**
    * @param scheduler runs long-poll timeouts and wake-ups of jobs due later; owned by the caller
@@ -84,6 +85,7 @@ public final class JobScheduler {
     this.validator = new EnqueueValidator(settings);
     this.requests = new WorkerRequests(settings);
     this.timers = new LeaseExpiryTimers();
+    this.reports = new WorkerReports(store, clock, requests, timers, events);
     this.longPoll = new LongPoll(new StoreLeaser(), dispatch, scheduler);
     this.wakeups = new DueWakeups(longPoll::jobsReady, scheduler, clock);
     this.deadLetterMonitor = new DeadLetterMonitor(settings.deadLetterAlert());
@@ -97,20 +99,46 @@ public final class JobScheduler {
    * @throws ValidationException for bad input
    */
   public EnqueueResult enqueue(EnqueueCommand command) {
+    return StoreFutures.join(enqueueAsync(command));
+  }
+
+  /**
+   * {@link #enqueue} without waiting: the future completes once the job is durable.
+   *
+   * @throws ValidationException for bad input, at once
+   */
+  public CompletableFuture<EnqueueResult> enqueueAsync(EnqueueCommand command) {
     Instant now = clock.instant();
     NewJob job = validator.toNewJob(command, now);
-    List<EnqueueResult> results = store.enqueue(List.of(job), now);
-    announce(results, now);
-    return results.get(0);
+    return store
+        .enqueueAsync(List.of(job), now)
+        .thenApply(
+            results -> {
+              announce(results, now);
+              return results.get(0);
+            });
   }
 
   /** Stores many jobs in one durable write, all or none. */
   public List<EnqueueResult> enqueueBatch(List<EnqueueCommand> commands) {
+    return StoreFutures.join(enqueueBatchAsync(commands));
+  }
+
+  /**
+   * {@link #enqueueBatch} without waiting.
+   *
+   * @throws ValidationException for bad input, at once
+   */
+  public CompletableFuture<List<EnqueueResult>> enqueueBatchAsync(List<EnqueueCommand> commands) {
     Instant now = clock.instant();
     List<NewJob> jobs = validator.toNewJobs(commands, now);
-    List<EnqueueResult> results = store.enqueue(jobs, now);
-    announce(results, now);
-    return results;
+    return store
+        .enqueueAsync(jobs, now)
+        .thenApply(
+            results -> {
+              announce(results, now);
+              return results;
+            });
   }
 
   private void announce(List<EnqueueResult> results, Instant now) {
@@ -139,42 +167,32 @@ public final class JobScheduler {
   public CompletableFuture<List<Job>> lease(LeaseCommand command) {
     LeasePlan plan = requests.plan(command);
     Duration wait = requests.wait(command.maxWait());
-    List<Job> jobs = leaseNow(plan);
-    if (!jobs.isEmpty() || wait.isZero()) {
-      return CompletableFuture.completedFuture(jobs);
-    }
-    return longPoll.await(plan, wait);
+    return wait.isZero() ? leaseNow(plan) : longPoll.await(plan, wait);
   }
 
-  private List<Job> leaseNow(LeasePlan plan) {
+  private CompletableFuture<List<Job>> leaseNow(LeasePlan plan) {
     Instant now = clock.instant();
     LeaseSpec spec =
         new LeaseSpec(
             plan.workerId(), plan.queue(), plan.types(), plan.maxJobs(), now.plus(plan.ttl()));
-    List<Job> jobs = store.lease(spec, now);
-    for (Job job : jobs) {
-      timers.track(
-          new LeaseRef(job.id(), job.lease().fencingToken(), job.lease().expiresAt()), now);
-      events.onLeased(job, now);
-    }
-    return jobs;
+    return store
+        .leaseAsync(spec, now)
+        .thenApply(
+            jobs -> {
+              for (Job job : jobs) {
+                timers.track(
+                    new LeaseRef(job.id(), job.lease().fencingToken(), job.lease().expiresAt()),
+                    now);
+                events.onLeased(job, now);
+              }
+              return jobs;
+            });
   }
 
   /** Extends every lease a worker holds; answers per lease. */
   public List<HeartbeatResult> heartbeat(
       String workerId, List<LeaseRenewal> renewals, @Nullable Duration leaseTtl) {
-    List<LeaseRenewal> cut = WorkerRequests.heartbeat(workerId, renewals, leaseTtl);
-    Instant now = clock.instant();
-    List<HeartbeatResult> results =
-        store.heartbeat(workerId, cut, now.plus(requests.ttl(leaseTtl)), now);
-    for (HeartbeatResult r : results) {
-      if (r.status() == HeartbeatResult.Status.LOST) {
-        events.onStaleRejected();
-        continue;
-      }
-      timers.track(new LeaseRef(r.jobId(), r.fencingToken(), r.expiresAt()));
-    }
-    return results;
+    return reports.heartbeat(workerId, renewals, leaseTtl);
   }
 
   /** Stores a job's result. */
@@ -184,17 +202,33 @@ public final class JobScheduler {
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType) {
-    WorkerRequests.leaseCall(jobId, workerId);
-    Instant now = clock.instant();
-    Job job;
-    try {
-      job = store.complete(jobId, fencingToken, workerId, result, resultContentType, now);
-    } catch (LeaseLostException e) {
-      events.onStaleRejected();
-      throw e;
-    }
-    events.onCompleted(job, runTime(jobId, fencingToken, now));
-    return job;
+    return StoreFutures.join(
+        completeAsync(jobId, fencingToken, workerId, result, resultContentType));
+  }
+
+  /**
+   * {@link #complete} without waiting; the future fails as {@code complete} would throw.
+   *
+   * @throws ValidationException for a missing job id or worker id, at once
+   */
+  public CompletableFuture<Job> completeAsync(
+      long jobId,
+      long fencingToken,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType) {
+    return reports.complete(jobId, fencingToken, workerId, result, resultContentType);
+  }
+
+  /**
+   * Completes many jobs of one worker in one durable write; answers per job, in order.
+   *
+   * @throws ValidationException for a missing worker id, no completions, too many, or a job named
+   *     twice, at once
+   */
+  public CompletableFuture<List<CompletionOutcome>> completeAll(
+      String workerId, List<Completion> items) {
+    return reports.completeAll(workerId, items);
   }
 
   /** Records a failed attempt; the job is retried later or dead-lettered. */
@@ -209,7 +243,7 @@ public final class JobScheduler {
       events.onStaleRejected();
       throw e;
     }
-    events.onFailed(job, failure.kind(), runTime(jobId, fencingToken, now));
+    events.onFailed(job, failure.kind(), reports.runTime(jobId, fencingToken, now));
     if (job.state() == JobState.PENDING) {
       wakeups.wakeAt(job.queue(), job.runAt());
     } else if (job.state() == JobState.FAILED) {
@@ -255,13 +289,6 @@ public final class JobScheduler {
     return after;
   }
 
-  /** Forgets the lease that just ended and answers how long it ran, if this coordinator knows. */
-  @Nullable
-  private Duration runTime(long jobId, long fencingToken, Instant now) {
-    Instant leasedAt = timers.untrack(jobId, fencingToken);
-    return leasedAt == null ? null : Duration.between(leasedAt, now);
-  }
-
   /** Notes a job that just entered the dead-letter queue: a WARN, the spike monitor, events. */
   void deadLettered(Job job, Instant now) {
     log.warn(
@@ -293,15 +320,7 @@ public final class JobScheduler {
 
   /** Counts per queue, with each queue's dead-letter growth over the alert window. */
   public List<QueueReport> stats(@Nullable String queue) {
-    Instant now = clock.instant();
-    Map<String, Long> recent = new HashMap<>();
-    for (DeadLetterGroup g :
-        store.deadLetteredSince(now.minus(settings.deadLetterAlert().window()))) {
-      recent.merge(g.queue(), g.count(), Long::sum);
-    }
-    return store.stats(queue, now).stream()
-        .map(c -> new QueueReport(c, recent.getOrDefault(c.queue(), 0L)))
-        .toList();
+    return QueueReport.collect(store, queue, clock.instant(), settings.deadLetterAlert().window());
   }
 
   /** The window GetStats reports dead-letter growth over. */
@@ -319,6 +338,14 @@ public final class JobScheduler {
 
   void wakeAt(String queue, Instant at) {
     wakeups.wakeAt(queue, at);
+  }
+
+  /**
+   * Whether enqueue, lease and complete in their async forms never block the calling thread (the
+   * store hands the work off), so they may run on a network thread.
+   */
+  public boolean asyncNeverBlocks() {
+    return store.asyncNeverBlocks();
   }
 
   /** Lease calls waiting for work now. */
@@ -351,7 +378,7 @@ public final class JobScheduler {
   /** Leases on behalf of waiting calls and takes back what a vanished call cannot receive. */
   private final class StoreLeaser implements LongPoll.Leaser {
     @Override
-    public List<Job> lease(LeasePlan plan) {
+    public CompletableFuture<List<Job>> lease(LeasePlan plan) {
       return leaseNow(plan);
     }
 

@@ -2,6 +2,7 @@ package io.antrean.coordinator.core;
 
 import io.antrean.coordinator.job.Job;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -17,19 +18,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Lease calls waiting for work. A waiting call is a future, not a thread. When jobs become ready in
- * a queue ({@link #jobsReady}), the queue's waiters are served in arrival order on the dispatch
- * executor; signals that arrive while a queue is being served are coalesced into one more pass.
+ * a queue ({@link #jobsReady}), the queue's waiters are served in arrival order, one lease at a
+ * time (the next one is asked for when the store answered the previous one, on whichever thread
+ * that answer arrives); signals that arrive while a queue is being served are coalesced into one
+ * more pass. A new waiter is registered first and then served once, so an Enqueue that committed
+ * just before is never missed.
  *
  * <p>Thread-safe.
  */
 final class LongPoll {
   private static final Logger log = LoggerFactory.getLogger(LongPoll.class);
 
-  /** Leases for a waiter now; returns an empty list when nothing is ready. */
+  /** Leases for a waiter now; the future completes with an empty list when nothing is ready. */
   interface Leaser {
-    List<Job> lease(LeasePlan plan);
+    CompletableFuture<List<Job>> lease(LeasePlan plan);
 
-    /** Hands back jobs leased for a call that went away meanwhile. */
+    /** Hands back jobs leased for a call that went away meanwhile; may block. */
     void giveBack(List<Job> jobs);
   }
 
@@ -95,44 +99,84 @@ final class LongPoll {
   }
 
   private void drain(QueueWaiters q) {
-    int seen;
-    do {
-      seen = q.signals.get();
-      for (Waiter w : q.waiters) {
-        if (serve(w) == Served.NOTHING_READY && w.plan.types().isEmpty()) {
-          break; // nothing ready for a worker that takes any type: nothing for anyone
-        }
+    servePass(q, q.signals.get(), q.waiters.iterator());
+  }
+
+  /**
+   * Serves the rest of one pass over the queue's waiters. Returns when a lease is still on its way;
+   * its answer continues the pass.
+   */
+  private void servePass(QueueWaiters q, int seen, Iterator<Waiter> rest) {
+    while (rest.hasNext()) {
+      Waiter w = rest.next();
+      if (!w.claim()) {
+        continue;
       }
-    } while (!q.signals.compareAndSet(seen, 0));
+      CompletableFuture<Served> served = serveClaimed(w);
+      if (!served.isDone()) {
+        served.thenAccept(s -> continuePass(q, seen, rest, w, s));
+        return;
+      }
+      if (served.join() == Served.NOTHING_READY && w.plan.types().isEmpty()) {
+        break; // nothing ready for a worker that takes any type: nothing for anyone
+      }
+    }
+    endPass(q, seen);
+  }
+
+  /** Ends a pass; signals that came meanwhile start one more, on the dispatch executor. */
+  private void endPass(QueueWaiters q, int seen) {
+    if (!q.signals.compareAndSet(seen, 0)) {
+      dispatch.execute(() -> drain(q));
+    }
+  }
+
+  private void continuePass(
+      QueueWaiters q, int seen, Iterator<Waiter> rest, Waiter w, Served served) {
+    if (served == Served.NOTHING_READY && w.plan.types().isEmpty()) {
+      endPass(q, seen);
+      return;
+    }
+    servePass(q, seen, rest);
   }
 
   private enum Served {
     JOBS,
     NOTHING_READY,
-    SKIPPED
+    FAILED
   }
 
-  /** Tries to lease for one waiter. */
-  private Served serve(Waiter w) {
-    if (!w.claim()) {
-      return Served.SKIPPED;
+  /** Serves one waiter now if nobody else is; the answer of a new waiter's first look. */
+  private void serve(Waiter w) {
+    if (w.claim()) {
+      serveClaimed(w);
     }
-    List<Job> jobs;
+  }
+
+  /** Leases for a waiter this thread claimed; the future never fails. */
+  private CompletableFuture<Served> serveClaimed(Waiter w) {
+    CompletableFuture<List<Job>> lease;
     try {
-      jobs = leaser.lease(w.plan);
+      lease = leaser.lease(w.plan);
     } catch (RuntimeException e) {
-      log.warn("lease for waiting worker {} failed", w.plan.workerId(), e);
-      w.fail(e);
-      return Served.SKIPPED;
+      lease = CompletableFuture.failedFuture(e);
     }
-    if (jobs.isEmpty()) {
-      w.unclaim();
-      return Served.NOTHING_READY;
-    }
-    if (!w.deliver(jobs)) {
-      leaser.giveBack(jobs);
-    }
-    return Served.JOBS;
+    return lease.handle(
+        (jobs, error) -> {
+          if (error != null) {
+            log.warn("lease for waiting worker {} failed", w.plan.workerId(), error);
+            w.fail(error);
+            return Served.FAILED;
+          }
+          if (jobs.isEmpty()) {
+            w.unclaim();
+            return Served.NOTHING_READY;
+          }
+          if (!w.deliver(jobs)) {
+            dispatch.execute(() -> leaser.giveBack(jobs));
+          }
+          return Served.JOBS;
+        });
   }
 
   private static final class QueueWaiters {
@@ -172,7 +216,7 @@ final class LongPoll {
       return future.complete(jobs);
     }
 
-    void fail(RuntimeException e) {
+    void fail(Throwable e) {
       state.set(DONE);
       future.completeExceptionally(e);
     }

@@ -1,10 +1,12 @@
 package io.antrean.coordinator.core;
 
 import io.antrean.coordinator.job.Failure;
+import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.LeaseRenewal;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import javax.annotation.Nullable;
 
 /**
@@ -14,6 +16,7 @@ import javax.annotation.Nullable;
  */
 final class WorkerRequests {
   static final int MAX_HEARTBEAT_LEASES = 1024;
+  static final int MAX_COMPLETE_BATCH = 1000;
   static final int MAX_PROGRESS_CHARS = 1024;
   static final int MAX_ERROR_MESSAGE_CHARS = 4096;
   static final int MAX_STACK_TRACE_CHARS = 16 * 1024;
@@ -87,6 +90,31 @@ final class WorkerRequests {
         .check(jobId > 0, "job_id", "must be positive")
         .required(workerId, "worker_id")
         .throwIfAny();
+  }
+
+  /**
+   * @throws ValidationException for a CompleteBatch without worker id or items, with too many, with
+   *     an item without job id, or naming a job twice
+   */
+  static void completeBatch(String workerId, List<Completion> completions) {
+    Violations v =
+        new Violations()
+            .required(workerId, "worker_id")
+            .check(!completions.isEmpty(), "items", "at least one item is required")
+            .check(
+                completions.size() <= MAX_COMPLETE_BATCH,
+                "items",
+                "at most " + MAX_COMPLETE_BATCH + " items per call");
+    Set<Long> seen = new HashSet<>();
+    for (int i = 0; i < completions.size(); i++) {
+      long jobId = completions.get(i).jobId();
+      v.check(jobId > 0, "items[" + i + "].job_id", "must be positive")
+          .check(
+              jobId <= 0 || seen.add(jobId),
+              "items[" + i + "].job_id",
+              "job " + jobId + " appears twice in one batch");
+    }
+    v.throwIfAny();
   }
 
   /**

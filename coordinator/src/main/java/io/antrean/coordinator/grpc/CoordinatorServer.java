@@ -38,6 +38,9 @@ public final class CoordinatorServer {
     for (ServerInterceptor interceptor : interceptors) {
       builder.intercept(interceptor);
     }
+    if (scheduler.asyncNeverBlocks()) {
+      builder.callExecutor(new HotCallExecutors());
+    }
     this.server =
         builder
             .addService(new GrpcJobService(scheduler, clock, watchers))

@@ -36,13 +36,13 @@ public final class GrpcJobService extends JobServiceGrpc.JobServiceImplBase {
 
   @Override
   public void enqueue(EnqueueRequest request, StreamObserver<EnqueueResponse> observer) {
-    Unary.answer(observer, () -> calls.enqueue(request));
+    Unary.answerAsync(observer, () -> calls.enqueueAsync(request));
   }
 
   @Override
   public void enqueueBatch(
       EnqueueBatchRequest request, StreamObserver<EnqueueBatchResponse> observer) {
-    Unary.answer(observer, () -> calls.enqueueBatch(request));
+    Unary.answerAsync(observer, () -> calls.enqueueBatchAsync(request));
   }
 
   @Override

@@ -5,10 +5,15 @@ import io.antrean.coordinator.core.LeaseCommand;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.proto.v1.CompleteBatchRequest;
+import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.CompleteResponse;
+import io.antrean.proto.v1.CompleteStatus;
 import io.antrean.proto.v1.FailRequest;
 import io.antrean.proto.v1.FailResponse;
 import io.antrean.proto.v1.HeartbeatRequest;
@@ -113,17 +118,55 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
 
   @Override
   public void complete(CompleteRequest request, StreamObserver<CompleteResponse> observer) {
-    Unary.answer(
+    Unary.answerAsync(
+        observer,
+        () ->
+            scheduler
+                .completeAsync(
+                    request.getJobId(),
+                    request.getFencingToken(),
+                    request.getWorkerId(),
+                    request.getResult().toByteArray(),
+                    emptyToNull(request.getResultContentType()))
+                .thenApply(job -> CompleteResponse.getDefaultInstance()));
+  }
+
+  @Override
+  public void completeBatch(
+      CompleteBatchRequest request, StreamObserver<CompleteBatchResponse> observer) {
+    Unary.answerAsync(
         observer,
         () -> {
-          scheduler.complete(
-              request.getJobId(),
-              request.getFencingToken(),
-              request.getWorkerId(),
-              request.getResult().toByteArray(),
-              request.getResultContentType().isEmpty() ? null : request.getResultContentType());
-          return CompleteResponse.getDefaultInstance();
+          List<Completion> completions =
+              request.getItemsList().stream()
+                  .map(
+                      i ->
+                          new Completion(
+                              i.getJobId(),
+                              i.getFencingToken(),
+                              i.getResult().toByteArray(),
+                              emptyToNull(i.getResultContentType())))
+                  .toList();
+          return scheduler
+              .completeAll(request.getWorkerId(), completions)
+              .thenApply(GrpcWorkerService::completeBatchResponse);
         });
+  }
+
+  private static CompleteBatchResponse completeBatchResponse(List<CompletionOutcome> outcomes) {
+    CompleteBatchResponse.Builder b = CompleteBatchResponse.newBuilder();
+    for (CompletionOutcome o : outcomes) {
+      b.addOutcomesBuilder().setJobId(o.jobId()).setStatus(completeStatus(o.status()));
+    }
+    return b.build();
+  }
+
+  private static CompleteStatus completeStatus(CompletionOutcome.Status s) {
+    return switch (s) {
+      case COMPLETED -> CompleteStatus.COMPLETE_STATUS_COMPLETED;
+      case LEASE_LOST -> CompleteStatus.COMPLETE_STATUS_LEASE_LOST;
+      case NOT_FOUND -> CompleteStatus.COMPLETE_STATUS_NOT_FOUND;
+    };
   }
 
   @Override

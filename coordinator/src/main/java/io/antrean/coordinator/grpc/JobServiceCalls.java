@@ -7,6 +7,7 @@ import io.antrean.coordinator.core.ValidationException;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
+import io.antrean.coordinator.store.StoreFutures;
 import io.antrean.proto.v1.CancelJobRequest;
 import io.antrean.proto.v1.CancelJobResponse;
 import io.antrean.proto.v1.EnqueueBatchRequest;
@@ -21,6 +22,7 @@ import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The JobService's calls without a transport: a request message in, a response message out, each
@@ -41,16 +43,31 @@ public final class JobServiceCalls {
   }
 
   public EnqueueResponse enqueue(EnqueueRequest request) {
-    return response(scheduler.enqueue(JobMapper.command(request)));
+    return StoreFutures.join(enqueueAsync(request));
+  }
+
+  /** Enqueue answered once durable; bad input throws at once. */
+  public CompletableFuture<EnqueueResponse> enqueueAsync(EnqueueRequest request) {
+    return scheduler.enqueueAsync(JobMapper.command(request)).thenApply(JobServiceCalls::response);
   }
 
   public EnqueueBatchResponse enqueueBatch(EnqueueBatchRequest request) {
+    return StoreFutures.join(enqueueBatchAsync(request));
+  }
+
+  /** EnqueueBatch answered once durable; bad input throws at once. */
+  public CompletableFuture<EnqueueBatchResponse> enqueueBatchAsync(EnqueueBatchRequest request) {
     List<EnqueueCommand> commands = request.getJobsList().stream().map(JobMapper::command).toList();
-    EnqueueBatchResponse.Builder b = EnqueueBatchResponse.newBuilder();
-    for (EnqueueResult r : scheduler.enqueueBatch(commands)) {
-      b.addResults(response(r));
-    }
-    return b.build();
+    return scheduler
+        .enqueueBatchAsync(commands)
+        .thenApply(
+            results -> {
+              EnqueueBatchResponse.Builder b = EnqueueBatchResponse.newBuilder();
+              for (EnqueueResult r : results) {
+                b.addResults(response(r));
+              }
+              return b.build();
+            });
   }
 
   private static EnqueueResponse response(EnqueueResult r) {

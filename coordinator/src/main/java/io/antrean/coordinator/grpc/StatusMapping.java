@@ -16,6 +16,8 @@ import io.antrean.coordinator.store.StoreUnavailableException;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
 import java.util.UUID;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +35,10 @@ public final class StatusMapping {
   private StatusMapping() {}
 
   public static StatusRuntimeException toStatus(Throwable t) {
+    if ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
+      return toStatus(t.getCause());
+    }
     if (t instanceof StatusRuntimeException sre) {
       return sre;
     }

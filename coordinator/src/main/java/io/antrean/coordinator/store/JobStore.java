@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
 
@@ -33,6 +34,12 @@ import javax.annotation.Nullable;
  *       retry still dead-letters it as FAILED).
  *   <li>After {@link #close} every method throws {@link StoreUnavailableException}.
  * </ul>
+ *
+ * <p>The {@code ...Async} forms of the hot calls (enqueue, lease, complete) do the same work and
+ * keep the same contract; their future completes when the change is durable. A store whose async
+ * forms never block the calling thread says so through {@link #asyncNeverBlocks()} (SQLite hands
+ * the work to its writer thread); the defaults here run the synchronous form on the caller's
+ * thread. Callbacks on the futures must not block on the store.
  *
  * <p>Implementations are thread-safe.
  */
@@ -88,6 +95,51 @@ public interface JobStore extends AutoCloseable {
       @Nullable byte[] result,
       @Nullable String resultContentType,
       Instant now);
+
+  /**
+   * {@link #complete} for many jobs of one worker in one durable change. Each completion is judged
+   * on its own, exactly as {@code complete} would judge it, in order; one that is stale or unknown
+   * does not hold back the others. The completions name distinct jobs.
+   *
+   * @return one outcome per completion, in order
+   */
+  List<CompletionOutcome> completeAll(String workerId, List<Completion> completions, Instant now);
+
+  /** {@link #enqueue}, answered through a future. */
+  default CompletableFuture<List<EnqueueResult>> enqueueAsync(List<NewJob> jobs, Instant now) {
+    return StoreFutures.now(() -> enqueue(jobs, now));
+  }
+
+  /** {@link #lease}, answered through a future. */
+  default CompletableFuture<List<Job>> leaseAsync(LeaseSpec spec, Instant now) {
+    return StoreFutures.now(() -> lease(spec, now));
+  }
+
+  /** {@link #complete}, answered through a future that fails as {@code complete} would throw. */
+  default CompletableFuture<Job> completeAsync(
+      long jobId,
+      long fencingToken,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType,
+      Instant now) {
+    return StoreFutures.now(
+        () -> complete(jobId, fencingToken, workerId, result, resultContentType, now));
+  }
+
+  /** {@link #completeAll}, answered through a future. */
+  default CompletableFuture<List<CompletionOutcome>> completeAllAsync(
+      String workerId, List<Completion> completions, Instant now) {
+    return StoreFutures.now(() -> completeAll(workerId, completions, now));
+  }
+
+  /**
+   * Whether the {@code ...Async} methods return without waiting on I/O, so they may be called from
+   * a network thread. False unless the store overrides them to hand the work off.
+   */
+  default boolean asyncNeverBlocks() {
+    return false;
+  }
 
   /**
    * Records a failed attempt. The planner decides, from the job as it stands inside the same atomic

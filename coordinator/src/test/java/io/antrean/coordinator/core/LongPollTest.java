@@ -1,6 +1,7 @@
 package io.antrean.coordinator.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
@@ -15,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -90,6 +92,41 @@ class LongPollTest {
     assertThat(b.get(5, TimeUnit.SECONDS)).isEmpty();
   }
 
+  @Test
+  void leasesAnsweredLaterServeOneWaiterAtATimeInArrivalOrder() throws Exception {
+    leaser.holdAnswers = true;
+    CompletableFuture<List<Job>> first = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
+    leaser.answerNext(List.of()); // first's own look
+    CompletableFuture<List<Job>> second = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
+    leaser.answerNext(List.of()); // second's own look
+
+    longPoll.jobsReady("q");
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> leaser.held.size() == 1);
+    assertThat(first).isNotDone();
+    leaser.answerNext(List.of(job(1)));
+    assertThat(first.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(1L);
+    // Only now is the second waiter asked for.
+    await().atMost(Duration.ofSeconds(5)).until(() -> leaser.held.size() == 1);
+    leaser.answerNext(List.of());
+    assertThat(second).isNotDone();
+    assertThat(longPoll.waiting()).isEqualTo(1);
+  }
+
+  @Test
+  void aFailedLeaseFailsOnlyItsWaiter() throws Exception {
+    leaser.holdAnswers = true;
+    CompletableFuture<List<Job>> call = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
+
+    leaser.held.take().completeExceptionally(new IllegalStateException("store down"));
+
+    assertThat(call)
+        .failsWithin(5, TimeUnit.SECONDS)
+        .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        .withCauseInstanceOf(IllegalStateException.class);
+    assertThat(longPoll.waiting()).isZero();
+  }
+
   private static LeasePlan plan(Set<String> types) {
     return new LeasePlan("w", "q", types, 1, Duration.ofSeconds(30));
   }
@@ -126,10 +163,26 @@ class LongPollTest {
     final ConcurrentLinkedQueue<Job> ready = new ConcurrentLinkedQueue<>();
     final List<Job> givenBack = Collections.synchronizedList(new ArrayList<>());
 
+    /** When set, each lease answers only when the test completes it (see {@link #held}). */
+    volatile boolean holdAnswers;
+
+    final LinkedBlockingQueue<CompletableFuture<List<Job>>> held = new LinkedBlockingQueue<>();
+
+    void answerNext(List<Job> jobs) throws InterruptedException {
+      CompletableFuture<List<Job>> next = held.poll(5, TimeUnit.SECONDS);
+      assertThat(next).as("a lease waiting for its answer").isNotNull();
+      next.complete(jobs);
+    }
+
     @Override
-    public List<Job> lease(LeasePlan plan) {
+    public CompletableFuture<List<Job>> lease(LeasePlan plan) {
+      if (holdAnswers) {
+        CompletableFuture<List<Job>> answer = new CompletableFuture<>();
+        held.add(answer);
+        return answer;
+      }
       Job j = ready.poll();
-      return j == null ? List.of() : List.of(j);
+      return CompletableFuture.completedFuture(j == null ? List.of() : List.of(j));
     }
 
     @Override

@@ -37,7 +37,14 @@ public final class FaultyStore implements InvocationHandler {
     return new Wrapped(proxy, control);
   }
 
-  /** From now on, calls of the store method named {@code name} throw {@code e}. */
+  /** Whether {@code m} is the method {@code name} or its {@code ...Async} form. */
+  private static boolean named(Method m, String name) {
+    return name != null && (m.getName().equals(name) || m.getName().equals(name + "Async"));
+  }
+
+  /**
+   * From now on, calls of the store method named {@code name} (or its async form) throw {@code e}.
+   */
   public void failOn(String name, RuntimeException e) {
     fault.set(e);
     method.set(name);
@@ -56,10 +63,10 @@ public final class FaultyStore implements InvocationHandler {
 
   @Override
   public Object invoke(Object proxy, Method m, Object[] args) throws Throwable {
-    if (m.getName().equals(method.get())) {
+    if (named(m, method.get())) {
       throw fault.get();
     }
-    if (m.getName().equals(hangMethod.get())) {
+    if (named(m, hangMethod.get())) {
       hang.get().await(10, TimeUnit.SECONDS);
     }
     try {

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see ProducerContract
  * @see LeaseContract
  * @see WorkerReportContract
+ * @see BatchedCompletionContract
  * @see LeaseExpiryContract
  * @see ReadContract
  * @see DeadLetterContract
@@ -25,6 +26,7 @@ public abstract class JobStoreContract
     implements ProducerContract,
         LeaseContract,
         WorkerReportContract,
+        BatchedCompletionContract,
         LeaseExpiryContract,
         ReadContract,
         DeadLetterContract,

@@ -3,14 +3,17 @@ package io.antrean.coordinator.store.jdbc;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.RetryPlanner;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import javax.annotation.Nullable;
 
 /**
@@ -51,6 +54,25 @@ public final class JobStoreArguments {
     Objects.requireNonNull(workerId, "workerId");
     Objects.requireNonNull(now, "now");
     return result == null ? null : result.clone();
+  }
+
+  /**
+   * Checks a batched completion and copies it.
+   *
+   * @throws IllegalArgumentException if two completions name the same job
+   */
+  public static List<Completion> forCompleteAll(
+      String workerId, List<Completion> completions, Instant now) {
+    Objects.requireNonNull(workerId, "workerId");
+    Objects.requireNonNull(now, "now");
+    List<Completion> copy = List.copyOf(completions);
+    Set<Long> seen = new HashSet<>();
+    for (Completion c : copy) {
+      if (!seen.add(c.jobId())) {
+        throw new IllegalArgumentException("job " + c.jobId() + " is completed twice in one batch");
+      }
+    }
+    return copy;
   }
 
   public static void forFail(String workerId, Failure failure, RetryPlanner planner, Instant now) {

@@ -4,6 +4,8 @@ import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.DeadLetterGroup;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.EnqueueResult;
@@ -125,6 +127,17 @@ public final class PostgresJobStore implements JobStore {
                 WorkerWrites.complete(
                     tx, jobId, fencingToken, workerId, copy, resultContentType, now))
         .orThrow();
+  }
+
+  @Override
+  public List<CompletionOutcome> completeAll(
+      String workerId, List<Completion> completions, Instant now) {
+    List<Completion> batch = JobStoreArguments.forCompleteAll(workerId, completions, now);
+    if (batch.isEmpty()) {
+      return List.of();
+    }
+    return db.inTransaction(
+        "completeAll", tx -> WorkerWrites.completeAll(tx, workerId, batch, now));
   }
 
   @Override

@@ -2,6 +2,8 @@ package io.antrean.coordinator.store.postgres;
 
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.LeaseLostException;
@@ -15,7 +17,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.annotation.Nullable;
 
@@ -88,6 +93,34 @@ final class WorkerWrites {
       return Outcome.of(done.get());
     }
     return rejectStale(tx, existing(tx, jobId, false), workerId, fencingToken, "complete", now);
+  }
+
+  /**
+   * Each completion judged as {@link #complete} would judge it alone; never throws for one. Rows
+   * are changed in id order, so two batches touching the same jobs cannot deadlock.
+   */
+  static List<CompletionOutcome> completeAll(
+      Tx tx, String workerId, List<Completion> completions, Instant now) throws SQLException {
+    List<Completion> byId = new ArrayList<>(completions);
+    byId.sort(Comparator.comparingLong(Completion::jobId));
+    Map<Long, CompletionOutcome> outcomes = new HashMap<>();
+    for (Completion c : byId) {
+      Optional<Job> done =
+          JobTransitions.succeed(
+              tx, c.jobId(), c.fencingToken(), c.result(), c.resultContentType(), now);
+      if (done.isPresent()) {
+        outcomes.put(c.jobId(), CompletionOutcome.completed(done.get()));
+        continue;
+      }
+      Optional<Job> job = JobRows.find(tx, c.jobId());
+      if (job.isEmpty()) {
+        outcomes.put(c.jobId(), CompletionOutcome.notFound(c.jobId()));
+        continue;
+      }
+      AttemptRows.staleRejected(tx, job.get(), workerId, c.fencingToken(), "complete", now);
+      outcomes.put(c.jobId(), CompletionOutcome.leaseLost(c.jobId()));
+    }
+    return completions.stream().map(c -> outcomes.get(c.jobId())).toList();
   }
 
   static Outcome<Job> fail(

@@ -4,6 +4,8 @@ import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.DeadLetterGroup;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.EnqueueResult;
@@ -16,8 +18,10 @@ import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.RetryPlanner;
+import io.antrean.coordinator.store.StoreFutures;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
+import io.antrean.coordinator.store.jdbc.Outcome;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -26,6 +30,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
@@ -103,9 +108,24 @@ public final class SqliteJobStore implements JobStore {
   }
 
   @Override
+  public CompletableFuture<List<EnqueueResult>> enqueueAsync(List<NewJob> jobs, Instant now) {
+    List<NewJob> batch = JobStoreArguments.forEnqueue(jobs, now);
+    if (batch.isEmpty()) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+    return writer.submit("enqueue", c -> ProducerWrites.enqueue(c, batch, now));
+  }
+
+  @Override
   public List<Job> lease(LeaseSpec spec, Instant now) {
     JobStoreArguments.forLease(spec, now);
     return writer.execute("lease", c -> LeaseWrites.lease(c, spec, now));
+  }
+
+  @Override
+  public CompletableFuture<List<Job>> leaseAsync(LeaseSpec spec, Instant now) {
+    JobStoreArguments.forLease(spec, now);
+    return writer.submit("lease", c -> LeaseWrites.lease(c, spec, now));
   }
 
   @Override
@@ -135,6 +155,46 @@ public final class SqliteJobStore implements JobStore {
                 WorkerWrites.complete(
                     c, jobId, fencingToken, workerId, resultCopy, resultContentType, now))
         .orThrow();
+  }
+
+  @Override
+  public CompletableFuture<Job> completeAsync(
+      long jobId,
+      long fencingToken,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType,
+      Instant now) {
+    byte[] resultCopy = JobStoreArguments.forComplete(workerId, result, now);
+    return writer
+        .submit(
+            "complete",
+            c ->
+                WorkerWrites.complete(
+                    c, jobId, fencingToken, workerId, resultCopy, resultContentType, now))
+        .thenApply(Outcome::orThrow);
+  }
+
+  @Override
+  public List<CompletionOutcome> completeAll(
+      String workerId, List<Completion> completions, Instant now) {
+    return StoreFutures.join(completeAllAsync(workerId, completions, now));
+  }
+
+  @Override
+  public CompletableFuture<List<CompletionOutcome>> completeAllAsync(
+      String workerId, List<Completion> completions, Instant now) {
+    List<Completion> batch = JobStoreArguments.forCompleteAll(workerId, completions, now);
+    if (batch.isEmpty()) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+    return writer.submit("completeAll", c -> WorkerWrites.completeAll(c, workerId, batch, now));
+  }
+
+  /** True: the async forms hand their work to the writer thread and return at once. */
+  @Override
+  public boolean asyncNeverBlocks() {
+    return true;
   }
 
   @Override

@@ -7,17 +7,25 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.concurrent.GuardedBy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one thread that writes, with group commit. Callers hand it operations and block until their
- * operation is durable. The thread takes every operation waiting (up to a cap), runs them in one
- * transaction, each inside its own savepoint so a failing operation rolls back only itself, commits
- * once (one fsync for the group), and only then completes each caller's result.
+ * The one thread that writes, with group commit. Callers hand it operations and either block until
+ * their operation is durable ({@link #execute}) or get a future ({@link #submit}). The thread takes
+ * every operation waiting (up to a cap), runs them in one transaction, each inside its own
+ * savepoint so a failing operation rolls back only itself, commits once (one fsync for the group),
+ * and only then hands the group's results to the completer thread, which completes each future.
+ *
+ * <p>Callbacks attached to a future from {@link #submit} run on the completer thread, so the writer
+ * goes on to the next group while they run. They must not block on another write: {@link #execute}
+ * called from the writer or the completer thread throws instead of deadlocking.
  *
  * <p>Thread-safe. The connection belongs to the writer thread from {@link #start} on; the thread
  * closes it when it stops.
@@ -40,6 +48,8 @@ final class SqliteWriter implements AutoCloseable {
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong operations = new AtomicLong();
   private final Thread thread;
+  private final ExecutorService completer;
+  private volatile Thread completerThread;
 
   @GuardedBy("submitLock")
   private boolean closed;
@@ -49,6 +59,14 @@ final class SqliteWriter implements AutoCloseable {
     this.maxGroupOperations = maxGroupOperations;
     this.thread = new Thread(this::run, "antrean-sqlite-writer");
     thread.setDaemon(true);
+    this.completer =
+        Executors.newSingleThreadExecutor(
+            runnable -> {
+              Thread t = new Thread(runnable, "antrean-sqlite-completer");
+              t.setDaemon(true);
+              completerThread = t;
+              return t;
+            });
   }
 
   /** Starts the writer thread, which owns {@code connection} from now on. */
@@ -64,18 +82,19 @@ final class SqliteWriter implements AutoCloseable {
    * @return the operation's value
    * @throws StoreUnavailableException if the store is closed, the commit failed, or the caller was
    *     interrupted while waiting (the operation may then still commit)
+   * @throws IllegalStateException if called from the writer or the completer thread, where waiting
+   *     would never end
    * @throws RuntimeException whatever the operation threw; its changes were rolled back
    */
   <T> T execute(String name, WriteOperation<T> operation) {
-    Task<T> task = new Task<>(name, operation);
-    synchronized (submitLock) {
-      if (closed) {
-        throw new StoreUnavailableException("the SQLite store is closed", null);
-      }
-      queue.add(task);
+    Thread current = Thread.currentThread();
+    if (current == thread || current == completerThread) {
+      throw new IllegalStateException(
+          name + " would wait for the SQLite writer on its own thread; use submit");
     }
+    CompletableFuture<T> result = submit(name, operation);
     try {
-      return task.result.get();
+      return result.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StoreUnavailableException(
@@ -90,6 +109,24 @@ final class SqliteWriter implements AutoCloseable {
       }
       throw new IllegalStateException(name + " failed", cause);
     }
+  }
+
+  /**
+   * Queues the operation for the next group commit. The future completes, on the completer thread,
+   * once that group is durable: with the operation's value, with whatever the operation threw (its
+   * changes rolled back), or with {@link StoreUnavailableException} if the store is closed or the
+   * commit failed. Never blocks.
+   */
+  <T> CompletableFuture<T> submit(String name, WriteOperation<T> operation) {
+    Task<T> task = new Task<>(name, operation);
+    synchronized (submitLock) {
+      if (closed) {
+        return CompletableFuture.failedFuture(
+            new StoreUnavailableException("the SQLite store is closed", null));
+      }
+      queue.add(task);
+    }
+    return task.result;
   }
 
   /** Operations waiting for the writer thread, for tests. */
@@ -157,7 +194,8 @@ final class SqliteWriter implements AutoCloseable {
     }
     commits.incrementAndGet();
     operations.addAndGet(group.size());
-    group.forEach(Task::complete);
+    List<Task<?>> done = List.copyOf(group);
+    completer.execute(() -> done.forEach(Task::complete));
   }
 
   private void rollbackQuietly() {
@@ -177,8 +215,9 @@ final class SqliteWriter implements AutoCloseable {
     failAll(group, new StoreUnavailableException("the SQLite writer was stopped", null));
   }
 
-  private static void failAll(List<Task<?>> group, RuntimeException failure) {
-    group.forEach(task -> task.result.completeExceptionally(failure));
+  private void failAll(List<Task<?>> group, RuntimeException failure) {
+    List<Task<?>> failed = List.copyOf(group);
+    completer.execute(() -> failed.forEach(task -> task.result.completeExceptionally(failure)));
   }
 
   /**
@@ -195,6 +234,10 @@ final class SqliteWriter implements AutoCloseable {
     }
     try {
       thread.join();
+      completer.shutdown();
+      if (!completer.awaitTermination(10, TimeUnit.SECONDS)) {
+        log.warn("the SQLite completer did not finish within 10 s");
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       log.warn("interrupted while waiting for the SQLite writer to stop");

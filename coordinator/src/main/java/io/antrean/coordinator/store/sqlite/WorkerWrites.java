@@ -2,6 +2,8 @@ package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.LeaseLostException;
@@ -103,6 +105,31 @@ final class WorkerWrites {
     }
     AttemptRows.ended(connection, jobId, fencingToken, AttemptEnd.SUCCEEDED, now);
     return Outcome.of(done.get());
+  }
+
+  /** Each completion judged as {@link #complete} would judge it alone; never throws for one. */
+  static List<CompletionOutcome> completeAll(
+      CachedConnection connection, String workerId, List<Completion> completions, Instant now)
+      throws SQLException {
+    List<CompletionOutcome> outcomes = new ArrayList<>(completions.size());
+    for (Completion c : completions) {
+      Optional<Job> done =
+          JobTransitions.succeed(
+              connection, c.jobId(), c.fencingToken(), c.result(), c.resultContentType(), now);
+      if (done.isPresent()) {
+        AttemptRows.ended(connection, c.jobId(), c.fencingToken(), AttemptEnd.SUCCEEDED, now);
+        outcomes.add(CompletionOutcome.completed(done.get()));
+        continue;
+      }
+      Optional<Job> job = JobRows.find(connection, c.jobId());
+      if (job.isEmpty()) {
+        outcomes.add(CompletionOutcome.notFound(c.jobId()));
+        continue;
+      }
+      AttemptRows.staleRejected(connection, job.get(), workerId, c.fencingToken(), "complete", now);
+      outcomes.add(CompletionOutcome.leaseLost(c.jobId()));
+    }
+    return outcomes;
   }
 
   static Outcome<Job> fail(

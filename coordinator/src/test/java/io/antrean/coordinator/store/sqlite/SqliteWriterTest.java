@@ -108,6 +108,78 @@ class SqliteWriterTest {
   }
 
   @Test
+  void submitAnswersOnlyAfterTheCommitAndFromTheCompleterThread() throws Exception {
+    CompletableFuture<Integer> blocker = blockWriter();
+    CompletableFuture<Integer> submitted = writer.submit("insert", c -> insert(c, 7));
+    CompletableFuture<String> answeredOn =
+        submitted.thenApply(value -> Thread.currentThread().getName());
+    awaitQueued(1);
+    assertThat(submitted).isNotDone();
+
+    unblock.countDown();
+
+    assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo("antrean-sqlite-completer");
+    assertThat(submitted.get(10, TimeUnit.SECONDS)).isEqualTo(7);
+    assertThat(blocker.get(10, TimeUnit.SECONDS)).isZero();
+    assertThat(stored()).containsExactly(0, 7);
+  }
+
+  @Test
+  void submittedOperationThatThrowsFailsOnlyItsOwnFuture() throws Exception {
+    CompletableFuture<Integer> blocker = blockWriter();
+    CompletableFuture<Integer> good = writer.submit("insert", c -> insert(c, 1));
+    CompletableFuture<Integer> bad =
+        writer.submit(
+            "bad",
+            c -> {
+              insert(c, 2);
+              throw new IllegalArgumentException("no");
+            });
+    awaitQueued(2);
+
+    unblock.countDown();
+
+    assertThat(good.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    assertThat(bad)
+        .failsWithin(10, TimeUnit.SECONDS)
+        .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        .withCauseInstanceOf(IllegalArgumentException.class);
+    assertThat(blocker.get(10, TimeUnit.SECONDS)).isZero();
+    assertThat(stored()).containsExactly(0, 1);
+  }
+
+  @Test
+  void waitingForTheWriterFromItsCompleterThreadFailsInsteadOfDeadlocking() throws Exception {
+    CompletableFuture<Throwable> refusal =
+        writer
+            .submit("first", c -> insert(c, 1))
+            .thenApply(
+                value -> {
+                  try {
+                    writer.execute("nested", c -> insert(c, 2));
+                    return null;
+                  } catch (IllegalStateException e) {
+                    return e;
+                  }
+                });
+
+    assertThat(refusal.get(10, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("use submit");
+    assertThat(stored()).containsExactly(1);
+  }
+
+  @Test
+  void submitAfterCloseFailsAtOnce() {
+    writer.close();
+
+    assertThat(writer.submit("late", c -> insert(c, 1)))
+        .failsWithin(1, TimeUnit.SECONDS)
+        .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        .withCauseInstanceOf(StoreUnavailableException.class);
+  }
+
+  @Test
   void operationsQueuedWhileTheWriterIsBusyShareOneCommit() throws Exception {
     CompletableFuture<Integer> blocker = blockWriter();
     List<CompletableFuture<Integer>> queued = new ArrayList<>();

@@ -1,0 +1,125 @@
+package io.antrean.coordinator.core;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
+import io.antrean.coordinator.store.HeartbeatResult;
+import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseLostException;
+import io.antrean.coordinator.store.LeaseRef;
+import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.coordinator.store.StoreFutures;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import javax.annotation.Nullable;
+
+/**
+ * What workers report that keeps or ends a lease well: heartbeats, and completions one at a time or
+ * batched. The store's change, then the lease timers moved or forgotten and the events told (run
+ * time, stale rejections). Completions never block: what follows the store's change runs when its
+ * future completes. Thread-safe.
+ */
+final class WorkerReports {
+  private final JobStore store;
+  private final Clock clock;
+  private final WorkerRequests requests;
+  private final LeaseExpiryTimers timers;
+  private final SchedulerEvents events;
+
+  WorkerReports(
+      JobStore store,
+      Clock clock,
+      WorkerRequests requests,
+      LeaseExpiryTimers timers,
+      SchedulerEvents events) {
+    this.store = store;
+    this.clock = clock;
+    this.requests = requests;
+    this.timers = timers;
+    this.events = events;
+  }
+
+  /**
+   * Extends every lease a worker holds; answers per lease.
+   *
+   * @throws ValidationException for a missing worker id, too many leases or a bad TTL
+   */
+  List<HeartbeatResult> heartbeat(
+      String workerId, List<LeaseRenewal> renewals, @Nullable Duration leaseTtl) {
+    List<LeaseRenewal> cut = WorkerRequests.heartbeat(workerId, renewals, leaseTtl);
+    Instant now = clock.instant();
+    List<HeartbeatResult> results =
+        store.heartbeat(workerId, cut, now.plus(requests.ttl(leaseTtl)), now);
+    for (HeartbeatResult r : results) {
+      if (r.status() == HeartbeatResult.Status.LOST) {
+        events.onStaleRejected();
+        continue;
+      }
+      timers.track(new LeaseRef(r.jobId(), r.fencingToken(), r.expiresAt()));
+    }
+    return results;
+  }
+
+  /**
+   * @throws ValidationException for a missing job id or worker id, at once
+   */
+  CompletableFuture<Job> complete(
+      long jobId,
+      long fencingToken,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType) {
+    WorkerRequests.leaseCall(jobId, workerId);
+    Instant now = clock.instant();
+    return store
+        .completeAsync(jobId, fencingToken, workerId, result, resultContentType, now)
+        .handle(
+            (job, error) -> {
+              if (error != null) {
+                RuntimeException failure = StoreFutures.unwrap(error);
+                if (failure instanceof LeaseLostException) {
+                  events.onStaleRejected();
+                }
+                throw failure;
+              }
+              events.onCompleted(job, runTime(jobId, fencingToken, now));
+              return job;
+            });
+  }
+
+  /**
+   * @throws ValidationException for a missing worker id, no completions, too many, or a job named
+   *     twice, at once
+   */
+  CompletableFuture<List<CompletionOutcome>> completeAll(
+      String workerId, List<Completion> completions) {
+    WorkerRequests.completeBatch(workerId, completions);
+    Instant now = clock.instant();
+    return store
+        .completeAllAsync(workerId, completions, now)
+        .thenApply(
+            outcomes -> {
+              for (int i = 0; i < outcomes.size(); i++) {
+                CompletionOutcome o = outcomes.get(i);
+                switch (o.status()) {
+                  case COMPLETED ->
+                      events.onCompleted(
+                          o.job(), runTime(o.jobId(), completions.get(i).fencingToken(), now));
+                  case LEASE_LOST -> events.onStaleRejected();
+                  case NOT_FOUND -> {}
+                }
+              }
+              return outcomes;
+            });
+  }
+
+  /** Forgets the lease that just ended and answers how long it ran, if this coordinator knows. */
+  @Nullable
+  Duration runTime(long jobId, long fencingToken, Instant now) {
+    Instant leasedAt = timers.untrack(jobId, fencingToken);
+    return leasedAt == null ? null : Duration.between(leasedAt, now);
+  }
+}

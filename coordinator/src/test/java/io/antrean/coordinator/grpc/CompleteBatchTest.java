@@ -1,0 +1,190 @@
+package io.antrean.coordinator.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.rpc.BadRequest;
+import io.antrean.coordinator.Coordinator;
+import io.antrean.coordinator.core.Settings;
+import io.antrean.coordinator.store.sqlite.SqliteJobStore;
+import io.antrean.coordinator.store.sqlite.SqliteOptions;
+import io.antrean.proto.v1.CompleteBatchRequest;
+import io.antrean.proto.v1.CompleteItem;
+import io.antrean.proto.v1.CompleteStatus;
+import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.GetJobRequest;
+import io.antrean.proto.v1.Job;
+import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.JobState;
+import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.WorkerServiceGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** CompleteBatch over an in-process channel: per-item answers and the refusal of bad batches. */
+@Timeout(30)
+class CompleteBatchTest {
+  @TempDir Path dir;
+  private Coordinator coordinator;
+  private ManagedChannel channel;
+  private JobServiceGrpc.JobServiceBlockingStub jobs;
+  private WorkerServiceGrpc.WorkerServiceBlockingStub workers;
+
+  @BeforeEach
+  void start() throws Exception {
+    String name = InProcessServerBuilder.generateName();
+    coordinator =
+        Coordinator.start(
+            SqliteJobStore.open(dir, SqliteOptions.defaults()),
+            Settings.defaults().withJobTypes(Set.of("email.send"), Map.of(), Map.of()),
+            Clock.systemUTC(),
+            InProcessServerBuilder.forName(name));
+    channel = InProcessChannelBuilder.forName(name).build();
+    jobs = JobServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    workers = WorkerServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+  }
+
+  @AfterEach
+  void stop() {
+    channel.shutdownNow();
+    coordinator.close();
+  }
+
+  private List<Job> enqueueAndLease(int count) {
+    for (int i = 0; i < count; i++) {
+      jobs.enqueue(
+          EnqueueRequest.newBuilder()
+              .setType("email.send")
+              .setPayload(ByteString.copyFromUtf8("{\"n\":" + i + "}"))
+              .build());
+    }
+    return workers
+        .lease(
+            LeaseRequest.newBuilder()
+                .setWorkerId("w")
+                .setMaxJobs(count)
+                .setWait(com.google.protobuf.Duration.getDefaultInstance())
+                .build())
+        .getJobsList();
+  }
+
+  private static CompleteItem item(long jobId, long token) {
+    return CompleteItem.newBuilder().setJobId(jobId).setFencingToken(token).build();
+  }
+
+  private static CompleteItem item(Job job) {
+    return item(job.getId(), job.getLease().getFencingToken());
+  }
+
+  private JobState state(long jobId) {
+    return jobs.getJob(GetJobRequest.newBuilder().setId(jobId).build()).getJob().getState();
+  }
+
+  @Test
+  void eachItemIsAnsweredInRequestOrder() {
+    List<Job> leased = enqueueAndLease(3);
+
+    List<CompleteStatus> statuses =
+        workers
+            .completeBatch(
+                CompleteBatchRequest.newBuilder()
+                    .setWorkerId("w")
+                    .addItems(
+                        item(leased.get(2)).toBuilder()
+                            .setResult(ByteString.copyFromUtf8("done"))
+                            .setResultContentType("text/plain"))
+                    .addItems(item(leased.get(0).getId(), 99))
+                    .addItems(item(777_777, 1))
+                    .addItems(item(leased.get(1)))
+                    .build())
+            .getOutcomesList()
+            .stream()
+            .map(o -> o.getStatus())
+            .toList();
+
+    assertThat(statuses)
+        .containsExactly(
+            CompleteStatus.COMPLETE_STATUS_COMPLETED,
+            CompleteStatus.COMPLETE_STATUS_LEASE_LOST,
+            CompleteStatus.COMPLETE_STATUS_NOT_FOUND,
+            CompleteStatus.COMPLETE_STATUS_COMPLETED);
+    Job done =
+        jobs.getJob(GetJobRequest.newBuilder().setId(leased.get(2).getId()).build()).getJob();
+    assertThat(done.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(done.getResult().toStringUtf8()).isEqualTo("done");
+    assertThat(state(leased.get(0).getId())).isEqualTo(JobState.JOB_STATE_RUNNING);
+    assertThat(state(leased.get(1).getId())).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+  }
+
+  @Test
+  void badBatchesAreInvalidArgumentNamingTheFieldAndStoreNothing() throws Exception {
+    List<Job> leased = enqueueAndLease(1);
+    CompleteBatchRequest.Builder twice =
+        CompleteBatchRequest.newBuilder()
+            .setWorkerId("w")
+            .addItems(item(leased.get(0)))
+            .addItems(item(leased.get(0)));
+    CompleteBatchRequest.Builder tooMany = CompleteBatchRequest.newBuilder().setWorkerId("w");
+    for (int i = 1; i <= 1001; i++) {
+      tooMany.addItems(item(i, 1));
+    }
+
+    assertThat(violatedFields(twice.build())).containsExactly("items[1].job_id");
+    assertThat(violatedFields(tooMany.build())).containsExactly("items");
+    assertThat(violatedFields(CompleteBatchRequest.newBuilder().setWorkerId("w").build()))
+        .containsExactly("items");
+    assertThat(
+            violatedFields(
+                CompleteBatchRequest.newBuilder()
+                    .addItems(item(leased.get(0)))
+                    .addItems(item(0, 1))
+                    .build()))
+        .containsExactly("worker_id", "items[1].job_id");
+    assertThat(state(leased.get(0).getId())).isEqualTo(JobState.JOB_STATE_RUNNING);
+  }
+
+  private List<String> violatedFields(CompleteBatchRequest request) throws Exception {
+    StatusRuntimeException e =
+        catchThrowableOfType(StatusRuntimeException.class, () -> workers.completeBatch(request));
+    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    for (Any any : io.grpc.protobuf.StatusProto.fromThrowable(e).getDetailsList()) {
+      if (any.is(BadRequest.class)) {
+        return any.unpack(BadRequest.class).getFieldViolationsList().stream()
+            .map(BadRequest.FieldViolation::getField)
+            .toList();
+      }
+    }
+    throw new AssertionError("no BadRequest in " + e);
+  }
+
+  @Test
+  void onlyTheHotCallsRunOnTheNetworkThread() {
+    assertThat(HotCallExecutors.isHot(JobServiceGrpc.getEnqueueMethod().getFullMethodName()))
+        .isTrue();
+    assertThat(HotCallExecutors.isHot(WorkerServiceGrpc.getLeaseMethod().getFullMethodName()))
+        .isTrue();
+    assertThat(
+            HotCallExecutors.isHot(WorkerServiceGrpc.getCompleteBatchMethod().getFullMethodName()))
+        .isTrue();
+    assertThat(HotCallExecutors.isHot(JobServiceGrpc.getGetJobMethod().getFullMethodName()))
+        .isFalse();
+    assertThat(HotCallExecutors.isHot(WorkerServiceGrpc.getHeartbeatMethod().getFullMethodName()))
+        .isFalse();
+  }
+}

@@ -1,0 +1,120 @@
+package io.antrean.coordinator.store;
+
+import static io.antrean.coordinator.store.TestJobs.at;
+import static io.antrean.coordinator.store.TestJobs.job;
+import static io.antrean.coordinator.store.TestJobs.spec;
+import static io.antrean.coordinator.store.TestJobs.utf8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.antrean.coordinator.job.AttemptOutcome;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** completeAll judges each completion as complete would, and the async forms keep the contract. */
+public interface BatchedCompletionContract extends JobStoreFixture {
+
+  @Test
+  default void completeAllJudgesEachItemOnItsOwnAndAnswersInOrder() {
+    Job[] takenOver = takeOverAfterExpiry();
+    Job staleBefore = reload(takenOver[1].id());
+    enqueue("a");
+    enqueue("b");
+    List<Job> leased = store().lease(spec("worker-a", 10, at(90)), at(40));
+    assertThat(leased).hasSize(2);
+
+    List<CompletionOutcome> outcomes =
+        store()
+            .completeAll(
+                "worker-a",
+                List.of(
+                    new Completion(leased.get(1).id(), token(leased.get(1)), utf8("b!"), "text"),
+                    new Completion(takenOver[0].id(), token(takenOver[0]), null, null),
+                    new Completion(424242, 1, null, null),
+                    new Completion(leased.get(0).id(), token(leased.get(0)), null, null)),
+                at(45));
+
+    assertThat(outcomes)
+        .extracting(CompletionOutcome::jobId, CompletionOutcome::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                leased.get(1).id(), CompletionOutcome.Status.COMPLETED),
+            org.assertj.core.groups.Tuple.tuple(
+                takenOver[0].id(), CompletionOutcome.Status.LEASE_LOST),
+            org.assertj.core.groups.Tuple.tuple(424242L, CompletionOutcome.Status.NOT_FOUND),
+            org.assertj.core.groups.Tuple.tuple(
+                leased.get(0).id(), CompletionOutcome.Status.COMPLETED));
+    Job b = reload(leased.get(1).id());
+    assertThat(b.state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(b.result()).isEqualTo(utf8("b!"));
+    assertThat(b.resultContentType()).isEqualTo("text");
+    assertThat(b.finishedAt()).isEqualTo(at(45));
+    assertThat(last(b).outcome()).isEqualTo(AttemptOutcome.SUCCEEDED);
+    assertThat(outcomes.get(0).job())
+        .usingRecursiveComparison()
+        .ignoringFields("history")
+        .isEqualTo(b);
+    assertThat(reload(leased.get(0).id()).state()).isEqualTo(JobState.SUCCEEDED);
+    assertOnlyRejectionRecorded(staleBefore, "worker-a", token(takenOver[0]));
+  }
+
+  @Test
+  default void completeAllRefusesAJobNamedTwiceAndStoresNothing() {
+    enqueue("a");
+    Job leased = leaseOne("w");
+
+    assertThatThrownBy(
+            () ->
+                store()
+                    .completeAll(
+                        "w",
+                        List.of(
+                            new Completion(leased.id(), token(leased), null, null),
+                            new Completion(leased.id(), token(leased), null, null)),
+                        at(5)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("twice");
+    assertThat(reload(leased.id()).state()).isEqualTo(JobState.RUNNING);
+  }
+
+  @Test
+  default void completeAllOfNothingIsNothing() {
+    assertThat(store().completeAll("w", List.of(), at(1))).isEmpty();
+  }
+
+  @Test
+  default void asyncFormsAnswerWhatTheSynchronousOnesWould() throws Exception {
+    List<EnqueueResult> enqueued =
+        store()
+            .enqueueAsync(List.of(job("a").build(), job("b").build()), at(1))
+            .get(10, TimeUnit.SECONDS);
+    assertThat(enqueued).extracting(r -> r.job().type()).containsExactly("a", "b");
+
+    List<Job> leased = store().leaseAsync(spec("w", 1, at(60)), at(2)).get(10, TimeUnit.SECONDS);
+    assertThat(leased).extracting(Job::type).containsExactly("a");
+
+    Job done =
+        store()
+            .completeAsync(leased.get(0).id(), token(leased.get(0)), "w", utf8("r"), null, at(3))
+            .get(10, TimeUnit.SECONDS);
+    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+
+    assertThat(
+            store().completeAsync(leased.get(0).id(), token(leased.get(0)), "w", null, null, at(4)))
+        .failsWithin(10, TimeUnit.SECONDS)
+        .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        .withCauseInstanceOf(LeaseLostException.class);
+
+    Job second = leaseOne("w", at(5), at(60));
+    assertThat(
+            store()
+                .completeAllAsync(
+                    "w", List.of(new Completion(second.id(), token(second), null, null)), at(5))
+                .get(10, TimeUnit.SECONDS))
+        .extracting(CompletionOutcome::status)
+        .containsExactly(CompletionOutcome.Status.COMPLETED);
+  }
+}
