@@ -69,11 +69,25 @@ final class SqliteFile implements AutoCloseable {
     return database;
   }
 
-  /** The one connection that writes: WAL, fsync on every commit, foreign keys on. */
+  /**
+   * Page cache of the writer connection, in KiB (native memory, not the Java heap): large enough to
+   * keep the pending index's hot end and the recently written pages of a backlog of millions of
+   * jobs, so leasing does not go to the OS for every page.
+   */
+  static final int WRITER_CACHE_KIB = 64 * 1024;
+
+  /** Page cache of each read connection, in KiB. */
+  static final int READER_CACHE_KIB = 16 * 1024;
+
+  /**
+   * The one connection that writes: WAL, fsync on every commit, foreign keys on, a large page
+   * cache.
+   */
   CachedConnection openWriter() throws SQLException {
     SQLiteConfig config = baseConfig();
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+    config.setCacheSize(-WRITER_CACHE_KIB);
     Connection connection = DriverManager.getConnection(url(), config.toProperties());
     try (Statement statement = connection.createStatement();
         ResultSet mode = statement.executeQuery("PRAGMA journal_mode")) {
@@ -90,7 +104,9 @@ final class SqliteFile implements AutoCloseable {
    * the {@link CaseFolding} function that filters need.
    */
   CachedConnection openReader() throws SQLException {
-    Connection connection = DriverManager.getConnection(url(), baseConfig().toProperties());
+    SQLiteConfig config = baseConfig();
+    config.setCacheSize(-READER_CACHE_KIB);
+    Connection connection = DriverManager.getConnection(url(), config.toProperties());
     try (Statement statement = connection.createStatement()) {
       statement.execute("PRAGMA query_only = 1");
       CaseFolding.register(connection);

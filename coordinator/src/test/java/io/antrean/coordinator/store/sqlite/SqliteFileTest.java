@@ -1,0 +1,38 @@
+package io.antrean.coordinator.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The settings every connection of the database file is opened with. */
+class SqliteFileTest {
+  @TempDir Path dataDir;
+
+  @Test
+  void writerIsWalWithFullSyncAndALargePageCacheAndReadersOnlyRead() throws SQLException {
+    try (SqliteFile file = SqliteFile.lock(dataDir, SqliteOptions.defaults());
+        CachedConnection writer = file.openWriter();
+        CachedConnection reader = file.openReader()) {
+      assertThat(pragma(writer, "journal_mode")).isEqualTo("wal");
+      assertThat(pragma(writer, "synchronous")).isEqualTo("2"); // FULL
+      assertThat(pragma(writer, "cache_size"))
+          .isEqualTo(String.valueOf(-SqliteFile.WRITER_CACHE_KIB));
+      assertThat(pragma(reader, "cache_size"))
+          .isEqualTo(String.valueOf(-SqliteFile.READER_CACHE_KIB));
+      assertThat(pragma(reader, "query_only")).isEqualTo("1");
+    }
+  }
+
+  private static String pragma(CachedConnection connection, String name) throws SQLException {
+    try (Statement statement = connection.connection().createStatement();
+        ResultSet row = statement.executeQuery("PRAGMA " + name)) {
+      assertThat(row.next()).isTrue();
+      return row.getString(1);
+    }
+  }
+}
