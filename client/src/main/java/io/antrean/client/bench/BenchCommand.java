@@ -33,11 +33,14 @@ import picocli.CommandLine.Spec;
           + " (N unary Enqueues, --concurrency in flight), batch (N jobs in EnqueueBatch calls of"
           + " 1000), end-to-end (N jobs enqueued in batches and run by no-op workers: first"
           + " enqueue to last completion), latency (Enqueues at --rate for --duration: time from"
-          + " sending Enqueue to a worker's Lease response carrying the job), or all of them.",
+          + " sending Enqueue to a worker's Lease response carrying the job), lease (Lease latency"
+          + " with a backlog: --backlog N jobs are enqueued first, then --jobs rounds, default"
+          + " 2000, of one timed Lease of one job and its Complete; with no backlog each round"
+          + " enqueues the job it leases), or all, which runs every scenario but lease.",
       "Jobs are of type bench.noop with a JSON payload of about --payload-bytes. Each scenario"
           + " uses a fresh bench-<random> queue unless --queue is given; the jobs the enqueue"
-          + " scenarios leave in a fresh queue are run afterwards by in-process workers (--no-drain"
-          + " to keep them).",
+          + " scenarios and lease leave in a fresh queue are run afterwards by in-process workers"
+          + " (--no-drain to keep them).",
       "Workers: latency always uses W in-process no-op workers (--workers, default 2) that lease"
           + " up to K jobs at a time (--worker-concurrency, default 25). end-to-end does too,"
           + " unless --queue is given: then it expects worker processes with a bench.noop handler"
@@ -55,7 +58,7 @@ public final class BenchCommand implements Callable<Integer> {
   @Parameters(
       index = "0",
       paramLabel = "SCENARIO",
-      description = "enqueue-1, enqueue-50, batch, end-to-end, latency or all.")
+      description = "enqueue-1, enqueue-50, batch, end-to-end, latency, lease or all.")
   private String scenarioName;
 
   @Mixin private BenchOptions options;
@@ -128,6 +131,8 @@ public final class BenchCommand implements Callable<Integer> {
         return new EndToEndScenario(context).run();
       case LATENCY:
         return new LatencyScenario(context).run();
+      case LEASE:
+        return new LeaseScenario(context).run();
       default:
         throw new IllegalStateException("no runner for " + scenario);
     }

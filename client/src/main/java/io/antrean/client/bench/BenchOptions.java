@@ -14,7 +14,8 @@ final class BenchOptions {
       paramLabel = "N",
       description =
           "Jobs per scenario (default: enqueue-1 2000, enqueue-50 20000, batch 100000,"
-              + " end-to-end 20000; latency sends --rate x --duration).")
+              + " end-to-end 20000; latency sends --rate x --duration); for lease, the rounds"
+              + " (default 2000).")
   @Nullable
   private Integer jobs;
 
@@ -80,9 +81,18 @@ final class BenchOptions {
       defaultValue = "60s",
       converter = DurationConverter.class,
       description =
-          "How long end-to-end, latency and draining wait for the last job after the last"
-              + " enqueue (default: ${DEFAULT-VALUE}).")
+          "How long end-to-end and latency wait for the last job after the last enqueue, and"
+              + " how long draining goes on without a job finishing (default: ${DEFAULT-VALUE}).")
   private Duration wait;
+
+  @Option(
+      names = "--backlog",
+      paramLabel = "N",
+      defaultValue = "0",
+      description =
+          "Pending jobs lease puts in its queue before measuring; each round leases one of them"
+              + " (0: each round enqueues the job it leases) (default: ${DEFAULT-VALUE}).")
+  private int backlog;
 
   @Option(
       names = "--drain",
@@ -90,8 +100,8 @@ final class BenchOptions {
       defaultValue = "true",
       fallbackValue = "true",
       description =
-          "Run the jobs enqueue-1, enqueue-50 and batch leave in their fresh queues, after"
-              + " measuring (default: on).")
+          "Run the jobs enqueue-1, enqueue-50, batch and lease leave in their fresh queues,"
+              + " after measuring (default: on).")
   private boolean drain;
 
   @Option(names = "--json", description = "Print one JSON document instead of a table.")
@@ -130,6 +140,7 @@ final class BenchOptions {
         workerConcurrency,
         wait,
         drain,
-        showProgress);
+        showProgress,
+        backlog);
   }
 }

@@ -8,12 +8,13 @@ import javax.annotation.Nullable;
  *
  * @param scenario which measurement
  * @param queue the queue the jobs went to
- * @param jobs how many jobs were measured
+ * @param jobs how many jobs were measured (for lease: how many Lease calls)
  * @param concurrency how many enqueue calls were in flight at most
  * @param workers who ran the jobs: {@code "-"} (nobody, during the measurement), {@code "2x25"}
  *     (in-process no-op workers times their lease slots) or {@code "external"}
  * @param elapsed the measured time: all calls for the enqueue scenarios, first enqueue to last
- *     completion for end-to-end, the sending time for latency
+ *     completion for end-to-end, the sending time for latency, the time spent in Lease calls for
+ *     lease
  * @param latency the latency percentiles, or {@code null} when the scenario measures none
  * @param latencyOf what {@code latency} measures, e.g. {@code "Enqueue call"}; empty when none
  */

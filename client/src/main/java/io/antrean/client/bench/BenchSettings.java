@@ -21,6 +21,7 @@ import javax.annotation.Nullable;
  * @param waitLimit how long to wait for the last job to be run after the last enqueue
  * @param drain whether to run the jobs the enqueue scenarios leave in their fresh queues
  * @param progress whether to print progress lines to stderr
+ * @param backlog pending jobs lease puts in its queue before it measures
  */
 record BenchSettings(
     @Nullable Integer jobs,
@@ -33,7 +34,8 @@ record BenchSettings(
     int workerConcurrency,
     Duration waitLimit,
     boolean drain,
-    boolean progress) {
+    boolean progress,
+    int backlog) {
 
   /** The job type of every bench job; in-process workers lease only this type. */
   static final String JOB_TYPE = "bench.noop";
@@ -77,6 +79,7 @@ record BenchSettings(
     require(
         rate * duration.toNanos() / 1e9 <= MAX_JOBS,
         "--rate x --duration must be at most " + MAX_JOBS + " jobs");
+    require(backlog >= 0 && backlog <= MAX_JOBS, "--backlog must be 0 to " + MAX_JOBS);
     if (queue != null) {
       require(
           queue.matches("[A-Za-z0-9._-]{1,64}"), "--queue must be 1 to 64 of A-Z a-z 0-9 . - _");
@@ -133,6 +136,15 @@ record BenchSettings(
           workersFor(scenario) > 0,
           "latency needs in-process workers (--workers 1 or more): the bench cannot see when"
               + " another process's worker receives a job");
+    }
+    if (scenario == Scenario.LEASE && backlog > 0) {
+      require(
+          jobsFor(scenario) <= backlog,
+          "lease with --backlog "
+              + backlog
+              + " can run at most that many rounds, not --jobs "
+              + jobsFor(scenario)
+              + ": each round leases one backlog job");
     }
     if (scenario == Scenario.END_TO_END && workersFor(scenario) == 0) {
       require(

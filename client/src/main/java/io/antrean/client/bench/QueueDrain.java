@@ -6,7 +6,9 @@ import java.util.Locale;
 /**
  * Runs the jobs an enqueue scenario left in its fresh queue, with in-process no-op workers and
  * outside the measurement, so that a bench run leaves no pending work behind to skew the
- * coordinator's stats or a later run. Trouble here is a warning, not a failed run.
+ * coordinator's stats or a later run. It goes on as long as jobs keep finishing, so a backlog of
+ * millions is run off however long that takes, and gives up when {@code --wait} passes without one.
+ * Trouble here is a warning, not a failed run.
  */
 final class QueueDrain {
   private QueueDrain() {}
@@ -38,12 +40,13 @@ final class QueueDrain {
                         queue,
                         pool.completed(),
                         jobs))) {
-      if (!watch.awaitFinished(jobs, settings.waitLimit(), pool::throwIfFailed)) {
+      if (!awaitFinishedWhileProgressing(watch, jobs, settings, pool)) {
         context.warn(
             "gave up draining "
                 + queue
                 + " after "
                 + settings.waitText()
+                + " without a job finishing"
                 + " ("
                 + watch.describeLatest()
                 + ")");
@@ -51,5 +54,19 @@ final class QueueDrain {
     } catch (BenchFailedException | AntreanException e) {
       context.warn("draining " + queue + " failed: " + e.getMessage());
     }
+  }
+
+  /** Waits for the jobs, a {@code --wait} at a time, for as long as each wait saw some finish. */
+  private static boolean awaitFinishedWhileProgressing(
+      QueueWatch watch, int jobs, BenchSettings settings, NoopWorkerPool pool)
+      throws InterruptedException {
+    long finishedBefore = 0;
+    while (!watch.awaitFinished(jobs, settings.waitLimit(), pool::throwIfFailed)) {
+      if (watch.finished() <= finishedBefore) {
+        return false;
+      }
+      finishedBefore = watch.finished();
+    }
+    return true;
   }
 }

@@ -262,7 +262,7 @@ class BenchCommandTest {
     assertThat(bench.run("bench", "enqueue-2").err())
         .contains(
             "unknown scenario 'enqueue-2'; choose one of enqueue-1, enqueue-50, batch,"
-                + " end-to-end, latency or all");
+                + " end-to-end, latency, lease or all");
     assertThat(bench.run("bench", "batch", "--jobs", "0").exitCode()).isEqualTo(2);
     assertThat(bench.run("bench", "all", "--queue", "no spaces").exitCode()).isEqualTo(2);
     assertThat(bench.run("--coordinator", "h1:7400,h2", "bench", "batch").err())

@@ -11,6 +11,10 @@ import org.junit.jupiter.api.Timeout;
 class BenchSettingsTest {
 
   private static BenchSettings settings(Integer jobs, String queue, Integer workers) {
+    return settings(jobs, queue, workers, 0);
+  }
+
+  private static BenchSettings settings(Integer jobs, String queue, Integer workers, int backlog) {
     return new BenchSettings(
         jobs,
         50,
@@ -22,7 +26,8 @@ class BenchSettingsTest {
         25,
         Duration.ofSeconds(60),
         true,
-        false);
+        false,
+        backlog);
   }
 
   @Test
@@ -72,9 +77,34 @@ class BenchSettingsTest {
   }
 
   @Test
+  void leaseRunsItsDefaultRoundsAndNoMoreThanTheBacklogHolds() {
+    assertThat(settings(null, null, null).jobsFor(Scenario.LEASE)).isEqualTo(2_000);
+    settings(null, null, null, 0).checkFor(Scenario.LEASE);
+    settings(null, null, null, 2_000).checkFor(Scenario.LEASE);
+    assertThatThrownBy(() -> settings(null, null, null, 1_999).checkFor(Scenario.LEASE))
+        .hasMessage(
+            "lease with --backlog 1999 can run at most that many rounds, not --jobs 2000: each"
+                + " round leases one backlog job");
+    settings(null, null, null, 1_999).checkFor(Scenario.BATCH);
+  }
+
+  @Test
+  void allLeavesOutLeaseWhichRunsOnlyByName() {
+    assertThat(Scenario.select("all"))
+        .containsExactly(
+            Scenario.ENQUEUE_1,
+            Scenario.ENQUEUE_50,
+            Scenario.BATCH,
+            Scenario.END_TO_END,
+            Scenario.LATENCY);
+    assertThat(Scenario.select(" Lease ")).containsExactly(Scenario.LEASE);
+  }
+
+  @Test
   void rangesAreChecked() {
     assertThatThrownBy(() -> settings(0, null, null)).hasMessageStartingWith("--jobs");
     assertThatThrownBy(() -> settings(null, "a b", null)).hasMessageStartingWith("--queue");
     assertThatThrownBy(() -> settings(null, null, 65)).hasMessageStartingWith("--workers");
+    assertThatThrownBy(() -> settings(null, null, null, -1)).hasMessageStartingWith("--backlog");
   }
 }

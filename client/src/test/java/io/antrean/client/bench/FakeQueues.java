@@ -65,6 +65,7 @@ final class FakeQueues {
   final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
   final List<Integer> leaseMaxJobs = new CopyOnWriteArrayList<>();
   final List<String> leaseWorkers = new CopyOnWriteArrayList<>();
+  final List<LeaseRequest> leaseRequests = new CopyOnWriteArrayList<>();
   final AtomicInteger unaryCompletes = new AtomicInteger();
   final AtomicInteger completeBatchCalls = new AtomicInteger();
   final List<Integer> completeBatchSizes = new CopyOnWriteArrayList<>();
@@ -259,6 +260,7 @@ final class FakeQueues {
       public void lease(LeaseRequest request, StreamObserver<LeaseResponse> observer) {
         leaseMaxJobs.add(request.getMaxJobs());
         leaseWorkers.add(request.getWorkerId());
+        leaseRequests.add(request);
         try {
           observer.onNext(LeaseResponse.newBuilder().addAllJobs(leaseJobs(request)).build());
           observer.onCompleted();
