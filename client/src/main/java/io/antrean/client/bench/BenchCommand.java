@@ -44,7 +44,9 @@ import picocli.CommandLine.Spec;
       "Workers: latency always uses W in-process no-op workers (--workers, default 2) that lease"
           + " up to K jobs at a time (--worker-concurrency, default 25). end-to-end does too,"
           + " unless --queue is given: then it expects worker processes with a bench.noop handler"
-          + " already serving that queue (or say --workers W to use in-process ones).",
+          + " already serving that queue (or say --workers W to use in-process ones). In-process"
+          + " workers report finished jobs in CompleteBatch calls, one in flight each (one"
+          + " Complete per job if the coordinator lacks CompleteBatch).",
       "Prints a table, or one JSON document with --json; progress lines go to stderr once a"
           + " second, unless --json is given and stderr is not a terminal; --progress or"
           + " --no-progress overrides."
