@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,14 +65,18 @@ final class LongPoll {
           timeout.cancel(false);
         });
     // An Enqueue that committed before we registered did not see us: look once more.
-    serve(waiter);
+    serve(q, waiter);
     return waiter.future;
   }
 
   /** Signals that jobs may be ready in the queue; cheap and never blocks. */
   void jobsReady(String queue) {
     QueueWaiters q = queues.get(queue);
-    if (q == null || q.waiters.isEmpty()) {
+    if (q == null) {
+      return;
+    }
+    q.readySignals.incrementAndGet();
+    if (q.waiters.isEmpty()) {
       return;
     }
     if (q.signals.getAndIncrement() == 0) {
@@ -112,7 +117,7 @@ final class LongPoll {
       if (!w.claim()) {
         continue;
       }
-      CompletableFuture<Served> served = serveClaimed(w);
+      CompletableFuture<Served> served = serveClaimed(q, w);
       if (!served.isDone()) {
         served.thenAccept(s -> continuePass(q, seen, rest, w, s));
         return;
@@ -147,14 +152,19 @@ final class LongPoll {
   }
 
   /** Serves one waiter now if nobody else is; the answer of a new waiter's first look. */
-  private void serve(Waiter w) {
+  private void serve(QueueWaiters q, Waiter w) {
     if (w.claim()) {
-      serveClaimed(w);
+      serveClaimed(q, w);
     }
   }
 
-  /** Leases for a waiter this thread claimed; the future never fails. */
-  private CompletableFuture<Served> serveClaimed(Waiter w) {
+  /**
+   * Leases for a waiter this thread claimed; the future never fails. A pass that runs while the
+   * waiter is claimed skips it, so a signal that came during this lease is acted on here: if the
+   * lease found nothing but the queue was signalled meanwhile, the queue is signalled again.
+   */
+  private CompletableFuture<Served> serveClaimed(QueueWaiters q, Waiter w) {
+    long signalsBefore = q.readySignals.get();
     CompletableFuture<List<Job>> lease;
     try {
       lease = leaser.lease(w.plan);
@@ -170,6 +180,9 @@ final class LongPoll {
           }
           if (jobs.isEmpty()) {
             w.unclaim();
+            if (q.readySignals.get() != signalsBefore) {
+              jobsReady(w.plan.queue());
+            }
             return Served.NOTHING_READY;
           }
           if (!w.deliver(jobs)) {
@@ -182,6 +195,9 @@ final class LongPoll {
   private static final class QueueWaiters {
     final ConcurrentLinkedDeque<Waiter> waiters = new ConcurrentLinkedDeque<>();
     final AtomicInteger signals = new AtomicInteger();
+
+    /** Every jobsReady of the queue counted, waiters or not; only ever grows. */
+    final AtomicLong readySignals = new AtomicLong();
   }
 
   /** One waiting call. WAITING -> CLAIMED (someone leases for it) -> WAITING or DONE. */

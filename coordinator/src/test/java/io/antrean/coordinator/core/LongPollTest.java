@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,7 +29,17 @@ class LongPollTest {
   private final ScheduledExecutorService timeouts = Executors.newSingleThreadScheduledExecutor();
   private final ExecutorService dispatch = Executors.newFixedThreadPool(2);
   private final FakeLeaser leaser = new FakeLeaser();
-  private final LongPoll longPoll = new LongPoll(leaser, dispatch, timeouts);
+  private final AtomicInteger passesRun = new AtomicInteger();
+  private final LongPoll longPoll =
+      new LongPoll(
+          leaser,
+          task ->
+              dispatch.execute(
+                  () -> {
+                    task.run();
+                    passesRun.incrementAndGet();
+                  }),
+          timeouts);
 
   @AfterEach
   void stop() {
@@ -111,6 +122,22 @@ class LongPollTest {
     leaser.answerNext(List.of());
     assertThat(second).isNotDone();
     assertThat(longPoll.waiting()).isEqualTo(1);
+  }
+
+  @Test
+  void aSignalThatCameWhileTheWaitersOwnLookWasOnItsWayIsNotLost() throws Exception {
+    leaser.holdAnswers = true;
+    CompletableFuture<List<Job>> call = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
+    await().atMost(Duration.ofSeconds(5)).until(() -> leaser.held.size() == 1);
+    // A job commits and is signalled while the first look is still on its way (it looked too
+    // early): the pass skips the claimed waiter.
+    longPoll.jobsReady("q");
+    await().atMost(Duration.ofSeconds(5)).until(() -> passesRun.get() == 1);
+
+    leaser.answerNext(List.of());
+
+    leaser.answerNext(List.of(job(5)));
+    assertThat(call.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(5L);
   }
 
   @Test
