@@ -9,8 +9,10 @@ import javax.annotation.Nullable;
  * {@code end-to-end}: enqueues N {@code bench.noop} jobs in batches while workers run them, and
  * measures from the first enqueue to the last completion. The workers are in-process no-op workers,
  * or with {@code --workers 0} external ones already serving {@code --queue}. The end is the last
- * completion an in-process worker had acknowledged, or for external workers the GetStats poll that
- * first counts every job finished (so it is {@link QueueWatch#POLL_INTERVAL} precise).
+ * completion an in-process worker had acknowledged (GetStats is asked only twice a second
+ * meanwhile, so watching does not load the coordinator), or for external workers the GetStats poll
+ * that first counts every job finished (so it is {@link QueueWatch#POLL_INTERVAL} precise, or a
+ * little less when GetStats is slow).
  */
 final class EndToEndScenario {
   private static final Duration LAST_ACK_GRACE = Duration.ofSeconds(1);
@@ -49,7 +51,11 @@ final class EndToEndScenario {
       try (ProgressTicker ticker =
           context.progress(() -> progressLine(enqueued.get(), jobs, pool, watch))) {
         BatchEnqueueScenario.enqueueAll(context, queue, jobs, enqueued);
-        finished = watch.awaitFinished(jobs, settings.waitLimit(), () -> checkWorkers(pool));
+        finished =
+            pool == null
+                ? watch.awaitFinished(jobs, settings.waitLimit(), () -> checkWorkers(pool))
+                : watch.awaitFinished(
+                    jobs, settings.waitLimit(), pool::throwIfFailed, pool::completed);
       }
       long observed = System.nanoTime();
       if (!finished) {

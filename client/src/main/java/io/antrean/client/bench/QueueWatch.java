@@ -4,6 +4,7 @@ import io.antrean.client.AntreanClient;
 import io.antrean.proto.v1.QueueStats;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * Follows one queue's counts through GetStats until a number of jobs has finished there. Used to
@@ -11,8 +12,18 @@ import java.util.Locale;
  * calling thread, except {@link #latest()}, which any thread may read.
  */
 final class QueueWatch {
-  /** How often GetStats is asked; the end of a run with external workers is this precise. */
+  /**
+   * The shortest time between two GetStats calls; the end of a run with external workers is this
+   * precise. The pause is longer when GetStats itself is slow (see {@link #pauseAfter}), because
+   * counting a large queue costs the coordinator CPU that the measured run needs.
+   */
   static final Duration POLL_INTERVAL = Duration.ofMillis(20);
+
+  /** GetStats may take at most this share of the time while a run is being watched. */
+  static final int POLL_COST_FACTOR = 10;
+
+  /** How often GetStats is asked when in-process workers count finished jobs themselves. */
+  static final Duration LOCAL_COUNT_POLL_INTERVAL = Duration.ofMillis(500);
 
   private final AntreanClient client;
   private final String queue;
@@ -60,6 +71,7 @@ final class QueueWatch {
     long deadline = System.nanoTime() + wait.toNanos();
     while (true) {
       check.run();
+      long asked = System.nanoTime();
       latest = read();
       if (finished() >= jobs) {
         return true;
@@ -67,8 +79,41 @@ final class QueueWatch {
       if (System.nanoTime() - deadline >= 0) {
         return false;
       }
-      Thread.sleep(POLL_INTERVAL.toMillis());
+      Thread.sleep(pauseAfter(System.nanoTime() - asked).toMillis());
     }
+  }
+
+  /**
+   * Like {@link #awaitFinished(long, Duration, Runnable)}, for in-process workers that count the
+   * jobs they finished: waits on that count, asks GetStats only every {@link
+   * #LOCAL_COUNT_POLL_INTERVAL} meanwhile, and once the count is reached asks until GetStats
+   * agrees.
+   */
+  boolean awaitFinished(long jobs, Duration wait, Runnable check, LongSupplier finishedLocally)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    long lastAsked = System.nanoTime();
+    while (true) {
+      check.run();
+      boolean countReached = finishedLocally.getAsLong() >= jobs;
+      if (countReached || System.nanoTime() - lastAsked >= LOCAL_COUNT_POLL_INTERVAL.toNanos()) {
+        latest = read();
+        lastAsked = System.nanoTime();
+        if (finished() >= jobs) {
+          return true;
+        }
+      }
+      if (System.nanoTime() - deadline >= 0) {
+        return false;
+      }
+      Thread.sleep(countReached ? POLL_INTERVAL.toMillis() : 1);
+    }
+  }
+
+  /** The pause before the next GetStats, after one that took {@code tookNanos}. */
+  static Duration pauseAfter(long tookNanos) {
+    Duration proportional = Duration.ofNanos(tookNanos * POLL_COST_FACTOR);
+    return proportional.compareTo(POLL_INTERVAL) > 0 ? proportional : POLL_INTERVAL;
   }
 
   /**
