@@ -37,6 +37,9 @@ import picocli.CommandLine.Spec;
           + " with a backlog: --backlog N jobs are enqueued first, then --jobs rounds, default"
           + " 2000, of one timed Lease of one job and its Complete; with no backlog each round"
           + " enqueues the job it leases), or all, which runs every scenario but lease.",
+      "Warm-up: enqueue-1 and enqueue-50 first make min(N, 1000) calls the same way, and latency"
+          + " first sends for one second at --rate; those are not measured (their jobs are run"
+          + " like the others), so both JVMs have compiled the paths measured.",
       "Jobs are of type bench.noop with a JSON payload of about --payload-bytes. Each scenario"
           + " uses a fresh bench-<random> queue unless --queue is given; the jobs the enqueue"
           + " scenarios and lease leave in a fresh queue are run afterwards by in-process workers"

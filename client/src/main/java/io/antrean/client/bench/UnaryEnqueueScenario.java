@@ -17,9 +17,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * free, and each answer frees its permit on the transport's thread: C calls in flight cost no
  * thread each, so the client spends its CPU on calls rather than on switching threads. The first
  * failed call stops the sending; it is thrown, translated as the blocking client translates it,
- * once the calls in flight have ended.
+ * once the calls in flight have ended. The N measured calls follow {@link #WARM_UP_CALLS} (at most
+ * N) made the same way and not measured, so the JIT compilers of both ends are past these paths.
  */
 final class UnaryEnqueueScenario {
+  /** Calls made before the measured ones, the same way; not measured. */
+  static final int WARM_UP_CALLS = 1_000;
+
   // Beyond each call's deadline, how long an answer may take to reach its callback.
   private static final Duration CALLBACK_GRACE = Duration.ofSeconds(5);
 
@@ -43,19 +47,26 @@ final class UnaryEnqueueScenario {
     EnqueueRequest request = BenchContext.request(queue, context.payload().untimed());
     LatencySamples samples = new LatencySamples(jobs);
     int inFlight = Math.min(concurrency, jobs);
+    int warmUp = Math.min(WARM_UP_CALLS, jobs);
+    send(request, warmUp, inFlight, new LatencySamples(warmUp));
     long start = System.nanoTime();
     try (ProgressTicker ticker =
         context.progress(() -> progressLine(samples.count(), jobs, start))) {
-      if (inFlight == 1) {
-        sendBlocking(request, jobs, samples);
-      } else {
-        sendPipelined(request, jobs, inFlight, samples);
-      }
+      send(request, jobs, inFlight, samples);
     }
     Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-    QueueDrain.afterEnqueueScenario(context, queue, jobs);
+    QueueDrain.afterEnqueueScenario(context, queue, warmUp + jobs);
     return new BenchResult(
         scenario, queue, jobs, inFlight, "-", elapsed, samples.summary(), "Enqueue call");
+  }
+
+  private void send(EnqueueRequest request, int jobs, int inFlight, LatencySamples samples)
+      throws InterruptedException {
+    if (inFlight == 1) {
+      sendBlocking(request, jobs, samples);
+    } else {
+      sendPipelined(request, jobs, inFlight, samples);
+    }
   }
 
   private void sendBlocking(EnqueueRequest request, int jobs, LatencySamples samples) {

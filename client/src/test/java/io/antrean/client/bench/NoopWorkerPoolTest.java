@@ -100,8 +100,9 @@ class NoopWorkerPoolTest {
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     assertThat(bench.queues.completeBatchCalls).hasValue(1);
-    // Four scenarios of 100 jobs, latency's 50 measured and 100 sent in its warm-up second.
-    assertThat(bench.queues.unaryCompletes).hasValue(4 * 100 + 50 + 100);
+    // Four scenarios of 100 jobs, enqueue-1's and enqueue-50's 100 warm-up calls each, latency's
+    // 50 measured and 100 sent in its warm-up second.
+    assertThat(bench.queues.unaryCompletes).hasValue(4 * 100 + 2 * 100 + 50 + 100);
     assertThat(result.err()).containsOnlyOnce(FALLBACK_WARNING);
   }
 
