@@ -13,7 +13,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,11 +71,7 @@ final class LongPoll {
   /** Signals that jobs may be ready in the queue; cheap and never blocks. */
   void jobsReady(String queue) {
     QueueWaiters q = queues.get(queue);
-    if (q == null) {
-      return;
-    }
-    q.readySignals.incrementAndGet();
-    if (q.waiters.isEmpty()) {
+    if (q == null || q.waiters.isEmpty()) {
       return;
     }
     if (q.signals.getAndIncrement() == 0) {
@@ -114,6 +109,8 @@ final class LongPoll {
   private void servePass(QueueWaiters q, int seen, Iterator<Waiter> rest) {
     while (rest.hasNext()) {
       Waiter w = rest.next();
+      // Set before trying: whoever holds the waiter sees it when its lease finds nothing.
+      w.signalledWhileClaimed = true;
       if (!w.claim()) {
         continue;
       }
@@ -160,11 +157,10 @@ final class LongPoll {
 
   /**
    * Leases for a waiter this thread claimed; the future never fails. A pass that runs while the
-   * waiter is claimed skips it, so a signal that came during this lease is acted on here: if the
-   * lease found nothing but the queue was signalled meanwhile, the queue is signalled again.
+   * waiter is claimed skips it and says so on the waiter; if this lease then finds nothing, the
+   * waiter is served once more, so the signal that pass acted on is not lost.
    */
   private CompletableFuture<Served> serveClaimed(QueueWaiters q, Waiter w) {
-    long signalsBefore = q.readySignals.get();
     CompletableFuture<List<Job>> lease;
     try {
       lease = leaser.lease(w.plan);
@@ -180,8 +176,8 @@ final class LongPoll {
           }
           if (jobs.isEmpty()) {
             w.unclaim();
-            if (q.readySignals.get() != signalsBefore) {
-              jobsReady(w.plan.queue());
+            if (w.signalledWhileClaimed) {
+              dispatch.execute(() -> serve(q, w));
             }
             return Served.NOTHING_READY;
           }
@@ -195,9 +191,6 @@ final class LongPoll {
   private static final class QueueWaiters {
     final ConcurrentLinkedDeque<Waiter> waiters = new ConcurrentLinkedDeque<>();
     final AtomicInteger signals = new AtomicInteger();
-
-    /** Every jobsReady of the queue counted, waiters or not; only ever grows. */
-    final AtomicLong readySignals = new AtomicLong();
   }
 
   /** One waiting call. WAITING -> CLAIMED (someone leases for it) -> WAITING or DONE. */
@@ -215,8 +208,15 @@ final class LongPoll {
       this.plan = plan;
     }
 
+    /** A pass found this waiter claimed by someone else since it was last claimed. */
+    volatile boolean signalledWhileClaimed;
+
     boolean claim() {
-      return !future.isDone() && state.compareAndSet(WAITING, CLAIMED);
+      if (future.isDone() || !state.compareAndSet(WAITING, CLAIMED)) {
+        return false;
+      }
+      signalledWhileClaimed = false;
+      return true;
     }
 
     void unclaim() {
