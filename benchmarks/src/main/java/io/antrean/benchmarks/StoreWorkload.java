@@ -3,6 +3,8 @@ package io.antrean.benchmarks;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.RetryPolicy;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseSpec;
@@ -70,6 +72,16 @@ public final class StoreWorkload {
       store.complete(
           job.id(), job.lease().fencingToken(), WORKER, RESULT, "application/json", Instant.now());
     }
+  }
+
+  /** Completes the jobs in one call, as a worker reporting a batch through CompleteBatch. */
+  public static List<CompletionOutcome> completeAll(JobStore store, List<Job> leased) {
+    List<Completion> completions = new ArrayList<>(leased.size());
+    for (Job job : leased) {
+      completions.add(
+          new Completion(job.id(), job.lease().fencingToken(), RESULT, "application/json"));
+    }
+    return store.completeAll(WORKER, completions, Instant.now());
   }
 
   private static NewJob newJob(Instant now) {
