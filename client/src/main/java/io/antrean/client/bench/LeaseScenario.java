@@ -41,6 +41,8 @@ final class LeaseScenario {
     int backlog = settings.backlog();
     String queue = settings.queueForScenario();
     fill(queue, backlog);
+    // What the queue holds when leasing starts: the backlog, plus what --queue already held.
+    long pending = pendingIn(queue);
     WorkerServiceGrpc.WorkerServiceBlockingStub stub =
         WorkerServiceGrpc.newBlockingStub(context.target().workerChannel());
     LeaseRequest lease =
@@ -96,7 +98,15 @@ final class LeaseScenario {
         "-",
         Duration.ofNanos(leasingNanos),
         samples.summary(),
-        "Lease call with " + backlog + " jobs pending; seconds and jobs/s: in Lease calls only");
+        "Lease call with " + pending + " jobs pending; seconds and jobs/s: in Lease calls only");
+  }
+
+  private long pendingIn(String queue) {
+    return context.client().getStats(queue).getQueuesList().stream()
+        .filter(stats -> stats.getQueue().equals(queue))
+        .mapToLong(stats -> stats.getPending())
+        .findFirst()
+        .orElse(0);
   }
 
   /** Enqueues the backlog, untimed, in EnqueueBatch calls of up to 1,000. */

@@ -88,6 +88,20 @@ class LeaseScenarioTest {
   }
 
   @Test
+  void theLatencyLineCountsWhatAGivenQueueAlreadyHeld() {
+    BenchHarness.Result filled =
+        bench.run("bench", "batch", "--queue", "held", "--jobs", "40", "--no-drain", "--json");
+    assertThat(filled.exitCode()).as(filled.err()).isZero();
+
+    BenchHarness.Result result =
+        bench.run("bench", "lease", "--queue", "held", "--jobs", "10", "--no-progress");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    assertThat(result.out().lines().toList().get(2))
+        .startsWith("latency measured: lease: Lease call with 40 jobs pending;");
+  }
+
+  @Test
   void moreRoundsThanTheBacklogHoldsIsAUsageError() {
     BenchHarness.Result result = bench.run("bench", "lease", "--backlog", "10", "--jobs", "20");
 
