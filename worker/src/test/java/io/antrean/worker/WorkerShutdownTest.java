@@ -27,6 +27,8 @@ class WorkerShutdownTest {
   private final CountDownLatch shortMayFinish = new CountDownLatch(1);
   private final CountDownLatch longInterrupted = new CountDownLatch(1);
 
+  private final CountDownLatch longNeverFinishes = new CountDownLatch(1);
+
   @BeforeEach
   void startCoordinator() throws IOException {
     coordinator = new InProcessCoordinator();
@@ -57,7 +59,8 @@ class WorkerShutdownTest {
             ctx -> {
               started.countDown();
               try {
-                Thread.sleep(60_000);
+                // Only an interruption ends this job: nothing ever opens the latch.
+                longNeverFinishes.await();
                 return new byte[] {2};
               } catch (InterruptedException e) {
                 longInterrupted.countDown();

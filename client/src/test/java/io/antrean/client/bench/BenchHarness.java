@@ -80,5 +80,6 @@ final class BenchHarness implements AutoCloseable {
   public void close() throws InterruptedException {
     server.shutdownNow();
     server.awaitTermination(5, TimeUnit.SECONDS);
+    queues.close();
   }
 }

@@ -31,6 +31,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import javax.annotation.concurrent.GuardedBy;
@@ -84,11 +87,34 @@ final class FakeQueues {
   /** When set, CompleteBatch answers UNIMPLEMENTED, like a coordinator that predates it. */
   volatile boolean completeBatchUnimplemented;
 
-  /** How long each CompleteBatch takes, so that completions pile up behind it. */
+  /** How long each CompleteBatch takes to be answered, so that completions pile up behind it. */
   volatile long completeBatchMillis;
 
-  /** How long each unary Enqueue takes, so that concurrent calls overlap. */
+  /** How long each unary Enqueue takes to be answered, so that concurrent calls overlap. */
   volatile long enqueueMillis;
+
+  /** Answers slow calls later, as a slow server would, without holding the call's thread. */
+  private final ScheduledExecutorService slowAnswers =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "fake-queues-slow-answers");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  /** Runs {@code answer} now, or after {@code millis} on the slow-answer thread. */
+  private void answerAfter(long millis, Runnable answer) {
+    if (millis <= 0) {
+      answer.run();
+    } else {
+      slowAnswers.schedule(answer, millis, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Stops answering slow calls. */
+  void close() {
+    slowAnswers.shutdownNow();
+  }
 
   /** The most unary Enqueue calls that were in flight at once. */
   int maxUnaryInFlight() {
@@ -215,24 +241,22 @@ final class FakeQueues {
       public void enqueue(EnqueueRequest request, StreamObserver<EnqueueResponse> observer) {
         maxUnaryInFlight.accumulateAndGet(unaryInFlight.incrementAndGet(), Math::max);
         unaryCalls.incrementAndGet();
-        EnqueueResponse response;
-        try {
-          Thread.sleep(enqueueMillis);
-          response = EnqueueResponse.newBuilder().setJob(store(request)).build();
-        } catch (StatusRuntimeException e) {
-          unaryInFlight.decrementAndGet();
-          observer.onError(e);
-          return;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          unaryInFlight.decrementAndGet();
-          observer.onError(Status.CANCELLED.asRuntimeException());
-          return;
-        }
-        // Out of flight before answering: the client may send its next call the moment it hears.
-        unaryInFlight.decrementAndGet();
-        observer.onNext(response);
-        observer.onCompleted();
+        answerAfter(
+            enqueueMillis,
+            () -> {
+              EnqueueResponse response;
+              try {
+                response = EnqueueResponse.newBuilder().setJob(store(request)).build();
+              } catch (StatusRuntimeException e) {
+                unaryInFlight.decrementAndGet();
+                observer.onError(e);
+                return;
+              }
+              // Out of flight before answering: the client may send its next call at once.
+              unaryInFlight.decrementAndGet();
+              observer.onNext(response);
+              observer.onCompleted();
+            });
       }
 
       @Override
@@ -295,16 +319,16 @@ final class FakeQueues {
             completeBatchesInFlight.computeIfAbsent(
                 request.getWorkerId(), w -> new AtomicInteger());
         maxCompleteBatchesInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
-        try {
-          Thread.sleep(completeBatchMillis);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        CompleteBatchResponse response = judgeBatch(request);
-        // Out of flight before answering: the worker sends its next batch the moment it hears.
-        inFlight.decrementAndGet();
-        observer.onNext(response);
-        observer.onCompleted();
+        answerAfter(
+            completeBatchMillis,
+            () -> {
+              CompleteBatchResponse response = judgeBatch(request);
+              // Out of flight before answering: the worker sends its next batch the moment it
+              // hears.
+              inFlight.decrementAndGet();
+              observer.onNext(response);
+              observer.onCompleted();
+            });
       }
     };
   }
