@@ -1,15 +1,9 @@
 package io.antrean.client.bench;
 
 import io.antrean.proto.v1.EnqueueRequest;
-import io.antrean.proto.v1.EnqueueResponse;
-import io.antrean.proto.v1.JobServiceGrpc;
-import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -64,11 +58,12 @@ final class LatencyScenario {
                         }
                       });
             })) {
-      Sender sender = new Sender(context, queue, settings.concurrency());
+      PipelinedEnqueues sender = new PipelinedEnqueues(context, "latency", settings.concurrency());
+      AtomicLong sent = new AtomicLong();
       long warmUpStart = System.nanoTime();
       for (long i = 0; i < warmUpJobs; i++) {
         parkUntil(warmUpStart + (long) (i * 1e9 / settings.rate()));
-        sender.send();
+        send(sender, queue, sent);
       }
       long start = warmUpStart + (long) (warmUpJobs * 1e9 / settings.rate());
       measuredFrom.set(start);
@@ -78,21 +73,21 @@ final class LatencyScenario {
                   String.format(
                       Locale.ROOT,
                       "latency: %d/%d jobs sent, %d leased",
-                      Math.max(0, sender.sent() - warmUpJobs),
+                      Math.max(0, sent.get() - warmUpJobs),
                       jobs,
                       samples.count()))) {
         for (int i = 0; i < jobs && !sender.failed(); i++) {
           parkUntil(start + (long) (i * 1e9 / settings.rate()));
-          sender.send();
+          send(sender, queue, sent);
         }
-        sender.awaitAnswers(settings);
+        sender.awaitAll(settings.duration().plus(sender.oneCallBound()));
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-        awaitReceipts(received, sender.sent(), pool, settings, queue);
+        awaitReceipts(received, sent.get(), pool, settings, queue);
         BenchResult result =
             new BenchResult(
                 Scenario.LATENCY,
                 queue,
-                sender.sent() - warmUpJobs,
+                sent.get() - warmUpJobs,
                 settings.concurrency(),
                 pool.describe(),
                 elapsed,
@@ -104,80 +99,12 @@ final class LatencyScenario {
     }
   }
 
-  /** Sends stamped Enqueues asynchronously with at most {@code concurrency} in flight. */
-  private static final class Sender {
-    private final BenchContext context;
-    private final String queue;
-    private final int concurrency;
-    private final Semaphore permits;
-    private final JobServiceGrpc.JobServiceStub stub;
-    private final AtomicLong sent = new AtomicLong();
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
-
-    Sender(BenchContext context, String queue, int concurrency) {
-      this.context = context;
-      this.queue = queue;
-      this.concurrency = concurrency;
-      this.permits = new Semaphore(concurrency);
-      // Answers run on the transport's thread: the callback only counts and frees a permit.
-      this.stub =
-          JobServiceGrpc.newStub(context.target().producerChannel()).withExecutor(Runnable::run);
-    }
-
-    /** Sends one Enqueue stamped now, waiting first for a free permit if all are in flight. */
-    void send() throws InterruptedException {
-      Duration callTimeout = context.target().callTimeout();
-      if (!permits.tryAcquire(callTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
-        throw new BenchFailedException(
-            "latency: Enqueue calls did not end within --timeout; the coordinator did not keep up");
-      }
-      EnqueueRequest request =
-          BenchContext.request(queue, context.payload().stamped(System.nanoTime()));
-      stub.withDeadlineAfter(callTimeout.toNanos(), TimeUnit.NANOSECONDS)
-          .enqueue(
-              request,
-              new StreamObserver<EnqueueResponse>() {
-                @Override
-                public void onNext(EnqueueResponse response) {
-                  sent.incrementAndGet();
-                }
-
-                @Override
-                public void onError(Throwable t) {
-                  failure.compareAndSet(null, t);
-                  permits.release();
-                }
-
-                @Override
-                public void onCompleted() {
-                  permits.release();
-                }
-              });
-    }
-
-    boolean failed() {
-      return failure.get() != null;
-    }
-
-    /** Enqueues answered so far. */
-    long sent() {
-      return sent.get();
-    }
-
-    /** Waits for every call in flight; rethrows the first failure as the client would. */
-    void awaitAnswers(BenchSettings settings) throws InterruptedException {
-      long bound = settings.duration().plus(context.target().callTimeout()).toNanos();
-      if (!permits.tryAcquire(concurrency, bound, TimeUnit.NANOSECONDS)) {
-        throw new BenchFailedException(
-            "latency: the coordinator did not keep up with --rate "
-                + settings.rate()
-                + ": Enqueue calls were still waiting for answers after --duration plus --timeout");
-      }
-      permits.release(concurrency);
-      if (failure.get() != null) {
-        throw FailureReplay.translate(failure.get());
-      }
-    }
+  /** Sends one Enqueue stamped now; {@code sent} counts those answered. */
+  private void send(PipelinedEnqueues sender, String queue, AtomicLong sent)
+      throws InterruptedException {
+    EnqueueRequest request =
+        BenchContext.request(queue, context.payload().stamped(System.nanoTime()));
+    sender.send(request, sent::incrementAndGet);
   }
 
   /** A rate well below the one asked for means the latencies are not those at that rate. */

@@ -1,14 +1,8 @@
 package io.antrean.client.bench;
 
 import io.antrean.proto.v1.EnqueueRequest;
-import io.antrean.proto.v1.EnqueueResponse;
-import io.antrean.proto.v1.JobServiceGrpc;
-import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code enqueue-1} and {@code enqueue-50}: N unary Enqueue calls with C in flight, and the latency
@@ -23,9 +17,6 @@ import java.util.concurrent.atomic.AtomicReference;
 final class UnaryEnqueueScenario {
   /** Calls made before the measured ones, the same way; not measured. */
   static final int WARM_UP_CALLS = 1_000;
-
-  // Beyond each call's deadline, how long an answer may take to reach its callback.
-  private static final Duration CALLBACK_GRACE = Duration.ofSeconds(5);
 
   private final BenchContext context;
   private final Scenario scenario;
@@ -79,66 +70,14 @@ final class UnaryEnqueueScenario {
 
   private void sendPipelined(EnqueueRequest request, int jobs, int inFlight, LatencySamples samples)
       throws InterruptedException {
-    Duration callTimeout = context.target().callTimeout();
-    // Answers run on the transport's thread: the callback only records and frees a permit.
-    JobServiceGrpc.JobServiceStub stub =
-        JobServiceGrpc.newStub(context.target().producerChannel()).withExecutor(Runnable::run);
-    Semaphore permits = new Semaphore(inFlight);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    long permitWaitNanos = callTimeout.plus(CALLBACK_GRACE).toNanos();
+    PipelinedEnqueues calls = new PipelinedEnqueues(context, scenario.label(), inFlight);
     for (int i = 0; i < jobs; i++) {
-      if (!permits.tryAcquire(permitWaitNanos, TimeUnit.NANOSECONDS)) {
-        throw new BenchFailedException(scenario.label() + ": calls did not end within deadline");
-      }
-      if (failure.get() != null) {
-        permits.release();
+      long sent = System.nanoTime();
+      if (!calls.send(request, () -> samples.record(System.nanoTime() - sent))) {
         break;
       }
-      long sent = System.nanoTime();
-      stub.withDeadlineAfter(callTimeout.toNanos(), TimeUnit.NANOSECONDS)
-          .enqueue(request, new Answer(sent, permits, samples, failure));
     }
-    if (!permits.tryAcquire(inFlight, permitWaitNanos, TimeUnit.NANOSECONDS)) {
-      throw new BenchFailedException(scenario.label() + ": calls did not end within deadline");
-    }
-    if (failure.get() != null) {
-      throw FailureReplay.translate(failure.get());
-    }
-  }
-
-  /** The answer to one pipelined Enqueue: records its latency or the failure, frees its permit. */
-  private static final class Answer implements StreamObserver<EnqueueResponse> {
-    private final long sentNanos;
-    private final Semaphore permits;
-    private final LatencySamples samples;
-    private final AtomicReference<Throwable> failure;
-
-    Answer(
-        long sentNanos,
-        Semaphore permits,
-        LatencySamples samples,
-        AtomicReference<Throwable> failure) {
-      this.sentNanos = sentNanos;
-      this.permits = permits;
-      this.samples = samples;
-      this.failure = failure;
-    }
-
-    @Override
-    public void onNext(EnqueueResponse response) {
-      samples.record(System.nanoTime() - sentNanos);
-    }
-
-    @Override
-    public void onError(Throwable t) {
-      failure.compareAndSet(null, t);
-      permits.release();
-    }
-
-    @Override
-    public void onCompleted() {
-      permits.release();
-    }
+    calls.awaitAll(calls.oneCallBound());
   }
 
   private String progressLine(int done, int jobs, long start) {

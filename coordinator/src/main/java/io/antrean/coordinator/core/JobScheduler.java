@@ -109,14 +109,8 @@ public final class JobScheduler {
    */
   public CompletableFuture<EnqueueResult> enqueueAsync(EnqueueCommand command) {
     Instant now = clock.instant();
-    NewJob job = validator.toNewJob(command, now);
-    return store
-        .enqueueAsync(List.of(job), now)
-        .thenApply(
-            results -> {
-              announce(results, now);
-              return results.get(0);
-            });
+    return storeAndAnnounce(List.of(validator.toNewJob(command, now)), now)
+        .thenApply(r -> r.get(0));
   }
 
   /** Stores many jobs in one durable write, all or none. */
@@ -131,7 +125,11 @@ public final class JobScheduler {
    */
   public CompletableFuture<List<EnqueueResult>> enqueueBatchAsync(List<EnqueueCommand> commands) {
     Instant now = clock.instant();
-    List<NewJob> jobs = validator.toNewJobs(commands, now);
+    return storeAndAnnounce(validator.toNewJobs(commands, now), now);
+  }
+
+  /** Stores validated jobs; once they are durable, announces the ready ones. */
+  private CompletableFuture<List<EnqueueResult>> storeAndAnnounce(List<NewJob> jobs, Instant now) {
     return store
         .enqueueAsync(jobs, now)
         .thenApply(

@@ -119,8 +119,8 @@ final class LongPoll {
         served.thenAccept(s -> continuePass(q, seen, rest, w, s));
         return;
       }
-      if (served.join() == Served.NOTHING_READY && w.plan.types().isEmpty()) {
-        break; // nothing ready for a worker that takes any type: nothing for anyone
+      if (nothingForAnyone(served.join(), w)) {
+        break;
       }
     }
     endPass(q, seen);
@@ -135,11 +135,16 @@ final class LongPoll {
 
   private void continuePass(
       QueueWaiters q, int seen, Iterator<Waiter> rest, Waiter w, Served served) {
-    if (served == Served.NOTHING_READY && w.plan.types().isEmpty()) {
+    if (nothingForAnyone(served, w)) {
       endPass(q, seen);
       return;
     }
     servePass(q, seen, rest);
+  }
+
+  /** Nothing was ready for a worker that takes any type: nothing is for anyone, the pass ends. */
+  private static boolean nothingForAnyone(Served served, Waiter w) {
+    return served == Served.NOTHING_READY && w.plan.types().isEmpty();
   }
 
   private enum Served {

@@ -18,7 +18,6 @@ import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.RetryPlanner;
-import io.antrean.coordinator.store.StoreFutures;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import io.antrean.coordinator.store.jdbc.Outcome;
@@ -100,11 +99,7 @@ public final class SqliteJobStore implements JobStore {
 
   @Override
   public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) {
-    List<NewJob> batch = JobStoreArguments.forEnqueue(jobs, now);
-    if (batch.isEmpty()) {
-      return List.of();
-    }
-    return writer.execute("enqueue", c -> ProducerWrites.enqueue(c, batch, now));
+    return writer.await(enqueueAsync(jobs, now));
   }
 
   @Override
@@ -118,8 +113,7 @@ public final class SqliteJobStore implements JobStore {
 
   @Override
   public List<Job> lease(LeaseSpec spec, Instant now) {
-    JobStoreArguments.forLease(spec, now);
-    return writer.execute("lease", c -> LeaseWrites.lease(c, spec, now));
+    return writer.await(leaseAsync(spec, now));
   }
 
   @Override
@@ -147,14 +141,8 @@ public final class SqliteJobStore implements JobStore {
       @Nullable byte[] result,
       @Nullable String resultContentType,
       Instant now) {
-    byte[] resultCopy = JobStoreArguments.forComplete(workerId, result, now);
-    return writer
-        .execute(
-            "complete",
-            c ->
-                WorkerWrites.complete(
-                    c, jobId, fencingToken, workerId, resultCopy, resultContentType, now))
-        .orThrow();
+    return writer.await(
+        completeAsync(jobId, fencingToken, workerId, result, resultContentType, now));
   }
 
   @Override
@@ -178,7 +166,7 @@ public final class SqliteJobStore implements JobStore {
   @Override
   public List<CompletionOutcome> completeAll(
       String workerId, List<Completion> completions, Instant now) {
-    return StoreFutures.join(completeAllAsync(workerId, completions, now));
+    return writer.await(completeAllAsync(workerId, completions, now));
   }
 
   @Override

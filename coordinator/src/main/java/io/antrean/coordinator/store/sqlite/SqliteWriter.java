@@ -1,12 +1,12 @@
 package io.antrean.coordinator.store.sqlite;
 
+import io.antrean.coordinator.store.StoreFutures;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -87,28 +87,24 @@ final class SqliteWriter implements AutoCloseable {
    * @throws RuntimeException whatever the operation threw; its changes were rolled back
    */
   <T> T execute(String name, WriteOperation<T> operation) {
+    return await(submit(name, operation));
+  }
+
+  /**
+   * Waits for a future of {@link #submit} (or one derived from it) and returns its value, or throws
+   * what failed it, unwrapped.
+   *
+   * @throws IllegalStateException if called from the writer or the completer thread, where waiting
+   *     would never end
+   * @throws StoreUnavailableException if interrupted while waiting (the change may still commit)
+   */
+  <T> T await(CompletableFuture<T> result) {
     Thread current = Thread.currentThread();
     if (current == thread || current == completerThread) {
       throw new IllegalStateException(
-          name + " would wait for the SQLite writer on its own thread; use submit");
+          "waiting for the SQLite writer on its own thread would never end; use submit");
     }
-    CompletableFuture<T> result = submit(name, operation);
-    try {
-      return result.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StoreUnavailableException(
-          "interrupted while waiting for " + name + "; it may still be committed", e);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      throw new IllegalStateException(name + " failed", cause);
-    }
+    return StoreFutures.join(result);
   }
 
   /**
