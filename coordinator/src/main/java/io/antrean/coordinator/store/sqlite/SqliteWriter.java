@@ -83,10 +83,11 @@ final class SqliteWriter implements AutoCloseable {
    * @throws StoreUnavailableException if the store is closed, the commit failed, or the caller was
    *     interrupted while waiting (the operation may then still commit)
    * @throws IllegalStateException if called from the writer or the completer thread, where waiting
-   *     would never end
+   *     would never end; the operation is then not queued
    * @throws RuntimeException whatever the operation threw; its changes were rolled back
    */
   <T> T execute(String name, WriteOperation<T> operation) {
+    refuseOwnThreads();
     return await(submit(name, operation));
   }
 
@@ -99,12 +100,17 @@ final class SqliteWriter implements AutoCloseable {
    * @throws StoreUnavailableException if interrupted while waiting (the change may still commit)
    */
   <T> T await(CompletableFuture<T> result) {
+    refuseOwnThreads();
+    return StoreFutures.join(result);
+  }
+
+  /** Refuses, before anything is queued, a wait that could never end. */
+  private void refuseOwnThreads() {
     Thread current = Thread.currentThread();
     if (current == thread || current == completerThread) {
       throw new IllegalStateException(
           "waiting for the SQLite writer on its own thread would never end; use submit");
     }
-    return StoreFutures.join(result);
   }
 
   /**
