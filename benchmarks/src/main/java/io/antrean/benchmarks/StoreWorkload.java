@@ -84,7 +84,8 @@ public final class StoreWorkload {
     return store.completeAll(WORKER, completions, Instant.now());
   }
 
-  private static NewJob newJob(Instant now) {
+  /** One job of the workload, not yet stored. */
+  public static NewJob newJob(Instant now) {
     return new NewJob(
         QUEUE, TYPE, PAYLOAD, "application/json", 0, now, null, null, RetryPolicy.DEFAULT);
   }

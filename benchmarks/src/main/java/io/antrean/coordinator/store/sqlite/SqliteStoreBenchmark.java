@@ -165,7 +165,8 @@ public class SqliteStoreBenchmark {
     @TearDown(Level.Trial)
     public void close() {
       closeStore(
-          "store with 32 ready per call (each call: 1 lease and 32 completes, plus the refill)");
+          "store with 32 ready per call (each call: 1 lease, then 32 completes or one completeAll"
+              + " of 32, plus the refill)");
     }
   }
 
