@@ -6,10 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.rpc.BadRequest;
-import io.antrean.coordinator.Coordinator;
-import io.antrean.coordinator.core.Settings;
-import io.antrean.coordinator.store.sqlite.SqliteJobStore;
-import io.antrean.coordinator.store.sqlite.SqliteOptions;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteItem;
 import io.antrean.proto.v1.CompleteStatus;
@@ -20,17 +16,10 @@ import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,29 +30,20 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(30)
 class CompleteBatchTest {
   @TempDir Path dir;
-  private Coordinator coordinator;
-  private ManagedChannel channel;
+  private InProcessCoordinator server;
   private JobServiceGrpc.JobServiceBlockingStub jobs;
   private WorkerServiceGrpc.WorkerServiceBlockingStub workers;
 
   @BeforeEach
   void start() throws Exception {
-    String name = InProcessServerBuilder.generateName();
-    coordinator =
-        Coordinator.start(
-            SqliteJobStore.open(dir, SqliteOptions.defaults()),
-            Settings.defaults().withJobTypes(Set.of("email.send"), Map.of(), Map.of()),
-            Clock.systemUTC(),
-            InProcessServerBuilder.forName(name));
-    channel = InProcessChannelBuilder.forName(name).build();
-    jobs = JobServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
-    workers = WorkerServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    server = InProcessCoordinator.start(dir, InProcessCoordinator.Calls.ON_EXECUTORS, "email.send");
+    jobs = server.jobs();
+    workers = server.workers();
   }
 
   @AfterEach
   void stop() {
-    channel.shutdownNow();
-    coordinator.close();
+    server.close();
   }
 
   private List<Job> enqueueAndLease(int count) {

@@ -6,10 +6,6 @@ import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.rpc.BadRequest;
 import com.google.rpc.ErrorInfo;
-import io.antrean.coordinator.Coordinator;
-import io.antrean.coordinator.core.Settings;
-import io.antrean.coordinator.store.sqlite.SqliteJobStore;
-import io.antrean.coordinator.store.sqlite.SqliteOptions;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.CancelJobRequest;
 import io.antrean.proto.v1.CompleteRequest;
@@ -29,21 +25,14 @@ import io.antrean.proto.v1.ListJobsResponse;
 import io.antrean.proto.v1.PurgeDeadLettersRequest;
 import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,31 +43,22 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(30)
 class GrpcServicesTest {
   @TempDir Path dir;
-  private Coordinator coordinator;
-  private ManagedChannel channel;
+  private InProcessCoordinator server;
   private JobServiceGrpc.JobServiceBlockingStub jobs;
   private WorkerServiceGrpc.WorkerServiceBlockingStub workers;
 
   @BeforeEach
   void start() throws Exception {
-    String name = InProcessServerBuilder.generateName();
-    Settings settings =
-        Settings.defaults().withJobTypes(Set.of("email.send", "report.build"), Map.of(), Map.of());
-    coordinator =
-        Coordinator.start(
-            SqliteJobStore.open(dir, SqliteOptions.defaults()),
-            settings,
-            Clock.systemUTC(),
-            InProcessServerBuilder.forName(name).directExecutor());
-    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
-    jobs = JobServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
-    workers = WorkerServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    server =
+        InProcessCoordinator.start(
+            dir, InProcessCoordinator.Calls.DIRECT, "email.send", "report.build");
+    jobs = server.jobs();
+    workers = server.workers();
   }
 
   @AfterEach
   void stop() {
-    channel.shutdownNow();
-    coordinator.close();
+    server.close();
   }
 
   private static EnqueueRequest email() {
@@ -240,8 +220,7 @@ class GrpcServicesTest {
   @Test
   void adminAndCancelErrorsCarryTheirReasons() throws Exception {
     long id = jobs.enqueue(email()).getJob().getId();
-    AdminServiceGrpc.AdminServiceBlockingStub admin =
-        AdminServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    AdminServiceGrpc.AdminServiceBlockingStub admin = server.admin();
     StatusRuntimeException notDead =
         catchStatus(() -> admin.getDeadLetter(GetDeadLetterRequest.newBuilder().setId(id).build()));
     assertThat(notDead.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
@@ -267,10 +246,10 @@ class GrpcServicesTest {
   @Test
   void healthReportsServing() {
     HealthCheckResponse health =
-        HealthGrpc.newBlockingStub(channel).check(HealthCheckRequest.getDefaultInstance());
+        HealthGrpc.newBlockingStub(server.channel).check(HealthCheckRequest.getDefaultInstance());
     assertThat(health.getStatus()).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
     assertThat(
-            HealthGrpc.newBlockingStub(channel)
+            HealthGrpc.newBlockingStub(server.channel)
                 .check(
                     HealthCheckRequest.newBuilder().setService(JobServiceGrpc.SERVICE_NAME).build())
                 .getStatus())

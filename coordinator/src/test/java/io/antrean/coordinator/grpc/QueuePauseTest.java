@@ -6,10 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Duration;
-import io.antrean.coordinator.Coordinator;
-import io.antrean.coordinator.core.Settings;
-import io.antrean.coordinator.store.sqlite.SqliteJobStore;
-import io.antrean.coordinator.store.sqlite.SqliteOptions;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.JobServiceGrpc;
@@ -20,15 +16,9 @@ import io.antrean.proto.v1.PauseQueueRequest;
 import io.antrean.proto.v1.QueueInfo;
 import io.antrean.proto.v1.ResumeQueueRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,29 +30,20 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(30)
 class QueuePauseTest {
   @TempDir Path dir;
-  private Coordinator coordinator;
-  private ManagedChannel channel;
+  private InProcessCoordinator server;
   private JobServiceGrpc.JobServiceBlockingStub jobs;
   private AdminServiceGrpc.AdminServiceBlockingStub admin;
 
   @BeforeEach
   void start() throws Exception {
-    String name = InProcessServerBuilder.generateName();
-    coordinator =
-        Coordinator.start(
-            SqliteJobStore.open(dir, SqliteOptions.defaults()),
-            Settings.defaults().withJobTypes(Set.of("email.send"), Map.of(), Map.of()),
-            Clock.systemUTC(),
-            InProcessServerBuilder.forName(name).directExecutor());
-    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
-    jobs = JobServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
-    admin = AdminServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    server = InProcessCoordinator.start(dir, InProcessCoordinator.Calls.DIRECT, "email.send");
+    jobs = server.jobs();
+    admin = server.admin();
   }
 
   @AfterEach
   void stop() {
-    channel.shutdownNow();
-    coordinator.close();
+    server.close();
   }
 
   private void enqueueEmail() {
@@ -90,12 +71,7 @@ class QueuePauseTest {
     assertThat(paused.getPaused()).isTrue();
     assertThat(paused.hasPausedAt()).isTrue();
     assertThat(paused.getStats().getPending()).isEqualTo(1);
-    assertThat(
-            WorkerServiceGrpc.newBlockingStub(channel)
-                .withDeadlineAfter(10, TimeUnit.SECONDS)
-                .lease(lease(0))
-                .getJobsList())
-        .isEmpty();
+    assertThat(server.workers().lease(lease(0)).getJobsList()).isEmpty();
     assertThat(admin.listQueues(ListQueuesRequest.getDefaultInstance()).getQueuesList())
         .singleElement()
         .satisfies(q -> assertThat(q.getPaused()).isTrue());
@@ -106,7 +82,7 @@ class QueuePauseTest {
     admin.pauseQueue(PauseQueueRequest.newBuilder().setQueue("default").build());
     enqueueEmail();
     ListenableFuture<LeaseResponse> waiting =
-        WorkerServiceGrpc.newFutureStub(channel)
+        WorkerServiceGrpc.newFutureStub(server.channel)
             .withDeadlineAfter(25, TimeUnit.SECONDS)
             .lease(lease(20));
 

@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
-import io.antrean.coordinator.Coordinator;
-import io.antrean.coordinator.core.Settings;
-import io.antrean.coordinator.store.sqlite.SqliteJobStore;
-import io.antrean.coordinator.store.sqlite.SqliteOptions;
 import io.antrean.proto.v1.CancelJobRequest;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.EnqueueRequest;
@@ -19,20 +15,14 @@ import io.antrean.proto.v1.WatchJobRequest;
 import io.antrean.proto.v1.WatchJobResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Context;
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -48,29 +38,20 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(30)
 class WatchJobTest {
   @TempDir Path dir;
-  private Coordinator coordinator;
-  private ManagedChannel channel;
+  private InProcessCoordinator server;
   private JobServiceGrpc.JobServiceBlockingStub jobs;
   private WorkerServiceGrpc.WorkerServiceBlockingStub workers;
 
   @BeforeEach
   void start() throws Exception {
-    String name = InProcessServerBuilder.generateName();
-    coordinator =
-        Coordinator.start(
-            SqliteJobStore.open(dir, SqliteOptions.defaults()),
-            Settings.defaults().withJobTypes(Set.of("email.send"), Map.of(), Map.of()),
-            Clock.systemUTC(),
-            InProcessServerBuilder.forName(name));
-    channel = InProcessChannelBuilder.forName(name).build();
-    jobs = JobServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
-    workers = WorkerServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    server = InProcessCoordinator.start(dir, InProcessCoordinator.Calls.ON_EXECUTORS, "email.send");
+    jobs = server.jobs();
+    workers = server.workers();
   }
 
   @AfterEach
   void stop() {
-    channel.shutdownNow();
-    coordinator.close();
+    server.close();
   }
 
   private long enqueue() {
@@ -91,7 +72,7 @@ class WatchJobTest {
   void streamShowsPendingRunningSucceededForAJobLeasedAndCompleted() throws Exception {
     long id = enqueue();
     Collector seen = new Collector();
-    JobServiceGrpc.newStub(channel)
+    JobServiceGrpc.newStub(server.channel)
         .withDeadlineAfter(20, TimeUnit.SECONDS)
         .watchJob(watch(id), seen);
     assertThat(seen.next().getState()).isEqualTo(JobState.JOB_STATE_PENDING);
@@ -123,7 +104,7 @@ class WatchJobTest {
     Awaitility.await("watcher removed")
         .atMost(Duration.ofSeconds(10))
         .pollInterval(Duration.ofMillis(10))
-        .until(() -> coordinator.jobWatchers().size() == 0);
+        .until(() -> server.coordinator.jobWatchers().size() == 0);
   }
 
   @Test
@@ -163,7 +144,7 @@ class WatchJobTest {
         .isInstanceOfSatisfying(
             StatusRuntimeException.class,
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT));
-    assertThat(coordinator.jobWatchers().size()).isZero();
+    assertThat(server.coordinator.jobWatchers().size()).isZero();
   }
 
   @Test
@@ -171,25 +152,25 @@ class WatchJobTest {
     long id = enqueue();
     Collector seen = new Collector();
     Context.CancellableContext context = Context.current().withCancellation();
-    context.run(() -> JobServiceGrpc.newStub(channel).watchJob(watch(id), seen));
+    context.run(() -> JobServiceGrpc.newStub(server.channel).watchJob(watch(id), seen));
     assertThat(seen.next().getState()).isEqualTo(JobState.JOB_STATE_PENDING);
-    assertThat(coordinator.jobWatchers().size()).isEqualTo(1);
+    assertThat(server.coordinator.jobWatchers().size()).isEqualTo(1);
 
     context.cancel(null);
     assertThat(seen.done.await(10, TimeUnit.SECONDS)).isTrue();
     Awaitility.await("watcher removed")
         .atMost(Duration.ofSeconds(10))
         .pollInterval(Duration.ofMillis(10))
-        .until(() -> coordinator.jobWatchers().size() == 0);
+        .until(() -> server.coordinator.jobWatchers().size() == 0);
   }
 
   @Test
   void coordinatorShutdownEndsAWatchWithUnavailable() throws Exception {
     long id = enqueue();
     Collector seen = new Collector();
-    JobServiceGrpc.newStub(channel).watchJob(watch(id), seen);
+    JobServiceGrpc.newStub(server.channel).watchJob(watch(id), seen);
     seen.next();
-    coordinator.jobWatchers().close();
+    server.coordinator.jobWatchers().close();
     assertThat(seen.done.await(10, TimeUnit.SECONDS)).isTrue();
     assertThat(Status.fromThrowable(seen.error).getCode()).isEqualTo(Status.Code.UNAVAILABLE);
   }
