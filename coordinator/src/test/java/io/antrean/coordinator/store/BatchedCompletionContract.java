@@ -57,7 +57,12 @@ public interface BatchedCompletionContract extends JobStoreFixture {
         .usingRecursiveComparison()
         .ignoringFields("history")
         .isEqualTo(b);
-    assertThat(reload(leased.get(0).id()).state()).isEqualTo(JobState.SUCCEEDED);
+    Job a = reload(leased.get(0).id());
+    assertThat(a.state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(a.result()).isNull();
+    assertThat(a.resultContentType()).isNull();
+    assertThat(last(a).outcome()).isEqualTo(AttemptOutcome.SUCCEEDED);
+    assertThat(last(a).endedAt()).isEqualTo(at(45));
     assertOnlyRejectionRecorded(staleBefore, "worker-a", token(takenOver[0]));
   }
 

@@ -2,6 +2,7 @@ package io.antrean.coordinator.store.postgres;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.jdbc.ErrorText;
 import io.antrean.coordinator.store.jdbc.JobMove;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
@@ -9,7 +10,10 @@ import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.annotation.Nullable;
 
@@ -36,6 +40,28 @@ final class JobTransitions {
           + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
           + " FROM done WHERE attempts.job_id = done.id AND attempts.fencing_token = ?"
           + " AND attempts.outcome = 'RUNNING')"
+          + " SELECT "
+          + JobRowReader.JOB_COLUMNS
+          + " FROM done";
+  // The same for a batch, in one statement: the jobs still held with their tokens are locked in id
+  // order (so two batches naming the same jobs cannot deadlock), completed, and their attempts
+  // ended. Item columns carry their own names so the jobs' columns stay unambiguous.
+  private static final String SUCCEED_ALL =
+      "WITH items AS (SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bytea[], ?::text[])"
+          + " AS item (item_id, item_token, item_result, item_content_type)),"
+          + " held AS MATERIALIZED (SELECT jobs.id AS held_id FROM jobs"
+          + " JOIN items ON jobs.id = items.item_id"
+          + " WHERE jobs.state = 'RUNNING' AND jobs.lease_token = items.item_token"
+          + " ORDER BY jobs.id FOR UPDATE OF jobs),"
+          + " done AS (UPDATE jobs SET state = 'SUCCEEDED', result = items.item_result,"
+          + " result_content_type = items.item_content_type, finished_at = ?, updated_at = ?,"
+          + " lease_worker_id = NULL, lease_expires_at = NULL"
+          + " FROM held JOIN items ON items.item_id = held.held_id"
+          + " WHERE jobs.id = held.held_id RETURNING "
+          + LeaseWrites.qualified("jobs")
+          + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
+          + " FROM done WHERE attempts.job_id = done.id"
+          + " AND attempts.fencing_token = done.lease_token AND attempts.outcome = 'RUNNING')"
           + " SELECT "
           + JobRowReader.JOB_COLUMNS
           + " FROM done";
@@ -103,6 +129,40 @@ final class JobTransitions {
     update.setLong(8, fencingToken);
     List<Job> changed = JobRows.jobs(update);
     return changed.isEmpty() ? Optional.empty() : Optional.of(changed.get(0));
+  }
+
+  /**
+   * {@link #succeed} for every completion in one statement (one round trip however many there are).
+   *
+   * @return the jobs completed, by id; a completion whose job is missing or not held with its token
+   *     is not among them
+   */
+  static Map<Long, Job> succeedAll(Tx tx, List<Completion> completions, Instant now)
+      throws SQLException {
+    int size = completions.size();
+    List<Long> ids = new ArrayList<>(size);
+    List<Long> tokens = new ArrayList<>(size);
+    List<byte[]> results = new ArrayList<>(size);
+    List<String> contentTypes = new ArrayList<>(size);
+    for (Completion c : completions) {
+      ids.add(c.jobId());
+      tokens.add(c.fencingToken());
+      results.add(c.result());
+      contentTypes.add(c.resultContentType());
+    }
+    PreparedStatement update = tx.prepare(SUCCEED_ALL);
+    update.setArray(1, tx.bigintArray(ids));
+    update.setArray(2, tx.bigintArray(tokens));
+    update.setArray(3, tx.byteaArray(results));
+    update.setArray(4, tx.textArray(contentTypes));
+    Timestamps.set(update, 5, now);
+    Timestamps.set(update, 6, now);
+    Timestamps.set(update, 7, now);
+    Map<Long, Job> done = new HashMap<>();
+    for (Job job : JobRows.jobs(update)) {
+      done.put(job.id(), job);
+    }
+    return done;
   }
 
   static Job requestCancel(Tx tx, long jobId, Instant now) throws SQLException {

@@ -70,7 +70,8 @@ final class LeaseWrites {
 
   private LeaseWrites() {}
 
-  private static String qualified(String table) {
+  /** The job's columns qualified with {@code table}, for RETURNING lists of joined updates. */
+  static String qualified(String table) {
     return table + "." + JobRowReader.JOB_COLUMNS.replace(", ", ", " + table + ".");
   }
 

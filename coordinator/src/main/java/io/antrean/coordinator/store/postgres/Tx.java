@@ -49,6 +49,11 @@ final class Tx {
     return connection.createArrayOf("bigint", values.toArray());
   }
 
+  /** A {@code bytea[]}; null elements stay null. */
+  Array byteaArray(List<byte[]> values) throws SQLException {
+    return connection.createArrayOf("bytea", values.toArray(new byte[0][]));
+  }
+
   Array textArray(List<String> values) throws SQLException {
     return connection.createArrayOf("text", values.toArray());
   }

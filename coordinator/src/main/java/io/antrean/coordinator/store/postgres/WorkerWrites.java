@@ -17,8 +17,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -96,31 +94,29 @@ final class WorkerWrites {
   }
 
   /**
-   * Each completion judged as {@link #complete} would judge it alone; never throws for one. Rows
-   * are changed in id order, so two batches touching the same jobs cannot deadlock.
+   * Each completion judged as {@link #complete} would judge it alone; never throws for one. The
+   * completions that hold their jobs are done in one statement ({@link JobTransitions#succeedAll});
+   * only the others are looked at one by one.
    */
   static List<CompletionOutcome> completeAll(
       Tx tx, String workerId, List<Completion> completions, Instant now) throws SQLException {
-    List<Completion> byId = new ArrayList<>(completions);
-    byId.sort(Comparator.comparingLong(Completion::jobId));
-    Map<Long, CompletionOutcome> outcomes = new HashMap<>();
-    for (Completion c : byId) {
-      Optional<Job> done =
-          JobTransitions.succeed(
-              tx, c.jobId(), c.fencingToken(), c.result(), c.resultContentType(), now);
-      if (done.isPresent()) {
-        outcomes.put(c.jobId(), CompletionOutcome.completed(done.get()));
+    Map<Long, Job> done = JobTransitions.succeedAll(tx, completions, now);
+    List<CompletionOutcome> outcomes = new ArrayList<>(completions.size());
+    for (Completion c : completions) {
+      Job completed = done.get(c.jobId());
+      if (completed != null) {
+        outcomes.add(CompletionOutcome.completed(completed));
         continue;
       }
       Optional<Job> job = JobRows.find(tx, c.jobId());
       if (job.isEmpty()) {
-        outcomes.put(c.jobId(), CompletionOutcome.notFound(c.jobId()));
+        outcomes.add(CompletionOutcome.notFound(c.jobId()));
         continue;
       }
       AttemptRows.staleRejected(tx, job.get(), workerId, c.fencingToken(), "complete", now);
-      outcomes.put(c.jobId(), CompletionOutcome.leaseLost(c.jobId()));
+      outcomes.add(CompletionOutcome.leaseLost(c.jobId()));
     }
-    return completions.stream().map(c -> outcomes.get(c.jobId())).toList();
+    return outcomes;
   }
 
   static Outcome<Job> fail(

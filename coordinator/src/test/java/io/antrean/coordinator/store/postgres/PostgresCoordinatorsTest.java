@@ -11,6 +11,8 @@ import io.antrean.coordinator.job.AttemptOutcome;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.Concurrently;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobQuery;
@@ -114,6 +116,64 @@ class PostgresCoordinatorsTest {
           .containsExactly(AttemptOutcome.LEASE_EXPIRED);
     }
     assertThat(first.runningLeases()).isEmpty();
+  }
+
+  @Test
+  @Timeout(60)
+  void batchesCompletingTheSameJobsAtOnceCompleteEachJobOnce() throws Exception {
+    List<Job> leased = leaseAll(200);
+    List<Completion> forward = new ArrayList<>();
+    for (Job job : leased) {
+      forward.add(new Completion(job.id(), job.lease().fencingToken(), null, null));
+    }
+    List<Completion> backward = new ArrayList<>(forward);
+    Collections.reverse(backward);
+    ConcurrentLinkedQueue<CompletionOutcome> outcomes = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<Long> takenBack = new ConcurrentLinkedQueue<>();
+    AtomicInteger threads = new AtomicInteger();
+
+    // Six threads complete all 200 jobs in batches of 50, half front to back and half back to
+    // front; two sweep the same leases as expired at the same time.
+    Concurrently.run(
+        8,
+        () -> {
+          int index = threads.getAndIncrement();
+          PostgresJobStore store = storeFor(index);
+          if (index >= 6) {
+            store.expireLeases(at(31), 200).forEach(j -> takenBack.add(j.id()));
+            return;
+          }
+          List<Completion> order = index % 2 == 0 ? forward : backward;
+          for (int from = 0; from < order.size(); from += 50) {
+            outcomes.addAll(store.completeAll("doomed-worker", order.subList(from, from + 50), T0));
+          }
+        });
+
+    List<Long> completed =
+        outcomes.stream()
+            .filter(o -> o.status() == CompletionOutcome.Status.COMPLETED)
+            .map(CompletionOutcome::jobId)
+            .toList();
+    assertThat(completed).doesNotHaveDuplicates();
+    assertThat(outcomes).hasSize(6 * 200);
+    assertThat(outcomes)
+        .filteredOn(o -> o.status() != CompletionOutcome.Status.COMPLETED)
+        .extracting(CompletionOutcome::status)
+        .containsOnly(CompletionOutcome.Status.LEASE_LOST);
+    assertThat(completed.size() + takenBack.size()).isEqualTo(200);
+    for (Job job : leased) {
+      Job after = second.get(job.id()).orElseThrow();
+      JobState expected = completed.contains(job.id()) ? JobState.SUCCEEDED : JobState.PENDING;
+      assertThat(after.state()).isEqualTo(expected);
+      assertThat(after.history())
+          .filteredOn(a -> a.workerId().equals("doomed-worker"))
+          .extracting(Attempt::outcome)
+          .first()
+          .isEqualTo(
+              expected == JobState.SUCCEEDED
+                  ? AttemptOutcome.SUCCEEDED
+                  : AttemptOutcome.LEASE_EXPIRED);
+    }
   }
 
   @Test
