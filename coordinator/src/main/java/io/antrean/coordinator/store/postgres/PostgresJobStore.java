@@ -92,6 +92,13 @@ public final class PostgresJobStore implements JobStore {
     if (batch.isEmpty()) {
       return List.of();
     }
+    if (batch.size() == 1 && batch.get(0).idempotencyKey() == null) {
+      // The common unary Enqueue: one statement, committed on its own.
+      NewJob job = batch.get(0);
+      EnqueueResult stored =
+          db.autoCommitted("enqueue", tx -> ProducerWrites.enqueueOnePlain(tx, job, now));
+      return List.of(stored);
+    }
     return db.inTransaction("enqueue", tx -> ProducerWrites.enqueue(tx, batch, now));
   }
 
