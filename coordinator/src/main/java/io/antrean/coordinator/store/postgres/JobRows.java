@@ -20,6 +20,14 @@ final class JobRows {
 
   private JobRows() {}
 
+  /**
+   * The columns {@link #jobs} reads, qualified with {@code table}: the RETURNING list of an update
+   * joined with other relations that share column names.
+   */
+  static String columnsOf(String table) {
+    return table + "." + JobRowReader.JOB_COLUMNS.replace(", ", ", " + table + ".");
+  }
+
   /** The job without its history, or empty. */
   static Optional<Job> find(Tx tx, long jobId) throws SQLException {
     return first(tx, JobRowReader.SELECT_JOB, jobId);

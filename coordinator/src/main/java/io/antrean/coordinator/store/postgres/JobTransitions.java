@@ -58,7 +58,7 @@ final class JobTransitions {
           + " lease_worker_id = NULL, lease_expires_at = NULL"
           + " FROM held JOIN items ON items.item_id = held.held_id"
           + " WHERE jobs.id = held.held_id RETURNING "
-          + LeaseWrites.qualified("jobs")
+          + JobRows.columnsOf("jobs")
           + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
           + " FROM done WHERE attempts.job_id = done.id"
           + " AND attempts.fencing_token = done.lease_token AND attempts.outcome = 'RUNNING')"

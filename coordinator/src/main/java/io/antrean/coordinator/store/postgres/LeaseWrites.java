@@ -48,7 +48,7 @@ final class LeaseWrites {
         + "), leased AS (UPDATE jobs SET state = 'RUNNING', attempts = attempts + 1,"
         + " lease_token = lease_token + 1, lease_worker_id = ?, lease_expires_at = ?,"
         + " updated_at = ? FROM picked WHERE jobs.id = picked.id RETURNING "
-        + qualified("jobs")
+        + JobRows.columnsOf("jobs")
         + "), started AS (INSERT INTO attempts"
         + " (job_id, attempt, worker_id, fencing_token, leased_at, outcome)"
         + " SELECT id, attempts, lease_worker_id, lease_token, ?, 'RUNNING' FROM leased)"
@@ -69,11 +69,6 @@ final class LeaseWrites {
           + " AND lease_expires_at <= ? FOR UPDATE SKIP LOCKED";
 
   private LeaseWrites() {}
-
-  /** The job's columns qualified with {@code table}, for RETURNING lists of joined updates. */
-  static String qualified(String table) {
-    return table + "." + JobRowReader.JOB_COLUMNS.replace(", ", ", " + table + ".");
-  }
 
   static List<Job> lease(Tx tx, LeaseSpec spec, Instant now) throws SQLException {
     boolean byType = !spec.types().isEmpty();
