@@ -9,15 +9,7 @@ final class Unary {
   private Unary() {}
 
   static <T> void answer(StreamObserver<T> observer, Supplier<T> body) {
-    T response;
-    try {
-      response = body.get();
-    } catch (RuntimeException e) {
-      observer.onError(StatusMapping.toStatus(e));
-      return;
-    }
-    observer.onNext(response);
-    observer.onCompleted();
+    answerAsync(observer, () -> CompletableFuture.completedFuture(body.get()));
   }
 
   /**

@@ -99,7 +99,7 @@ public final class SqliteJobStore implements JobStore {
 
   @Override
   public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) {
-    return writer.await(enqueueAsync(jobs, now));
+    return writer.await(() -> enqueueAsync(jobs, now));
   }
 
   @Override
@@ -113,7 +113,7 @@ public final class SqliteJobStore implements JobStore {
 
   @Override
   public List<Job> lease(LeaseSpec spec, Instant now) {
-    return writer.await(leaseAsync(spec, now));
+    return writer.await(() -> leaseAsync(spec, now));
   }
 
   @Override
@@ -142,7 +142,7 @@ public final class SqliteJobStore implements JobStore {
       @Nullable String resultContentType,
       Instant now) {
     return writer.await(
-        completeAsync(jobId, fencingToken, workerId, result, resultContentType, now));
+        () -> completeAsync(jobId, fencingToken, workerId, result, resultContentType, now));
   }
 
   @Override
@@ -166,7 +166,7 @@ public final class SqliteJobStore implements JobStore {
   @Override
   public List<CompletionOutcome> completeAll(
       String workerId, List<Completion> completions, Instant now) {
-    return writer.await(completeAllAsync(workerId, completions, now));
+    return writer.await(() -> completeAllAsync(workerId, completions, now));
   }
 
   @Override

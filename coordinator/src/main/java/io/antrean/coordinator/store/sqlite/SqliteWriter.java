@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import javax.annotation.concurrent.GuardedBy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,30 +88,25 @@ final class SqliteWriter implements AutoCloseable {
    * @throws RuntimeException whatever the operation threw; its changes were rolled back
    */
   <T> T execute(String name, WriteOperation<T> operation) {
-    refuseOwnThreads();
-    return await(submit(name, operation));
+    return await(() -> submit(name, operation));
   }
 
   /**
-   * Waits for a future of {@link #submit} (or one derived from it) and returns its value, or throws
-   * what failed it, unwrapped.
+   * Starts a write ({@link #submit}, or a future derived from it) and waits for its value, or
+   * throws what failed it, unwrapped. The thread is checked before {@code write} runs, so a refused
+   * call queues nothing.
    *
    * @throws IllegalStateException if called from the writer or the completer thread, where waiting
-   *     would never end
+   *     would never end; {@code write} is then not called
    * @throws StoreUnavailableException if interrupted while waiting (the change may still commit)
    */
-  <T> T await(CompletableFuture<T> result) {
-    refuseOwnThreads();
-    return StoreFutures.join(result);
-  }
-
-  /** Refuses, before anything is queued, a wait that could never end. */
-  private void refuseOwnThreads() {
+  <T> T await(Supplier<CompletableFuture<T>> write) {
     Thread current = Thread.currentThread();
     if (current == thread || current == completerThread) {
       throw new IllegalStateException(
           "waiting for the SQLite writer on its own thread would never end; use submit");
     }
+    return StoreFutures.join(write.get());
   }
 
   /**

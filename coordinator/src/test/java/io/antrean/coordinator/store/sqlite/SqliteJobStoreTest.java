@@ -28,6 +28,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -306,6 +309,50 @@ class SqliteJobStoreTest extends JobStoreContract {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("999");
     store = null;
+  }
+
+  @Test
+  @Timeout(30)
+  void aBlockingCallFromTheCompleterThreadIsRefusedAndStoresNothing() throws Exception {
+    CountDownLatch attached = new CountDownLatch(1);
+    // The held write keeps the writer busy until the dependent stage below is attached, so that
+    // stage runs on the completer thread.
+    CompletableFuture<Object> held =
+        sqlite()
+            .writer()
+            .submit(
+                "hold",
+                c -> {
+                  try {
+                    assertThat(attached.await(10, TimeUnit.SECONDS)).isTrue();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while holding the writer", e);
+                  }
+                  return null;
+                });
+    CompletableFuture<Throwable> refusal =
+        store
+            .enqueueAsync(List.of(job("first").build()), T0)
+            .thenApply(
+                first -> {
+                  try {
+                    store.enqueue(List.of(job("nested").build()), T0);
+                    return null;
+                  } catch (IllegalStateException e) {
+                    return e;
+                  }
+                });
+    attached.countDown();
+
+    assertThat(refusal.get(10, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("use submit");
+    held.get(10, TimeUnit.SECONDS);
+    // Queued after the refusal, so it commits after anything the refused call might have queued.
+    store.enqueue(List.of(job("after").build()), T0);
+    assertThat(query("SELECT group_concat(type, ',') FROM (SELECT type FROM jobs ORDER BY id)"))
+        .isEqualTo("first,after");
   }
 
   @Test
