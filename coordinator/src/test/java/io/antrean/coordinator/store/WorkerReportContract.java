@@ -234,6 +234,24 @@ public interface WorkerReportContract extends JobStoreFixture {
   }
 
   @Test
+  default void aHeartbeatCrossingItsHoldersOwnCompletionIsLostButNotRecorded() {
+    enqueue("t");
+    Job leased = leaseOne("w");
+    store().complete(leased.id(), token(leased), "w", utf8("1"), null, at(1));
+    Job before = reload(leased.id());
+
+    List<HeartbeatResult> results =
+        store()
+            .heartbeat(
+                "w", List.of(new LeaseRenewal(leased.id(), token(leased), null)), at(90), at(2));
+
+    assertThat(results)
+        .containsExactly(
+            new HeartbeatResult(leased.id(), token(leased), HeartbeatResult.Status.LOST, null));
+    assertThat(reload(leased.id())).usingRecursiveComparison().isEqualTo(before);
+  }
+
+  @Test
   default void finishingAFinishedJobAgainIsRejectedAsStale() {
     enqueue("t");
     Job leased = leaseOne("w");

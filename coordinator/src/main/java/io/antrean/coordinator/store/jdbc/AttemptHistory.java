@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.jdbc;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
@@ -22,7 +23,35 @@ public final class AttemptHistory {
           + " error_message = ?, stack_trace = ?"
           + " WHERE job_id = ? AND fencing_token = ? AND outcome = 'RUNNING'";
 
+  /**
+   * Finds whether the lease with this token ended by its holder's own report (completed, failed,
+   * released, cancelled), rather than by expiry or a takeover. Parameters: job id, fencing token,
+   * worker id; bound by {@link #endedByItsHolder}.
+   */
+  public static final String ENDED_BY_HOLDER =
+      "SELECT 1 FROM attempts WHERE job_id = ? AND fencing_token = ? AND worker_id = ?"
+          + " AND outcome IN ('SUCCEEDED', 'FAILED_RETRYABLE', 'FAILED_PERMANENT', 'RELEASED',"
+          + " 'CANCELLED') LIMIT 1";
+
   private AttemptHistory() {}
+
+  /**
+   * Whether the lease with this token ended by its holder's own report. A heartbeat of that lease
+   * crossed the holder's own last report on the way: it is answered LOST, but it claimed nothing
+   * stale, so it is not recorded as a rejection.
+   *
+   * @param select a statement of {@link #ENDED_BY_HOLDER}
+   */
+  public static boolean endedByItsHolder(
+      PreparedStatement select, long jobId, long fencingToken, String workerId)
+      throws SQLException {
+    select.setLong(1, jobId);
+    select.setLong(2, fencingToken);
+    select.setString(3, workerId);
+    try (ResultSet row = select.executeQuery()) {
+      return row.next();
+    }
+  }
 
   /**
    * Binds every parameter of {@link #END} but the first: the outcome, the failure's fields (or only

@@ -9,6 +9,7 @@ import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.RetryPlanner;
+import io.antrean.coordinator.store.jdbc.AttemptHistory;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.Outcome;
@@ -63,7 +64,12 @@ final class WorkerWrites {
     }
     if (cancelRequested == null) {
       Optional<Job> job = JobRows.find(tx, renewal.jobId());
-      if (job.isPresent()) {
+      if (job.isPresent()
+          && !AttemptHistory.endedByItsHolder(
+              tx.prepare(AttemptHistory.ENDED_BY_HOLDER),
+              renewal.jobId(),
+              renewal.fencingToken(),
+              workerId)) {
         AttemptRows.staleRejected(
             tx, job.get(), workerId, renewal.fencingToken(), "heartbeat", now);
       }

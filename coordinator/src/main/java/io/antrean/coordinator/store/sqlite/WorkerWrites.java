@@ -10,6 +10,7 @@ import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.RetryPlanner;
 import io.antrean.coordinator.store.jdbc.AttemptEnd;
+import io.antrean.coordinator.store.jdbc.AttemptHistory;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.Outcome;
@@ -58,7 +59,12 @@ final class WorkerWrites {
     Optional<Boolean> cancelRequested = renew(connection, renewal, expiresAt, now);
     if (cancelRequested.isEmpty()) {
       Optional<Job> job = JobRows.find(connection, renewal.jobId());
-      if (job.isPresent()) {
+      if (job.isPresent()
+          && !AttemptHistory.endedByItsHolder(
+              connection.prepare(AttemptHistory.ENDED_BY_HOLDER),
+              renewal.jobId(),
+              renewal.fencingToken(),
+              workerId)) {
         AttemptRows.staleRejected(
             connection, job.get(), workerId, renewal.fencingToken(), "heartbeat", now);
       }
