@@ -49,8 +49,10 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                   request.getQueue(),
                   request.getTypesList(),
                   request.getMaxJobs(),
-                  request.hasLeaseTtl() ? ProtoTime.duration(request.getLeaseTtl()) : null,
-                  request.hasWait() ? ProtoTime.duration(request.getWait()) : null));
+                  request.hasLeaseTtl()
+                      ? ProtoTime.requestDuration(request.getLeaseTtl(), "lease_ttl")
+                      : null,
+                  request.hasWait() ? ProtoTime.requestDuration(request.getWait(), "wait") : null));
     } catch (RuntimeException e) {
       observer.onError(StatusMapping.toStatus(e));
       return;
@@ -91,7 +93,9 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
               scheduler.heartbeat(
                   request.getWorkerId(),
                   renewals,
-                  request.hasLeaseTtl() ? ProtoTime.duration(request.getLeaseTtl()) : null);
+                  request.hasLeaseTtl()
+                      ? ProtoTime.requestDuration(request.getLeaseTtl(), "lease_ttl")
+                      : null);
           HeartbeatResponse.Builder b = HeartbeatResponse.newBuilder();
           for (HeartbeatResult r : results) {
             LeaseState.Builder s =
@@ -180,7 +184,9 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                   emptyToNull(request.getErrorType()),
                   emptyToNull(request.getErrorMessage()),
                   emptyToNull(request.getStackTrace()),
-                  request.hasRetryAfter() ? ProtoTime.duration(request.getRetryAfter()) : null);
+                  request.hasRetryAfter()
+                      ? ProtoTime.requestDuration(request.getRetryAfter(), "retry_after")
+                      : null);
           Job job =
               scheduler.fail(
                   request.getJobId(), request.getFencingToken(), request.getWorkerId(), failure);
