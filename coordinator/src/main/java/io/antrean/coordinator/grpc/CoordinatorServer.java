@@ -18,12 +18,14 @@ import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gRPC server's lifecycle: JobService, WorkerService, health and reflection on a server built
- * from the given builder (tests pass an in-process one). Thread-safe.
+ * The gRPC server's lifecycle: JobService, WorkerService, AdminService, health and reflection on a
+ * server built from the given builder (tests pass an in-process one), each answering a request
+ * whose bytes do not parse {@code INVALID_ARGUMENT} ({@link UnparseableRequests}). Thread-safe.
  */
 public final class CoordinatorServer {
   private final Server server;
   private final HealthStatusManager health = new HealthStatusManager();
+  private final UnparseableRequests unparseable = new UnparseableRequests(System::nanoTime);
 
   /**
    * @param watchers serves WatchJob
@@ -43,12 +45,15 @@ public final class CoordinatorServer {
     }
     this.server =
         builder
-            .addService(new GrpcJobService(scheduler, clock, watchers))
-            .addService(new GrpcWorkerService(scheduler))
             .addService(
-                new GrpcAdminService(new DeadLetters(scheduler), new QueueControl(scheduler)))
-            .addService(health.getHealthService())
-            .addService(ProtoReflectionServiceV1.newInstance())
+                unparseable.guard(new GrpcJobService(scheduler, clock, watchers).bindService()))
+            .addService(unparseable.guard(new GrpcWorkerService(scheduler).bindService()))
+            .addService(
+                unparseable.guard(
+                    new GrpcAdminService(new DeadLetters(scheduler), new QueueControl(scheduler))
+                        .bindService()))
+            .addService(unparseable.guard(health.getHealthService().bindService()))
+            .addService(unparseable.guard(ProtoReflectionServiceV1.newInstance().bindService()))
             .build();
   }
 
