@@ -7,9 +7,12 @@ import io.antrean.coordinator.core.QueueControl;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
+import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
@@ -29,7 +32,8 @@ public final class CoordinatorServer {
 
   /**
    * @param watchers serves WatchJob
-   * @param interceptors run on every call, for example {@link RpcMetricsInterceptor}
+   * @param interceptors run on every call whose request parses, for example {@link
+   *     RpcMetricsInterceptor}; they see typed requests
    */
   public CoordinatorServer(
       ServerBuilder<?> builder,
@@ -37,24 +41,29 @@ public final class CoordinatorServer {
       JobWatchers watchers,
       Clock clock,
       ServerInterceptor... interceptors) {
-    for (ServerInterceptor interceptor : interceptors) {
-      builder.intercept(interceptor);
-    }
     if (scheduler.asyncNeverBlocks()) {
       builder.callExecutor(new HotCallExecutors());
     }
     this.server =
         builder
+            .addService(guarded(new GrpcJobService(scheduler, clock, watchers), interceptors))
+            .addService(guarded(new GrpcWorkerService(scheduler), interceptors))
             .addService(
-                unparseable.guard(new GrpcJobService(scheduler, clock, watchers).bindService()))
-            .addService(unparseable.guard(new GrpcWorkerService(scheduler).bindService()))
-            .addService(
-                unparseable.guard(
-                    new GrpcAdminService(new DeadLetters(scheduler), new QueueControl(scheduler))
-                        .bindService()))
-            .addService(unparseable.guard(health.getHealthService().bindService()))
-            .addService(unparseable.guard(ProtoReflectionServiceV1.newInstance().bindService()))
+                guarded(
+                    new GrpcAdminService(new DeadLetters(scheduler), new QueueControl(scheduler)),
+                    interceptors))
+            .addService(guarded(health.getHealthService(), interceptors))
+            .addService(guarded(ProtoReflectionServiceV1.newInstance(), interceptors))
             .build();
+  }
+
+  /**
+   * The service behind its interceptors, behind the parse guard: interceptors see parsed (typed)
+   * requests, and a request that does not parse never reaches them.
+   */
+  private ServerServiceDefinition guarded(
+      BindableService service, ServerInterceptor... interceptors) {
+    return unparseable.guard(ServerInterceptors.intercept(service, interceptors));
   }
 
   /** Starts serving and reports SERVING on the health service. */
