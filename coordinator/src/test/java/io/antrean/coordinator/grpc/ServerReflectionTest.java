@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Server reflection answers both protocol versions: tools such as grpcurl and many language
- * clients still ask {@code grpc.reflection.v1alpha}, newer ones ask {@code grpc.reflection.v1}.
+ * Server reflection answers both protocol versions: tools such as grpcurl and many language clients
+ * still ask {@code grpc.reflection.v1alpha}, newer ones ask {@code grpc.reflection.v1}.
  */
 @Timeout(30)
 class ServerReflectionTest {
@@ -55,7 +55,8 @@ class ServerReflectionTest {
     assertThat(list.getListServicesResponse().getServiceList())
         .extracting(ServiceResponse::getName)
         .contains(OUR_SERVICES.toArray(String[]::new))
-        .contains("grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection");
+        .contains(
+            "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection");
 
     ServerReflectionResponse files =
         askV1(
