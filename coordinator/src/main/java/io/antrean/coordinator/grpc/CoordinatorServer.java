@@ -12,14 +12,15 @@ import io.grpc.ServerBuilder;
 import io.grpc.ServerInterceptor;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gRPC server's lifecycle: JobService, WorkerService, health and reflection on a server built
- * from the given builder (tests pass an in-process one). Thread-safe.
+ * The gRPC server's lifecycle: JobService, WorkerService, health and reflection (v1 and v1alpha) on
+ * a server built from the given builder (tests pass an in-process one). Thread-safe.
  */
 public final class CoordinatorServer {
   private final Server server;
@@ -49,7 +50,17 @@ public final class CoordinatorServer {
                 new GrpcAdminService(new DeadLetters(scheduler), new QueueControl(scheduler)))
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance())
+            .addService(reflectionV1alpha())
             .build();
+  }
+
+  /**
+   * Reflection under its older name, {@code grpc.reflection.v1alpha}, which many tools and language
+   * clients still ask for; grpc-java deprecates it in favour of v1, which is served too.
+   */
+  @SuppressWarnings("deprecation")
+  private static io.grpc.BindableService reflectionV1alpha() {
+    return ProtoReflectionService.newInstance();
   }
 
   /** Starts serving and reports SERVING on the health service. */
