@@ -1,9 +1,8 @@
 package io.antrean.coordinator.grpc;
 
-import io.antrean.coordinator.core.DeadLetters;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
-import io.antrean.coordinator.core.QueueControl;
+import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
@@ -28,12 +27,16 @@ public final class CoordinatorServer {
 
   /**
    * @param watchers serves WatchJob
+   * @param workers learns of workers from their calls
+   * @param admin answers the AdminService (built on the same core, registry and clock)
    * @param interceptors run on every call, for example {@link RpcMetricsInterceptor}
    */
   public CoordinatorServer(
       ServerBuilder<?> builder,
       JobScheduler scheduler,
       JobWatchers watchers,
+      WorkerRegistry workers,
+      AdminServiceCalls admin,
       Clock clock,
       ServerInterceptor... interceptors) {
     for (ServerInterceptor interceptor : interceptors) {
@@ -45,9 +48,8 @@ public final class CoordinatorServer {
     this.server =
         builder
             .addService(new GrpcJobService(scheduler, clock, watchers))
-            .addService(new GrpcWorkerService(scheduler))
-            .addService(
-                new GrpcAdminService(new DeadLetters(scheduler), new QueueControl(scheduler)))
+            .addService(new GrpcWorkerService(scheduler, workers, clock))
+            .addService(new GrpcAdminService(admin))
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance())
             .addService(reflectionV1alpha())
