@@ -18,12 +18,15 @@ import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gRPC server's lifecycle: JobService, WorkerService, health and reflection (v1 and v1alpha) on
- * a server built from the given builder (tests pass an in-process one). Thread-safe.
+ * The gRPC server's lifecycle: JobService, WorkerService, AdminService, health and reflection (v1
+ * and v1alpha) on a server built from the given builder (tests pass an in-process one), each
+ * answering a request whose bytes do not parse {@code INVALID_ARGUMENT} ({@link
+ * UnparseableRequests}). Thread-safe.
  */
 public final class CoordinatorServer {
   private final Server server;
   private final HealthStatusManager health = new HealthStatusManager();
+  private final UnparseableRequests unparseable = new UnparseableRequests(System::nanoTime);
 
   /**
    * @param watchers serves WatchJob
@@ -47,12 +50,14 @@ public final class CoordinatorServer {
     }
     this.server =
         builder
-            .addService(new GrpcJobService(scheduler, clock, watchers))
-            .addService(new GrpcWorkerService(scheduler, workers, clock))
-            .addService(new GrpcAdminService(admin))
-            .addService(health.getHealthService())
-            .addService(ProtoReflectionServiceV1.newInstance())
-            .addService(reflectionV1alpha())
+            .addService(
+                unparseable.guard(new GrpcJobService(scheduler, clock, watchers).bindService()))
+            .addService(
+                unparseable.guard(new GrpcWorkerService(scheduler, workers, clock).bindService()))
+            .addService(unparseable.guard(new GrpcAdminService(admin).bindService()))
+            .addService(unparseable.guard(health.getHealthService().bindService()))
+            .addService(unparseable.guard(ProtoReflectionServiceV1.newInstance().bindService()))
+            .addService(unparseable.guard(reflectionV1alpha().bindService()))
             .build();
   }
 
