@@ -241,6 +241,9 @@ public final class JobScheduler {
       events.onStaleRejected();
       throw e;
     }
+    if (WorkerReports.isRepeat(job, now)) {
+      return job;
+    }
     events.onFailed(job, failure.kind(), reports.runTime(jobId, fencingToken, now));
     if (job.state() == JobState.PENDING) {
       wakeups.wakeAt(job.queue(), job.runAt());
