@@ -1,9 +1,8 @@
 package io.antrean.coordinator.grpc;
 
-import io.antrean.coordinator.core.DeadLetters;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
-import io.antrean.coordinator.core.QueueControl;
+import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
@@ -12,14 +11,15 @@ import io.grpc.ServerBuilder;
 import io.grpc.ServerInterceptor;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gRPC server's lifecycle: JobService, WorkerService, health and reflection on a server built
- * from the given builder (tests pass an in-process one). Thread-safe.
+ * The gRPC server's lifecycle: JobService, WorkerService, health and reflection (v1 and v1alpha) on
+ * a server built from the given builder (tests pass an in-process one). Thread-safe.
  */
 public final class CoordinatorServer {
   private final Server server;
@@ -27,12 +27,16 @@ public final class CoordinatorServer {
 
   /**
    * @param watchers serves WatchJob
+   * @param workers learns of workers from their calls
+   * @param admin answers the AdminService (built on the same core, registry and clock)
    * @param interceptors run on every call, for example {@link RpcMetricsInterceptor}
    */
   public CoordinatorServer(
       ServerBuilder<?> builder,
       JobScheduler scheduler,
       JobWatchers watchers,
+      WorkerRegistry workers,
+      AdminServiceCalls admin,
       Clock clock,
       ServerInterceptor... interceptors) {
     for (ServerInterceptor interceptor : interceptors) {
@@ -44,12 +48,21 @@ public final class CoordinatorServer {
     this.server =
         builder
             .addService(new GrpcJobService(scheduler, clock, watchers))
-            .addService(new GrpcWorkerService(scheduler))
-            .addService(
-                new GrpcAdminService(new DeadLetters(scheduler), new QueueControl(scheduler)))
+            .addService(new GrpcWorkerService(scheduler, workers, clock))
+            .addService(new GrpcAdminService(admin))
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance())
+            .addService(reflectionV1alpha())
             .build();
+  }
+
+  /**
+   * Reflection under its older name, {@code grpc.reflection.v1alpha}, which many tools and language
+   * clients still ask for; grpc-java deprecates it in favour of v1, which is served too.
+   */
+  @SuppressWarnings("deprecation")
+  private static io.grpc.BindableService reflectionV1alpha() {
+    return ProtoReflectionService.newInstance();
   }
 
   /** Starts serving and reports SERVING on the health service. */
