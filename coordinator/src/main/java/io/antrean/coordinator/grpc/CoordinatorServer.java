@@ -1,9 +1,8 @@
 package io.antrean.coordinator.grpc;
 
-import io.antrean.coordinator.core.DeadLetters;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
-import io.antrean.coordinator.core.QueueControl;
+import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
@@ -15,15 +14,17 @@ import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gRPC server's lifecycle: JobService, WorkerService, AdminService, health and reflection on a
- * server built from the given builder (tests pass an in-process one), each answering a request
- * whose bytes do not parse {@code INVALID_ARGUMENT} ({@link UnparseableRequests}). Thread-safe.
+ * The gRPC server's lifecycle: JobService, WorkerService, AdminService, health and reflection (v1
+ * and v1alpha) on a server built from the given builder (tests pass an in-process one), each
+ * answering a request whose bytes do not parse {@code INVALID_ARGUMENT} ({@link
+ * UnparseableRequests}). Thread-safe.
  */
 public final class CoordinatorServer {
   private final Server server;
@@ -32,6 +33,8 @@ public final class CoordinatorServer {
 
   /**
    * @param watchers serves WatchJob
+   * @param workers learns of workers from their calls
+   * @param admin answers the AdminService (built on the same core, registry and clock)
    * @param interceptors run on every call whose request parses, for example {@link
    *     RpcMetricsInterceptor}; they see typed requests
    */
@@ -39,6 +42,8 @@ public final class CoordinatorServer {
       ServerBuilder<?> builder,
       JobScheduler scheduler,
       JobWatchers watchers,
+      WorkerRegistry workers,
+      AdminServiceCalls admin,
       Clock clock,
       ServerInterceptor... interceptors) {
     if (scheduler.asyncNeverBlocks()) {
@@ -47,13 +52,11 @@ public final class CoordinatorServer {
     this.server =
         builder
             .addService(guarded(new GrpcJobService(scheduler, clock, watchers), interceptors))
-            .addService(guarded(new GrpcWorkerService(scheduler), interceptors))
-            .addService(
-                guarded(
-                    new GrpcAdminService(new DeadLetters(scheduler), new QueueControl(scheduler)),
-                    interceptors))
+            .addService(guarded(new GrpcWorkerService(scheduler, workers, clock), interceptors))
+            .addService(guarded(new GrpcAdminService(admin), interceptors))
             .addService(guarded(health.getHealthService(), interceptors))
             .addService(guarded(ProtoReflectionServiceV1.newInstance(), interceptors))
+            .addService(guarded(reflectionV1alpha(), interceptors))
             .build();
   }
 
@@ -64,6 +67,15 @@ public final class CoordinatorServer {
   private ServerServiceDefinition guarded(
       BindableService service, ServerInterceptor... interceptors) {
     return unparseable.guard(ServerInterceptors.intercept(service, interceptors));
+  }
+
+  /**
+   * Reflection under its older name, {@code grpc.reflection.v1alpha}, which many tools and language
+   * clients still ask for; grpc-java deprecates it in favour of v1, which is served too.
+   */
+  @SuppressWarnings("deprecation")
+  private static io.grpc.BindableService reflectionV1alpha() {
+    return ProtoReflectionService.newInstance();
   }
 
   /** Starts serving and reports SERVING on the health service. */
