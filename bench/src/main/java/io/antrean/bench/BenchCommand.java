@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import io.antrean.channel.CoordinatorChannels;
 import java.io.PrintWriter;
@@ -6,59 +6,85 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code antrean bench}: measures a running coordinator, like pgbench or nats bench. It starts no
- * coordinator; it reads {@code --coordinator} and {@code --timeout} from the parent command, sends
- * load to the coordinators named there only (round-robin when there are several), and runs each
- * scenario on a fresh {@code bench-<random>} queue unless {@code --queue} names one. Every run is
- * bounded: by the job count, the duration, each call's deadline and {@code --wait}.
+ * coordinator; it sends load to the coordinators {@code --coordinator} names only (round-robin when
+ * there are several), and runs each scenario on a fresh {@code bench-<random>} queue unless {@code
+ * --queue} names one. Every run is bounded: by the job count, the duration, each call's deadline
+ * and {@code --wait}.
  *
  * <p>Exits 0 when every scenario ran; 1 when one failed (the results so far are printed first, then
- * the reason on stderr; a refused call is reported and exits as the CLI's other commands do); 2 for
- * a usage error.
+ * the reason on stderr; a refused call escapes to {@link BenchMain}, which reports it); 2 for a
+ * usage error.
  */
 @Command(
-    name = "bench",
+    name = "antrean bench",
     mixinStandardHelpOptions = true,
+    versionProvider = BenchCommand.Version.class,
     header = "Measures a running coordinator: enqueue throughput and latency, end to end.",
     description = {
       "Scenarios: enqueue-1 (N unary Enqueues, one in flight: jobs/s, call latency), enqueue-50"
           + " (N unary Enqueues, --concurrency in flight), batch (N jobs in EnqueueBatch calls of"
           + " 1000), end-to-end (N jobs enqueued in batches and run by no-op workers: first"
-          + " enqueue to last completion), latency (Enqueues at --rate for --duration: time from"
-          + " sending Enqueue to a worker's Lease response carrying the job), lease (Lease latency"
-          + " with a backlog: --backlog N jobs are enqueued first, then --jobs rounds, default"
-          + " 2000, of one timed Lease of one job and its Complete; with no backlog each round"
-          + " enqueues the job it leases), or all, which runs every scenario but lease.",
-      "Warm-up: enqueue-1 and enqueue-50 first make min(N, 1000) calls the same way, and latency"
-          + " first sends for one second at --rate; those are not measured (their jobs are run"
-          + " like the others), so both JVMs have compiled the paths measured.",
+          + " enqueue to the GetStats poll that counts the last completion), latency (Enqueues"
+          + " at --rate for --duration: time from just before each Enqueue is sent to the start"
+          + " of its handler in a worker), lease (Lease latency with a backlog: --backlog N jobs"
+          + " are enqueued first, then --jobs rounds, default 2000, of one timed Lease of one job"
+          + " and its Complete; with no backlog each round enqueues the job it leases), or all,"
+          + " which runs every scenario but lease.",
+      "Warm-up: enqueue-1 and enqueue-50 first make min(N, 1000) calls the same way,"
+          + " end-to-end first runs min(N, 2000) jobs the same way, and latency first runs one"
+          + " job, then sends for one second at --rate; those are not measured, so every JVM has"
+          + " compiled the paths measured and the workers are serving.",
       "Jobs are of type bench.noop with a JSON payload of about --payload-bytes. Each scenario"
           + " uses a fresh bench-<random> queue unless --queue is given; the jobs the enqueue"
           + " scenarios and lease leave in a fresh queue are run afterwards by in-process workers"
           + " (--no-drain to keep them).",
-      "Workers: latency always uses W in-process no-op workers (--workers, default 2) that lease"
-          + " up to K jobs at a time (--worker-concurrency, default 25). end-to-end does too,"
-          + " unless --queue is given: then it expects worker processes with a bench.noop handler"
-          + " already serving that queue (or say --workers W to use in-process ones). In-process"
-          + " workers report finished jobs in CompleteBatch calls, one in flight each (one"
-          + " Complete per job if the coordinator lacks CompleteBatch).",
+      "Workers: end-to-end and latency start N worker processes (--worker-processes, default"
+          + " 2), each the runnable worker (java -jar antrean-worker.jar --types bench.noop)"
+          + " running K jobs at a time (--worker-concurrency, default 25), and stop them with"
+          + " SIGTERM when the scenario ends. With --in-process-workers the N workers run in the"
+          + " bench's JVM on the same worker library instead, a diagnostic of the coordinator"
+          + " alone. end-to-end with --queue expects external workers with a bench.noop handler"
+          + " already serving that queue, unless --worker-processes is given. The bench.noop"
+          + " handler reports its start in the job's result, {\"startedAtMicros\":N}, which"
+          + " latency reads back with ListJobs once every job has run; both ends are read from"
+          + " this machine's clock.",
       "Prints a table, or one JSON document with --json; progress lines go to stderr once a"
           + " second, unless --json is given and stderr is not a terminal; --progress or"
           + " --no-progress overrides."
     })
 public final class BenchCommand implements Callable<Integer> {
-  // ExitCodes.FAILURE of the CLI: a scenario could not be measured.
-  private static final int FAILED = 1;
 
   @Spec private CommandSpec spec;
+
+  @Option(
+      names = "--coordinator",
+      paramLabel = "TARGET",
+      defaultValue = "${env:ANTREAN_COORDINATOR:-127.0.0.1:7400}",
+      description =
+          "The coordinator's gRPC address: HOST:PORT, a comma-separated list, or"
+              + " dns:///name:port (env ANTREAN_COORDINATOR; default: ${DEFAULT-VALUE}).")
+  private String coordinator;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      defaultValue = "10s",
+      converter = DurationConverter.class,
+      description =
+          "Deadline of each call to the coordinator, e.g. 500ms, 10s (default: ${DEFAULT-VALUE}).")
+  private Duration timeout;
 
   @Parameters(
       index = "0",
@@ -69,14 +95,26 @@ public final class BenchCommand implements Callable<Integer> {
   @Mixin private BenchOptions options;
 
   private final ChannelOpener opener;
+  private final Function<BenchSettings, WorkerLaunch> launches;
 
-  /** The command as the CLI runs it: plaintext gRPC to {@code --coordinator}. */
+  /**
+   * The command as {@code antrean bench} runs it: plaintext gRPC to {@code --coordinator}, worker
+   * processes from the runnable worker's jar with the JVM options in {@code
+   * ANTREAN_WORKER_JAVA_OPTS}.
+   */
   public BenchCommand() {
-    this(ChannelOpener.COORDINATORS);
+    this(
+        ChannelOpener.COORDINATORS,
+        settings ->
+            WorkerLaunch.runnableJar(settings.workerJar(), WorkerLaunch.jvmOptionsFromEnv()));
   }
 
-  BenchCommand(ChannelOpener opener) {
+  /**
+   * @param launches how worker processes are started for these settings
+   */
+  BenchCommand(ChannelOpener opener, Function<BenchSettings, WorkerLaunch> launches) {
     this.opener = opener;
+    this.launches = launches;
   }
 
   @Override
@@ -90,8 +128,6 @@ public final class BenchCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
-    String coordinator = parentOption("--coordinator");
-    Duration timeout = parentOption("--timeout");
     try {
       CoordinatorChannels.forTargets(coordinator);
     } catch (IllegalArgumentException e) {
@@ -100,7 +136,12 @@ public final class BenchCommand implements Callable<Integer> {
     List<BenchResult> results = new ArrayList<>();
     try (BenchTarget target = new BenchTarget(opener, coordinator, timeout)) {
       BenchContext context =
-          new BenchContext(target, settings, new BenchPayload(settings.payloadBytes()), err());
+          new BenchContext(
+              target,
+              settings,
+              new BenchPayload(settings.payloadBytes()),
+              err(),
+              () -> launches.apply(settings));
       for (Scenario scenario : scenarios) {
         results.add(run(scenario, context));
       }
@@ -108,13 +149,13 @@ public final class BenchCommand implements Callable<Integer> {
       print(coordinator, results);
       err().println("antrean bench: " + e.getMessage());
       err().flush();
-      return FAILED;
+      return BenchMain.FAILED;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       print(coordinator, results);
       err().println("antrean bench: interrupted");
       err().flush();
-      return FAILED;
+      return BenchMain.FAILED;
     } catch (RuntimeException e) {
       print(coordinator, results);
       throw e;
@@ -153,16 +194,21 @@ public final class BenchCommand implements Callable<Integer> {
     out.flush();
   }
 
-  /** A global option of the parent {@code antrean} command, which owns it. */
-  private <T> T parentOption(String name) {
-    CommandSpec parent = spec.parent();
-    if (parent == null || parent.findOption(name) == null) {
-      throw new IllegalStateException("bench must run as a subcommand of a command with " + name);
-    }
-    return parent.findOption(name).getValue();
+  /** The coordinator this run measures, for messages. */
+  String coordinator() {
+    return coordinator;
   }
 
   private PrintWriter err() {
     return spec.commandLine().getErr();
+  }
+
+  /** {@code --version}: the bench's jar version. */
+  static final class Version implements IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = BenchCommand.class.getPackage().getImplementationVersion();
+      return new String[] {"antrean bench " + (version == null ? "(development build)" : version)};
+    }
   }
 }

@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import com.google.protobuf.ByteString;
 import io.antrean.client.AntreanClient;
@@ -16,13 +16,37 @@ import java.util.function.Supplier;
  * @param settings the checked options
  * @param payload the payloads jobs carry
  * @param err where progress lines and warnings go
+ * @param workerLaunch how worker processes are started, asked only when a scenario starts them
  */
 record BenchContext(
-    BenchTarget target, BenchSettings settings, BenchPayload payload, PrintWriter err) {
+    BenchTarget target,
+    BenchSettings settings,
+    BenchPayload payload,
+    PrintWriter err,
+    Supplier<WorkerLaunch> workerLaunch) {
 
   /** The producer's client. */
   AntreanClient client() {
     return target.client();
+  }
+
+  /**
+   * Starts the workers {@code scenario} runs its jobs on in {@code queue}: {@code
+   * --worker-processes} processes, or as many in-process workers with {@code --in-process-workers},
+   * or none when external workers serve the queue.
+   *
+   * @throws BenchFailedException if worker processes cannot be started
+   */
+  BenchWorkers startWorkers(String queue, Scenario scenario) {
+    int count = settings.workersFor(scenario);
+    if (count == 0) {
+      return BenchWorkers.EXTERNAL;
+    }
+    if (settings.inProcessWorkers()) {
+      return InProcessWorkers.start(this, queue, count, settings.workerConcurrency());
+    }
+    return WorkerProcesses.start(
+        this, workerLaunch.get(), queue, count, settings.workerConcurrency());
   }
 
   /** A {@code bench.noop} Enqueue request for {@code queue} with {@code payload}. */

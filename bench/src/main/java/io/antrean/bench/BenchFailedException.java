@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 /**
  * A scenario could not be measured for a reason other than a refused producer call: the jobs did

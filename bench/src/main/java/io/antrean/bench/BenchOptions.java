@@ -1,6 +1,6 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
-import io.antrean.client.cli.DurationConverter;
+import java.nio.file.Path;
 import java.time.Duration;
 import javax.annotation.Nullable;
 import picocli.CommandLine.Option;
@@ -59,21 +59,38 @@ final class BenchOptions {
   private String queue;
 
   @Option(
-      names = "--workers",
-      paramLabel = "W",
+      names = "--worker-processes",
+      paramLabel = "N",
       description =
-          "In-process no-op workers for end-to-end and latency, and for draining (default: 2;"
-              + " end-to-end with --queue: 0, meaning external workers).")
+          "Worker processes end-to-end and latency start and stop, each the runnable worker"
+              + " (--worker-jar) with the bench.noop handler (default: 2; end-to-end with --queue:"
+              + " 0, meaning external workers already serve that queue). Also how many in-process"
+              + " workers drain the enqueue scenarios' queues.")
   @Nullable
-  private Integer workers;
+  private Integer workerProcesses;
+
+  @Option(
+      names = "--in-process-workers",
+      description =
+          "Run those workers in the bench's own JVM (the worker library, no process of their"
+              + " own): a diagnostic of the coordinator alone.")
+  private boolean inProcessWorkers;
 
   @Option(
       names = "--worker-concurrency",
       paramLabel = "K",
       defaultValue = "25",
-      description =
-          "Jobs each in-process worker leases and runs at a time (default: ${DEFAULT-VALUE}).")
+      description = "Jobs each worker runs at a time (default: ${DEFAULT-VALUE}).")
   private int workerConcurrency;
+
+  @Option(
+      names = "--worker-jar",
+      paramLabel = "JAR",
+      description =
+          "The runnable worker's jar (default: worker/target/antrean-worker.jar under"
+              + " ANTREAN_HOME, else next to this bench's checkout).")
+  @Nullable
+  private Path workerJar;
 
   @Option(
       names = "--wait",
@@ -136,8 +153,10 @@ final class BenchOptions {
         duration,
         payloadBytes,
         queue,
-        workers,
+        workerProcesses,
+        inProcessWorkers,
         workerConcurrency,
+        workerJar,
         wait,
         drain,
         showProgress,

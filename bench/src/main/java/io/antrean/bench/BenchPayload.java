@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import com.google.protobuf.ByteString;
 import java.nio.charset.StandardCharsets;
@@ -7,11 +7,11 @@ import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The JSON payloads bench jobs carry: {@code {"run":"…","sentNanos":N,"bench":"antrean",
- * "pad":"xx…"}}, padded to about the requested size. {@code sentNanos} is the bench's {@link
- * System#nanoTime()} when the job was sent, so a worker in the same JVM can tell how long the job
- * took to reach it; {@code run} is random per instance, so jobs left over from another run (whose
- * clock means nothing here) are told apart. Immutable and thread-safe.
+ * The JSON payloads bench jobs carry: {@code {"run":"…","sentMicros":N,"bench":"antrean",
+ * "pad":"xx…"}}, padded to about the requested size. {@code sentMicros} is when the bench sent the
+ * job, in microseconds since the epoch on this machine's clock, which the {@code bench.noop}
+ * handler's reported start is compared with; {@code run} is random per instance, so jobs left over
+ * from another run are told apart. Immutable and thread-safe.
  */
 final class BenchPayload {
   /** The smallest size asked for; the payload is never shorter than its fixed fields anyway. */
@@ -40,28 +40,28 @@ final class BenchPayload {
     }
     byte[] run = new byte[4];
     ThreadLocalRandom.current().nextBytes(run);
-    this.prefix = "{\"run\":\"" + HexFormat.of().formatHex(run) + "\",\"sentNanos\":";
+    this.prefix = "{\"run\":\"" + HexFormat.of().formatHex(run) + "\",\"sentMicros\":";
     this.prefixBytes = ByteString.copyFromUtf8(prefix);
     int fixed = prefix.length() + NUMBER_WIDTH + MIDDLE.length() + SUFFIX.length();
     this.pad = "x".repeat(Math.max(0, bytes - fixed));
     this.untimed = stamped(0);
   }
 
-  /** One payload with {@code sentNanos} 0, shared by every job of a throughput scenario. */
+  /** One payload with {@code sentMicros} 0, shared by every job of a throughput scenario. */
   ByteString untimed() {
     return untimed;
   }
 
-  /** A payload that carries {@code sentNanos}. */
-  ByteString stamped(long sentNanos) {
-    return ByteString.copyFrom(prefix + sentNanos + MIDDLE + pad + SUFFIX, StandardCharsets.UTF_8);
+  /** A payload that carries {@code sentMicros}. */
+  ByteString stamped(long sentMicros) {
+    return ByteString.copyFrom(prefix + sentMicros + MIDDLE + pad + SUFFIX, StandardCharsets.UTF_8);
   }
 
   /**
-   * The {@code sentNanos} of a payload this instance made; empty for anything else, such as a job
+   * The {@code sentMicros} of a payload this instance made; empty for anything else, such as a job
    * another run or another producer put in the queue.
    */
-  OptionalLong sentNanos(ByteString payload) {
+  OptionalLong sentMicros(ByteString payload) {
     int start = prefixBytes.size();
     if (payload.size() <= start || !payload.startsWith(prefixBytes)) {
       return OptionalLong.empty();

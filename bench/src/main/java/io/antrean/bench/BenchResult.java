@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import java.time.Duration;
 import javax.annotation.Nullable;

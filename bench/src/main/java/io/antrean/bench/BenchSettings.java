@@ -1,5 +1,6 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Locale;
@@ -16,8 +17,11 @@ import javax.annotation.Nullable;
  * @param duration how long latency sends
  * @param payloadBytes the size of each job's JSON payload
  * @param queue the queue every scenario uses, or {@code null} for a fresh one per scenario
- * @param workers in-process workers, or {@code null} for each scenario's default
- * @param workerConcurrency lease slots of each in-process worker
+ * @param workerProcesses the workers end-to-end and latency start, or {@code null} for each
+ *     scenario's default; 0 means external workers serve {@code queue}
+ * @param inProcessWorkers whether those workers run in the bench's JVM instead of as processes
+ * @param workerConcurrency handler threads of each worker the bench starts
+ * @param workerJar the runnable worker's jar, or {@code null} for the one this checkout built
  * @param waitLimit how long to wait for the last job to be run after the last enqueue
  * @param drain whether to run the jobs the enqueue scenarios leave in their fresh queues
  * @param progress whether to print progress lines to stderr
@@ -30,17 +34,19 @@ record BenchSettings(
     Duration duration,
     int payloadBytes,
     @Nullable String queue,
-    @Nullable Integer workers,
+    @Nullable Integer workerProcesses,
+    boolean inProcessWorkers,
     int workerConcurrency,
+    @Nullable Path workerJar,
     Duration waitLimit,
     boolean drain,
     boolean progress,
     int backlog) {
 
-  /** The job type of every bench job; in-process workers lease only this type. */
+  /** The job type of every bench job; the bench's workers run only this type. */
   static final String JOB_TYPE = "bench.noop";
 
-  /** In-process workers when a scenario needs them and {@code --workers} does not say. */
+  /** Workers when a scenario needs them and {@code --worker-processes} does not say. */
   static final int DEFAULT_WORKERS = 2;
 
   static final int MAX_JOBS = 10_000_000;
@@ -69,8 +75,10 @@ record BenchSettings(
     require(
         payloadBytes >= BenchPayload.MIN_BYTES && payloadBytes <= BenchPayload.MAX_BYTES,
         "--payload-bytes must be " + BenchPayload.MIN_BYTES + " to " + BenchPayload.MAX_BYTES);
-    if (workers != null) {
-      require(workers >= 0 && workers <= MAX_WORKERS, "--workers must be 0 to " + MAX_WORKERS);
+    if (workerProcesses != null) {
+      require(
+          workerProcesses >= 0 && workerProcesses <= MAX_WORKERS,
+          "--worker-processes must be 0 to " + MAX_WORKERS);
     }
     require(
         workerConcurrency >= 1 && workerConcurrency <= MAX_WORKER_CONCURRENCY,
@@ -111,13 +119,13 @@ record BenchSettings(
   }
 
   /**
-   * How many in-process workers {@code scenario} starts: latency always has some; end-to-end has
-   * some unless {@code --queue} names a queue that external workers serve ({@code --workers 0});
-   * the enqueue scenarios start them only afterwards, to drain.
+   * How many workers {@code scenario} starts: {@code --worker-processes}, else 2, but none for
+   * end-to-end on a queue named with {@code --queue} (external workers serve it); the enqueue
+   * scenarios start workers only afterwards, to drain.
    */
   int workersFor(Scenario scenario) {
-    if (workers != null) {
-      return workers;
+    if (workerProcesses != null) {
+      return workerProcesses;
     }
     if (scenario == Scenario.END_TO_END && queue != null) {
       return 0;
@@ -131,12 +139,6 @@ record BenchSettings(
    * @throws IllegalArgumentException naming the options
    */
   void checkFor(Scenario scenario) {
-    if (scenario == Scenario.LATENCY) {
-      require(
-          workersFor(scenario) > 0,
-          "latency needs in-process workers (--workers 1 or more): the bench cannot see when"
-              + " another process's worker receives a job");
-    }
     if (scenario == Scenario.LEASE && backlog > 0) {
       require(
           jobsFor(scenario) <= backlog,
@@ -146,11 +148,16 @@ record BenchSettings(
               + jobsFor(scenario)
               + ": each round leases one backlog job");
     }
-    if (scenario == Scenario.END_TO_END && workersFor(scenario) == 0) {
+    if ((scenario == Scenario.END_TO_END || scenario == Scenario.LATENCY)
+        && workersFor(scenario) == 0) {
       require(
           queue != null,
-          "end-to-end with external workers (--workers 0) needs --queue naming the queue they"
-              + " serve");
+          scenario.label()
+              + " with external workers (--worker-processes 0) needs --queue naming the queue"
+              + " they serve");
+      require(
+          !inProcessWorkers,
+          "--in-process-workers needs at least one (--worker-processes 1 or more)");
     }
   }
 
@@ -164,8 +171,8 @@ record BenchSettings(
     return drain && queue == null;
   }
 
-  /** How many in-process workers drain a queue: {@code --workers}, or the default if 0. */
+  /** How many in-process workers drain a queue: {@code --worker-processes}, or 2 if 0. */
   int drainWorkers() {
-    return workers == null || workers == 0 ? DEFAULT_WORKERS : workers;
+    return workerProcesses == null || workerProcesses == 0 ? DEFAULT_WORKERS : workerProcesses;
   }
 }

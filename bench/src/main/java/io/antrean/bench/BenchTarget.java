@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import io.antrean.client.AntreanClient;
 import io.antrean.client.GrpcAntreanClient;
@@ -6,7 +6,6 @@ import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The connections to the coordinator under test: one for the producer's calls and one that all
@@ -19,7 +18,6 @@ final class BenchTarget implements AutoCloseable {
   private final ManagedChannel producerChannel;
   private final ManagedChannel workerChannel;
   private final AntreanClient client;
-  private final AtomicBoolean completeBatchUnimplemented = new AtomicBoolean();
 
   /**
    * Opens (lazily connecting) both channels.
@@ -58,17 +56,12 @@ final class BenchTarget implements AutoCloseable {
     return producerChannel;
   }
 
-  /** The channel in-process workers build their WorkerService stubs on. */
-  Channel workerChannel() {
-    return workerChannel;
-  }
-
   /**
-   * Set once an in-process worker found that the coordinator lacks CompleteBatch; from then on the
-   * workers of every scenario of this run complete jobs one call each.
+   * The channel in-process workers and the lease scenario share; owned by this target (workers only
+   * borrow it).
    */
-  AtomicBoolean completeBatchUnimplemented() {
-    return completeBatchUnimplemented;
+  ManagedChannel workerChannel() {
+    return workerChannel;
   }
 
   /** Shuts both channels down, cancelling calls still open, and waits briefly for them. */

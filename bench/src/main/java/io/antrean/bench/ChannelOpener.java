@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import io.antrean.channel.CoordinatorChannels;
 import io.grpc.ManagedChannel;

@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import io.antrean.client.AntreanException;
 import io.antrean.client.GrpcAntreanClient;

@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 /**
  * Percentiles of a latency sample, each one of the measured values (nearest rank: the p-th

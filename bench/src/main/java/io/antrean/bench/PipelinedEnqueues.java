@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.EnqueueResponse;

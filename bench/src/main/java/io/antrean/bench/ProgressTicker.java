@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import java.io.IOException;
 import java.io.PrintWriter;

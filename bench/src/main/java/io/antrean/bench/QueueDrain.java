@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import io.antrean.client.AntreanException;
 import java.util.Locale;
@@ -24,13 +24,9 @@ final class QueueDrain {
       return;
     }
     QueueWatch watch = new QueueWatch(context.client(), queue);
-    try (NoopWorkerPool pool =
-            NoopWorkerPool.start(
-                context,
-                queue,
-                settings.drainWorkers(),
-                settings.workerConcurrency(),
-                (job, arrivalNanos) -> {});
+    try (InProcessWorkers workers =
+            InProcessWorkers.start(
+                context, queue, settings.drainWorkers(), settings.workerConcurrency());
         ProgressTicker ticker =
             context.progress(
                 () ->
@@ -38,9 +34,9 @@ final class QueueDrain {
                         Locale.ROOT,
                         "draining %s: %d/%d jobs run",
                         queue,
-                        pool.completed(),
+                        watch.finished(),
                         jobs))) {
-      if (!awaitFinishedWhileProgressing(watch, jobs, settings, pool)) {
+      if (!awaitFinishedWhileProgressing(watch, jobs, settings, workers)) {
         context.warn(
             "gave up draining "
                 + queue
@@ -58,10 +54,10 @@ final class QueueDrain {
 
   /** Waits for the jobs, a {@code --wait} at a time, for as long as each wait saw some finish. */
   private static boolean awaitFinishedWhileProgressing(
-      QueueWatch watch, int jobs, BenchSettings settings, NoopWorkerPool pool)
+      QueueWatch watch, int jobs, BenchSettings settings, BenchWorkers workers)
       throws InterruptedException {
     long finishedBefore = 0;
-    while (!watch.awaitFinished(jobs, settings.waitLimit(), pool::throwIfFailed)) {
+    while (!watch.awaitFinished(jobs, settings.waitLimit(), workers::throwIfFailed)) {
       if (watch.finished() <= finishedBefore) {
         return false;
       }

@@ -1,15 +1,14 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import io.antrean.client.AntreanClient;
 import io.antrean.proto.v1.QueueStats;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.function.LongSupplier;
 
 /**
  * Follows one queue's counts through GetStats until a number of jobs has finished there. Used to
- * learn when workers, in-process or external, have run every job a scenario sent. Confined to the
- * calling thread, except {@link #latest()}, which any thread may read.
+ * learn when workers, the bench's own or external, have run every job a scenario sent. Confined to
+ * the calling thread, except {@link #latest()}, which any thread may read.
  */
 final class QueueWatch {
   /**
@@ -21,9 +20,6 @@ final class QueueWatch {
 
   /** GetStats may take at most this share of the time while a run is being watched. */
   static final int POLL_COST_FACTOR = 10;
-
-  /** How often GetStats is asked when in-process workers count finished jobs themselves. */
-  static final Duration LOCAL_COUNT_POLL_INTERVAL = Duration.ofMillis(500);
 
   private final AntreanClient client;
   private final String queue;
@@ -80,33 +76,6 @@ final class QueueWatch {
         return false;
       }
       Thread.sleep(pauseAfter(System.nanoTime() - asked).toMillis());
-    }
-  }
-
-  /**
-   * Like {@link #awaitFinished(long, Duration, Runnable)}, for in-process workers that count the
-   * jobs they finished: waits on that count, asks GetStats only every {@link
-   * #LOCAL_COUNT_POLL_INTERVAL} meanwhile, and once the count is reached asks until GetStats
-   * agrees.
-   */
-  boolean awaitFinished(long jobs, Duration wait, Runnable check, LongSupplier finishedLocally)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + wait.toNanos();
-    long lastAsked = System.nanoTime();
-    while (true) {
-      check.run();
-      boolean countReached = finishedLocally.getAsLong() >= jobs;
-      if (countReached || System.nanoTime() - lastAsked >= LOCAL_COUNT_POLL_INTERVAL.toNanos()) {
-        latest = read();
-        lastAsked = System.nanoTime();
-        if (finished() >= jobs) {
-          return true;
-        }
-      }
-      if (System.nanoTime() - deadline >= 0) {
-        return false;
-      }
-      Thread.sleep(countReached ? POLL_INTERVAL.toMillis() : 1);
     }
   }
 

@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.ListValue;

@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 
 @Timeout(30)
 class BenchCommandTest {
-  private final BenchHarness bench = new BenchHarness();
+  private final BenchHarness bench = BenchHarness.inProcess();
 
   @AfterEach
   void stop() throws InterruptedException {
@@ -23,7 +23,7 @@ class BenchCommandTest {
 
   @Test
   void enqueueOneSendsEveryJobOneAtATimeAndDrainsItsFreshQueue() throws Exception {
-    BenchHarness.Result result = bench.run("bench", "enqueue-1", "--jobs", "40", "--json");
+    BenchHarness.Result result = bench.run("enqueue-1", "--jobs", "40", "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     Struct row = onlyResult(result);
@@ -47,7 +47,7 @@ class BenchCommandTest {
     bench.queues.enqueueMillis = 2;
 
     BenchHarness.Result result =
-        bench.run("bench", "enqueue-50", "--jobs", "200", "--concurrency", "8", "--json");
+        bench.run("enqueue-50", "--jobs", "200", "--concurrency", "8", "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     Struct row = onlyResult(result);
@@ -59,7 +59,7 @@ class BenchCommandTest {
 
   @Test
   void batchSendsCallsOfAThousandAndTheRest() throws Exception {
-    BenchHarness.Result result = bench.run("bench", "batch", "--jobs", "2500", "--json");
+    BenchHarness.Result result = bench.run("batch", "--jobs", "2500", "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     Struct row = onlyResult(result);
@@ -72,8 +72,7 @@ class BenchCommandTest {
 
   @Test
   void noDrainLeavesTheJobsPending() throws Exception {
-    BenchHarness.Result result =
-        bench.run("bench", "batch", "--jobs", "30", "--no-drain", "--json");
+    BenchHarness.Result result = bench.run("batch", "--jobs", "30", "--no-drain", "--json");
 
     String queue = onlyResult(result).getFieldsOrThrow("queue").getStringValue();
     assertThat(bench.queues.stats(queue).getPending()).isEqualTo(30);
@@ -81,15 +80,15 @@ class BenchCommandTest {
   }
 
   @Test
-  void endToEndRunsEveryJobOnInProcessWorkers() throws Exception {
+  void endToEndRunsAWarmUpThenEveryJobOnInProcessWorkers() throws Exception {
     BenchHarness.Result result =
         bench.run(
-            "bench",
             "end-to-end",
             "--jobs",
             "500",
-            "--workers",
+            "--worker-processes",
             "3",
+            "--in-process-workers",
             "--worker-concurrency",
             "5",
             "--json");
@@ -97,11 +96,14 @@ class BenchCommandTest {
     assertThat(result.exitCode()).as(result.err()).isZero();
     Struct row = onlyResult(result);
     assertThat(row.getFieldsOrThrow("jobs").getNumberValue()).isEqualTo(500);
-    assertThat(row.getFieldsOrThrow("workers").getStringValue()).isEqualTo("3x5");
+    assertThat(row.getFieldsOrThrow("workers").getStringValue()).isEqualTo("3x5 in-process");
     assertThat(row.getFieldsOrThrow("jobsPerSecond").getNumberValue()).isPositive();
     String queue = row.getFieldsOrThrow("queue").getStringValue();
-    assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(500);
+    // min(N, 2000) warm-up jobs ran first, unmeasured.
+    assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(500 + 500);
     assertThat(bench.queues.leaseMaxJobs).allSatisfy(max -> assertThat(max).isBetween(1, 5));
+    assertThat(bench.queues.leaseWorkers)
+        .allSatisfy(worker -> assertThat(worker).matches("bench-\\d+-" + queue + "-[123]"));
   }
 
   @Test
@@ -109,25 +111,24 @@ class BenchCommandTest {
     bench.queues.externalWorkers = true;
 
     BenchHarness.Result result =
-        bench.run("bench", "end-to-end", "--queue", "bench", "--jobs", "300", "--json");
+        bench.run("end-to-end", "--queue", "bench", "--jobs", "300", "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     Struct row = onlyResult(result);
     assertThat(row.getFieldsOrThrow("queue").getStringValue()).isEqualTo("bench");
     assertThat(row.getFieldsOrThrow("workers").getStringValue()).isEqualTo("external");
-    assertThat(bench.queues.stats("bench").getSucceeded()).isEqualTo(300);
+    assertThat(bench.queues.stats("bench").getSucceeded()).isEqualTo(300 + 300);
     assertThat(bench.queues.leaseMaxJobs).isEmpty();
   }
 
   @Test
   void endToEndGivesUpWhenNoWorkerRunsTheJobs() throws Exception {
     BenchHarness.Result result =
-        bench.run(
-            "bench", "end-to-end", "--queue", "idle", "--jobs", "10", "--wait", "200ms", "--json");
+        bench.run("end-to-end", "--queue", "idle", "--jobs", "10", "--wait", "200ms", "--json");
 
     assertThat(result.exitCode()).isEqualTo(1);
     assertThat(result.err())
-        .contains("end-to-end: only 0 of 10 jobs finished within 0.2 s")
+        .contains("warm-up: only 0 of 10 jobs finished within 0.2 s")
         .contains("pending 10")
         .contains("are workers for bench.noop serving it?");
     assertThat(parse(result.out()).getFieldsOrThrow("results").getListValue().getValuesList())
@@ -135,39 +136,74 @@ class BenchCommandTest {
   }
 
   @Test
-  void aFailingInProcessWorkerFailsTheRunWithTheCallAndStatus() {
+  void jobsTheWorkersCannotCompleteFailTheRunOnceWaitHasPassed() {
     bench.queues.loseLeases = true;
 
-    BenchHarness.Result result = bench.run("bench", "end-to-end", "--jobs", "20");
+    BenchHarness.Result result =
+        bench.run("end-to-end", "--jobs", "20", "--in-process-workers", "--wait", "300ms");
 
     assertThat(result.exitCode()).isEqualTo(1);
-    assertThat(result.err())
-        .containsPattern(
-            "antrean bench: in-process worker bench-\\d+-bench-[0-9a-f]{8}-\\d: CompleteBatch"
-                + " answered LEASE_LOST for job \\d+");
+    assertThat(result.err()).contains("warm-up: only 0 of 20 jobs finished within 0.3 s");
     assertThat(result.out()).isEmpty();
   }
 
   @Test
-  void latencyMeasuresEveryJobFromEnqueueToLeaseAndReportsProgress() throws Exception {
+  void latencyMeasuresEveryJobFromEnqueueToHandlerStartAndReportsProgress() throws Exception {
+    // Every Lease that carries jobs is answered 40 ms late: each job's handler starts later.
+    bench.queues.leaseAnswerMillis = 40;
+
     BenchHarness.Result result =
         bench.run(
-            "bench", "latency", "--rate", "200", "--duration", "1200ms", "--progress", "--json");
+            "latency",
+            "--rate",
+            "200",
+            "--duration",
+            "1200ms",
+            "--in-process-workers",
+            "--progress",
+            "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     Struct row = onlyResult(result);
     assertThat(row.getFieldsOrThrow("jobs").getNumberValue()).isEqualTo(240);
-    assertThat(row.getFieldsOrThrow("workers").getStringValue()).isEqualTo("2x25");
+    assertThat(row.getFieldsOrThrow("workers").getStringValue()).isEqualTo("2x25 in-process");
     assertThat(row.getFieldsOrThrow("seconds").getNumberValue()).isGreaterThanOrEqualTo(1.19);
     Struct latency = row.getFieldsOrThrow("latency").getStructValue();
     assertThat(latency.getFieldsOrThrow("count").getNumberValue()).isEqualTo(240);
+    assertThat(latency.getFieldsOrThrow("of").getStringValue())
+        .isEqualTo("Enqueue sent to handler start");
     assertThat(latency.getFieldsOrThrow("p50Ms").getNumberValue())
-        .isPositive()
+        .isGreaterThanOrEqualTo(40)
         .isLessThanOrEqualTo(latency.getFieldsOrThrow("p99Ms").getNumberValue());
     String queue = row.getFieldsOrThrow("queue").getStringValue();
-    // The warm-up second sent 200 more at the same rate; they ran but were not measured.
-    assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(240 + 200);
-    assertThat(result.err()).containsPattern("latency: \\d+/240 jobs sent, \\d+ leased");
+    // One job showed the workers serve, the warm-up second sent 200 more at the same rate; they
+    // ran but were not measured.
+    assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(1 + 200 + 240);
+    assertThat(bench.queues.listJobsCalls).hasValue(1);
+    assertThat(result.err()).containsPattern("latency: \\d+/240 jobs sent");
+  }
+
+  @Test
+  void latencyRefusesResultsWithoutAHandlerStart() throws Exception {
+    // External "workers" complete the jobs with an empty result, like an old bench.noop handler.
+    bench.queues.externalWorkers = true;
+
+    BenchHarness.Result result =
+        bench.run(
+            "latency",
+            "--queue",
+            "ext",
+            "--worker-processes",
+            "0",
+            "--rate",
+            "100",
+            "--duration",
+            "200ms");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.err())
+        .contains("latency: 20 jobs ran without reporting their handler's start")
+        .contains("queue ext");
   }
 
   @Test
@@ -176,7 +212,6 @@ class BenchCommandTest {
 
     BenchHarness.Result result =
         bench.run(
-            "bench",
             "latency",
             "--rate",
             "100",
@@ -184,6 +219,7 @@ class BenchCommandTest {
             "300ms",
             "--concurrency",
             "1",
+            "--in-process-workers",
             "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
@@ -197,7 +233,6 @@ class BenchCommandTest {
         bench.run(
             "--coordinator",
             "127.0.0.1:7999",
-            "bench",
             "all",
             "--jobs",
             "300",
@@ -205,6 +240,7 @@ class BenchCommandTest {
             "1s",
             "--rate",
             "200",
+            "--in-process-workers",
             "--no-progress",
             "--json");
 
@@ -226,7 +262,7 @@ class BenchCommandTest {
 
   @Test
   void tableHasOneRowPerScenarioAndSaysWhatLatencyMeans() {
-    BenchHarness.Result result = bench.run("bench", "enqueue-1", "--jobs", "20", "--no-progress");
+    BenchHarness.Result result = bench.run("enqueue-1", "--jobs", "20", "--no-progress");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     List<String> lines = result.out().lines().toList();
@@ -248,7 +284,7 @@ class BenchCommandTest {
           return request;
         };
 
-    BenchHarness.Result result = bench.run("bench", "enqueue-50", "--jobs", "100", "--json");
+    BenchHarness.Result result = bench.run("enqueue-50", "--jobs", "100", "--json");
 
     assertThat(result.exitCode()).isEqualTo(1);
     assertThat(bench.escaped).singleElement().isInstanceOf(InvalidArgumentException.class);
@@ -258,16 +294,19 @@ class BenchCommandTest {
 
   @Test
   void impossibleCombinationsAreUsageErrors() {
-    assertThat(bench.run("bench", "latency", "--workers", "0").err())
-        .contains("latency needs in-process workers");
-    assertThat(bench.run("bench", "end-to-end", "--workers", "0").err()).contains("needs --queue");
-    assertThat(bench.run("bench", "enqueue-2").err())
+    assertThat(bench.run("latency", "--worker-processes", "0").err())
+        .contains(
+            "latency with external workers (--worker-processes 0) needs --queue naming the queue"
+                + " they serve");
+    assertThat(bench.run("end-to-end", "--worker-processes", "0").err())
+        .contains("end-to-end with external workers");
+    assertThat(bench.run("enqueue-2").err())
         .contains(
             "unknown scenario 'enqueue-2'; choose one of enqueue-1, enqueue-50, batch,"
                 + " end-to-end, latency, lease or all");
-    assertThat(bench.run("bench", "batch", "--jobs", "0").exitCode()).isEqualTo(2);
-    assertThat(bench.run("bench", "all", "--queue", "no spaces").exitCode()).isEqualTo(2);
-    assertThat(bench.run("--coordinator", "h1:7400,h2", "bench", "batch").err())
+    assertThat(bench.run("batch", "--jobs", "0").exitCode()).isEqualTo(2);
+    assertThat(bench.run("all", "--queue", "no spaces").exitCode()).isEqualTo(2);
+    assertThat(bench.run("--coordinator", "h1:7400,h2", "batch").err())
         .contains("--coordinator: bad coordinator address 'h2' (entry 2 of 'h1:7400,h2')");
     assertThat(bench.targets).isEmpty();
   }

@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -29,17 +29,17 @@ class BenchPayloadTest {
     ByteString payload = new BenchPayload(BenchPayload.MIN_BYTES).untimed();
 
     JsonFormat.parser().merge(payload.toStringUtf8(), Struct.newBuilder());
-    assertThat(payload.toStringUtf8()).contains("\"sentNanos\":0,").endsWith("\"pad\":\"\"}");
+    assertThat(payload.toStringUtf8()).contains("\"sentMicros\":0,").endsWith("\"pad\":\"\"}");
   }
 
   @Test
   void theSendTimeComesBackOutIncludingNegativeOnes() {
     BenchPayload payloads = new BenchPayload(100);
 
-    assertThat(payloads.sentNanos(payloads.stamped(123_456_789_012L))).hasValue(123_456_789_012L);
-    assertThat(payloads.sentNanos(payloads.stamped(-42))).hasValue(-42);
-    assertThat(payloads.sentNanos(payloads.stamped(Long.MIN_VALUE))).hasValue(Long.MIN_VALUE);
-    assertThat(payloads.sentNanos(payloads.untimed())).hasValue(0);
+    assertThat(payloads.sentMicros(payloads.stamped(123_456_789_012L))).hasValue(123_456_789_012L);
+    assertThat(payloads.sentMicros(payloads.stamped(-42))).hasValue(-42);
+    assertThat(payloads.sentMicros(payloads.stamped(Long.MIN_VALUE))).hasValue(Long.MIN_VALUE);
+    assertThat(payloads.sentMicros(payloads.untimed())).hasValue(0);
   }
 
   @Test
@@ -47,9 +47,9 @@ class BenchPayloadTest {
     BenchPayload mine = new BenchPayload(100);
     BenchPayload theirs = new BenchPayload(100);
 
-    assertThat(mine.sentNanos(theirs.stamped(5))).isEmpty();
-    assertThat(mine.sentNanos(ByteString.copyFromUtf8("{\"to\":\"ada@example.com\"}"))).isEmpty();
-    assertThat(mine.sentNanos(ByteString.EMPTY)).isEmpty();
+    assertThat(mine.sentMicros(theirs.stamped(5))).isEmpty();
+    assertThat(mine.sentMicros(ByteString.copyFromUtf8("{\"to\":\"ada@example.com\"}"))).isEmpty();
+    assertThat(mine.sentMicros(ByteString.EMPTY)).isEmpty();
   }
 
   @Test

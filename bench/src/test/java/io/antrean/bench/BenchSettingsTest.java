@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -23,7 +23,9 @@ class BenchSettingsTest {
         100,
         queue,
         workers,
+        false,
         25,
+        null,
         Duration.ofSeconds(60),
         true,
         false,
@@ -70,10 +72,11 @@ class BenchSettingsTest {
   @Test
   void combinationsThatCannotWorkAreRefusedWithTheOptionsNamed() {
     assertThatThrownBy(() -> settings(null, null, 0).checkFor(Scenario.LATENCY))
-        .hasMessageContaining("--workers 1 or more");
+        .hasMessageContaining("(--worker-processes 0) needs --queue");
     assertThatThrownBy(() -> settings(null, null, 0).checkFor(Scenario.END_TO_END))
-        .hasMessageContaining("needs --queue");
+        .hasMessageContaining("(--worker-processes 0) needs --queue");
     settings(null, "bench", 0).checkFor(Scenario.END_TO_END);
+    settings(null, "bench", 0).checkFor(Scenario.LATENCY);
   }
 
   @Test
@@ -104,7 +107,7 @@ class BenchSettingsTest {
   void rangesAreChecked() {
     assertThatThrownBy(() -> settings(0, null, null)).hasMessageStartingWith("--jobs");
     assertThatThrownBy(() -> settings(null, "a b", null)).hasMessageStartingWith("--queue");
-    assertThatThrownBy(() -> settings(null, null, 65)).hasMessageStartingWith("--workers");
+    assertThatThrownBy(() -> settings(null, null, 65)).hasMessageStartingWith("--worker-processes");
     assertThatThrownBy(() -> settings(null, null, null, -1)).hasMessageStartingWith("--backlog");
   }
 }

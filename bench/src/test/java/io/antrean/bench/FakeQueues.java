@@ -1,5 +1,7 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.util.Timestamps;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.CompleteItem;
@@ -12,12 +14,18 @@ import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.EnqueueResponse;
 import io.antrean.proto.v1.GetStatsRequest;
 import io.antrean.proto.v1.GetStatsResponse;
+import io.antrean.proto.v1.HeartbeatRequest;
+import io.antrean.proto.v1.HeartbeatResponse;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.Lease;
+import io.antrean.proto.v1.LeaseRef;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseResponse;
+import io.antrean.proto.v1.LeaseStatus;
+import io.antrean.proto.v1.ListJobsRequest;
+import io.antrean.proto.v1.ListJobsResponse;
 import io.antrean.proto.v1.QueueStats;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Context;
@@ -41,9 +49,10 @@ import javax.annotation.concurrent.GuardedBy;
 /**
  * A coordinator in miniature for bench tests: Enqueue and EnqueueBatch really store jobs, Lease
  * hands out pending ones (long-polling until one arrives, in short slices so a cancelled call ends
- * at once), Complete and CompleteBatch check the fencing token and mark the job succeeded, GetStats
- * counts. Records what the bench did: unary calls in flight at most, batch sizes, Lease sizes and
- * workers, completion calls. Thread-safe.
+ * at once), Heartbeat extends held leases, Complete and CompleteBatch check the fencing token and
+ * mark the job succeeded with its result, ListJobs lists succeeded jobs, GetStats counts. Records
+ * what the bench did: unary calls in flight at most, batch sizes, Lease sizes and workers,
+ * completion calls. Thread-safe.
  */
 final class FakeQueues {
   private static final long LEASE_SLICE_MILLIS = 20;
@@ -59,6 +68,10 @@ final class FakeQueues {
   @GuardedBy("lock")
   private final Map<String, Long> succeeded = new HashMap<>();
 
+  /** Every job that succeeded, with its result, in the order they did. */
+  @GuardedBy("lock")
+  private final List<Job> done = new ArrayList<>();
+
   @GuardedBy("lock")
   private long nextId = 1;
 
@@ -70,6 +83,7 @@ final class FakeQueues {
   final List<String> leaseWorkers = new CopyOnWriteArrayList<>();
   final List<LeaseRequest> leaseRequests = new CopyOnWriteArrayList<>();
   final AtomicInteger unaryCompletes = new AtomicInteger();
+  final AtomicInteger listJobsCalls = new AtomicInteger();
   final AtomicInteger completeBatchCalls = new AtomicInteger();
   final List<Integer> completeBatchSizes = new CopyOnWriteArrayList<>();
   private final Map<String, AtomicInteger> completeBatchesInFlight = new ConcurrentHashMap<>();
@@ -89,6 +103,9 @@ final class FakeQueues {
 
   /** How long each CompleteBatch takes to be answered, so that completions pile up behind it. */
   volatile long completeBatchMillis;
+
+  /** How long a Lease that found jobs takes to answer, as if the network were slow. */
+  volatile long leaseAnswerMillis;
 
   /** How long each unary Enqueue takes to be answered, so that concurrent calls overlap. */
   volatile long enqueueMillis;
@@ -140,6 +157,29 @@ final class FakeQueues {
     }
   }
 
+  /**
+   * One ListJobs page of succeeded jobs of {@code queue}; the page token is the offset. Other
+   * filters than queue and state SUCCEEDED are not supported.
+   */
+  ListJobsResponse listSucceeded(ListJobsRequest request) {
+    listJobsCalls.incrementAndGet();
+    if (request.getState() != JobState.JOB_STATE_SUCCEEDED) {
+      throw Status.UNIMPLEMENTED
+          .withDescription("the fake lists succeeded jobs only")
+          .asRuntimeException();
+    }
+    synchronized (lock) {
+      List<Job> matching =
+          done.stream().filter(job -> job.getQueue().equals(request.getQueue())).toList();
+      int from = request.getPageToken().isEmpty() ? 0 : Integer.parseInt(request.getPageToken());
+      int to = Math.min(matching.size(), from + request.getPageSize());
+      return ListJobsResponse.newBuilder()
+          .addAllJobs(matching.subList(from, to))
+          .setNextPageToken(to < matching.size() ? Integer.toString(to) : "")
+          .build();
+    }
+  }
+
   /** Every queue that ever held a job. */
   List<String> queues() {
     synchronized (lock) {
@@ -162,6 +202,7 @@ final class FakeQueues {
               .build();
       if (externalWorkers) {
         succeeded.merge(job.getQueue(), 1L, Long::sum);
+        done.add(job.toBuilder().setState(JobState.JOB_STATE_SUCCEEDED).build());
       } else {
         pending.computeIfAbsent(job.getQueue(), q -> new ArrayDeque<>()).add(job);
         lock.notifyAll();
@@ -199,7 +240,8 @@ final class FakeQueues {
   }
 
   private void completeJob(CompleteRequest request) {
-    CompleteStatus status = complete(request.getJobId(), request.getFencingToken());
+    CompleteStatus status =
+        complete(request.getJobId(), request.getFencingToken(), request.getResult());
     if (status == CompleteStatus.COMPLETE_STATUS_NOT_FOUND) {
       throw Status.NOT_FOUND.withDescription("no job " + request.getJobId()).asRuntimeException();
     }
@@ -214,12 +256,12 @@ final class FakeQueues {
       response
           .addOutcomesBuilder()
           .setJobId(item.getJobId())
-          .setStatus(complete(item.getJobId(), item.getFencingToken()));
+          .setStatus(complete(item.getJobId(), item.getFencingToken(), item.getResult()));
     }
     return response.build();
   }
 
-  private CompleteStatus complete(long jobId, long fencingToken) {
+  private CompleteStatus complete(long jobId, long fencingToken, ByteString result) {
     synchronized (lock) {
       Job job = running.get(jobId);
       if (job == null && (jobId < 1 || jobId >= nextId)) {
@@ -230,6 +272,7 @@ final class FakeQueues {
       }
       running.remove(jobId);
       succeeded.merge(job.getQueue(), 1L, Long::sum);
+      done.add(job.toBuilder().setState(JobState.JOB_STATE_SUCCEEDED).setResult(result).build());
       return CompleteStatus.COMPLETE_STATUS_COMPLETED;
     }
   }
@@ -270,6 +313,16 @@ final class FakeQueues {
       }
 
       @Override
+      public void listJobs(ListJobsRequest request, StreamObserver<ListJobsResponse> observer) {
+        try {
+          observer.onNext(listSucceeded(request));
+          observer.onCompleted();
+        } catch (StatusRuntimeException e) {
+          observer.onError(e);
+        }
+      }
+
+      @Override
       public void getStats(GetStatsRequest request, StreamObserver<GetStatsResponse> observer) {
         observer.onNext(GetStatsResponse.newBuilder().addQueues(stats(request.getQueue())).build());
         observer.onCompleted();
@@ -286,12 +339,35 @@ final class FakeQueues {
         leaseWorkers.add(request.getWorkerId());
         leaseRequests.add(request);
         try {
-          observer.onNext(LeaseResponse.newBuilder().addAllJobs(leaseJobs(request)).build());
+          List<Job> jobs = leaseJobs(request);
+          if (!jobs.isEmpty() && leaseAnswerMillis > 0) {
+            Thread.sleep(leaseAnswerMillis);
+          }
+          observer.onNext(LeaseResponse.newBuilder().addAllJobs(jobs).build());
           observer.onCompleted();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           observer.onError(Status.CANCELLED.asRuntimeException());
         }
+      }
+
+      @Override
+      public void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> observer) {
+        HeartbeatResponse.Builder response = HeartbeatResponse.newBuilder();
+        synchronized (lock) {
+          for (LeaseRef ref : request.getLeasesList()) {
+            Job job = running.get(ref.getJobId());
+            boolean held = job != null && job.getLease().getFencingToken() == ref.getFencingToken();
+            response
+                .addLeasesBuilder()
+                .setJobId(ref.getJobId())
+                .setFencingToken(ref.getFencingToken())
+                .setStatus(held ? LeaseStatus.LEASE_STATUS_EXTENDED : LeaseStatus.LEASE_STATUS_LOST)
+                .setExpiresAt(Timestamps.fromMillis(System.currentTimeMillis() + 30_000));
+          }
+        }
+        observer.onNext(response.build());
+        observer.onCompleted();
       }
 
       @Override

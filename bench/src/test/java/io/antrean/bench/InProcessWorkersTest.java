@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,13 +10,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** How the in-process no-op workers report finished jobs, seen from the fake coordinator. */
-@Timeout(30)
-class NoopWorkerPoolTest {
-  private static final String FALLBACK_WARNING =
-      "the coordinator does not implement CompleteBatch (UNIMPLEMENTED)";
-
-  private final BenchHarness bench = new BenchHarness();
+/**
+ * The in-process workers are the worker library's: they report finished jobs as it does (natural
+ * CompleteBatch batching, one call in flight per worker, unary Completes from a coordinator without
+ * CompleteBatch), seen from the fake coordinator.
+ */
+@Timeout(60)
+class InProcessWorkersTest {
+  private final BenchHarness bench = BenchHarness.inProcess();
 
   @AfterEach
   void stop() throws InterruptedException {
@@ -29,31 +30,31 @@ class NoopWorkerPoolTest {
 
     BenchHarness.Result result =
         bench.run(
-            "bench",
             "end-to-end",
             "--jobs",
             "1500",
-            "--workers",
+            "--worker-processes",
             "2",
+            "--in-process-workers",
             "--worker-concurrency",
             "40",
             "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     String queue = onlyResult(result).getFieldsOrThrow("queue").getStringValue();
-    assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(1500);
+    // 1,500 warm-up jobs and 1,500 measured ones.
+    assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(3000);
     assertThat(bench.queues.completeBatchSizes.stream().mapToInt(Integer::intValue).sum())
-        .isEqualTo(1500);
+        .isEqualTo(3000);
     assertThat(bench.queues.completeBatchSizes)
         .allSatisfy(size -> assertThat(size).isBetween(1, 40));
     assertThat(bench.queues.maxCompleteBatchesInFlight()).isEqualTo(1);
     assertThat(bench.queues.unaryCompletes).hasValue(0);
-    assertThat(result.err()).doesNotContain(FALLBACK_WARNING);
   }
 
   @Test
   void drainingCompletesInBatchesToo() throws Exception {
-    BenchHarness.Result result = bench.run("bench", "batch", "--jobs", "2500", "--json");
+    BenchHarness.Result result = bench.run("batch", "--jobs", "2500", "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     String queue = onlyResult(result).getFieldsOrThrow("queue").getStringValue();
@@ -64,60 +65,25 @@ class NoopWorkerPoolTest {
   }
 
   @Test
-  void aCoordinatorWithoutCompleteBatchGetsOneCompletePerJobAndOneWarning() throws Exception {
-    bench.queues.completeBatchUnimplemented = true;
-
-    BenchHarness.Result result =
-        bench.run("bench", "end-to-end", "--jobs", "300", "--workers", "3", "--json");
-
-    assertThat(result.exitCode()).as(result.err()).isZero();
-    String queue = onlyResult(result).getFieldsOrThrow("queue").getStringValue();
-    assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(300);
-    assertThat(bench.queues.unaryCompletes).hasValue(300);
-    // Each worker may have had one batch refused before the first refusal was known to all.
-    assertThat(bench.queues.completeBatchCalls.get()).isBetween(1, 3);
-    assertThat(result.err()).containsOnlyOnce(FALLBACK_WARNING);
-  }
-
-  @Test
-  void theFallbackLastsForTheRestOfTheRun() throws Exception {
+  void aCoordinatorWithoutCompleteBatchGetsOneCompletePerJob() throws Exception {
     bench.queues.completeBatchUnimplemented = true;
 
     BenchHarness.Result result =
         bench.run(
-            "bench",
-            "all",
+            "end-to-end",
             "--jobs",
-            "100",
-            "--workers",
-            "1",
-            "--rate",
-            "100",
-            "--duration",
-            "500ms",
-            "--no-progress",
+            "300",
+            "--worker-processes",
+            "3",
+            "--in-process-workers",
             "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
-    assertThat(bench.queues.completeBatchCalls).hasValue(1);
-    // Four scenarios of 100 jobs, enqueue-1's and enqueue-50's 100 warm-up calls each, latency's
-    // 50 measured and 100 sent in its warm-up second.
-    assertThat(bench.queues.unaryCompletes).hasValue(4 * 100 + 2 * 100 + 50 + 100);
-    assertThat(result.err()).containsOnlyOnce(FALLBACK_WARNING);
-  }
-
-  @Test
-  void aLostLeaseInTheFallbackFailsTheRunWithTheCallAndStatus() {
-    bench.queues.completeBatchUnimplemented = true;
-    bench.queues.loseLeases = true;
-
-    BenchHarness.Result result = bench.run("bench", "end-to-end", "--jobs", "20");
-
-    assertThat(result.exitCode()).isEqualTo(1);
-    assertThat(result.err())
-        .containsPattern(
-            "antrean bench: in-process worker bench-\\d+-bench-[0-9a-f]{8}-\\d: Complete"
-                + " of job \\d+ failed: FAILED_PRECONDITION: lease lost");
+    String queue = onlyResult(result).getFieldsOrThrow("queue").getStringValue();
+    assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(600);
+    assertThat(bench.queues.unaryCompletes).hasValue(600);
+    // Each worker may have had one batch refused before it knew.
+    assertThat(bench.queues.completeBatchCalls.get()).isBetween(1, 3);
   }
 
   private static Struct onlyResult(BenchHarness.Result result) throws Exception {

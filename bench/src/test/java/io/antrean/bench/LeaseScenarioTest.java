@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 
 @Timeout(30)
 class LeaseScenarioTest {
-  private final BenchHarness bench = new BenchHarness();
+  private final BenchHarness bench = BenchHarness.inProcess();
 
   @AfterEach
   void stop() throws InterruptedException {
@@ -22,8 +22,7 @@ class LeaseScenarioTest {
 
   @Test
   void withABacklogEachRoundLeasesOneBacklogJobAndTheRestIsDrained() throws Exception {
-    BenchHarness.Result result =
-        bench.run("bench", "lease", "--backlog", "2500", "--jobs", "100", "--json");
+    BenchHarness.Result result = bench.run("lease", "--backlog", "2500", "--jobs", "100", "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     Struct row = onlyResult(result);
@@ -49,7 +48,7 @@ class LeaseScenarioTest {
 
   @Test
   void withoutABacklogEachRoundEnqueuesTheJobItLeases() throws Exception {
-    BenchHarness.Result result = bench.run("bench", "lease", "--jobs", "50", "--json");
+    BenchHarness.Result result = bench.run("lease", "--jobs", "50", "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     String queue = onlyResult(result).getFieldsOrThrow("queue").getStringValue();
@@ -64,7 +63,7 @@ class LeaseScenarioTest {
   @Test
   void noDrainLeavesWhatIsLeftOfTheBacklog() throws Exception {
     BenchHarness.Result result =
-        bench.run("bench", "lease", "--backlog", "300", "--jobs", "100", "--no-drain", "--json");
+        bench.run("lease", "--backlog", "300", "--jobs", "100", "--no-drain", "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     String queue = onlyResult(result).getFieldsOrThrow("queue").getStringValue();
@@ -76,7 +75,7 @@ class LeaseScenarioTest {
   @Test
   void theTableSaysTheBacklogInTheLatencyLine() {
     BenchHarness.Result result =
-        bench.run("bench", "lease", "--backlog", "30", "--jobs", "30", "--no-progress");
+        bench.run("lease", "--backlog", "30", "--jobs", "30", "--no-progress");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     List<String> lines = result.out().lines().toList();
@@ -90,11 +89,11 @@ class LeaseScenarioTest {
   @Test
   void theLatencyLineCountsWhatAGivenQueueAlreadyHeld() {
     BenchHarness.Result filled =
-        bench.run("bench", "batch", "--queue", "held", "--jobs", "40", "--no-drain", "--json");
+        bench.run("batch", "--queue", "held", "--jobs", "40", "--no-drain", "--json");
     assertThat(filled.exitCode()).as(filled.err()).isZero();
 
     BenchHarness.Result result =
-        bench.run("bench", "lease", "--queue", "held", "--jobs", "10", "--no-progress");
+        bench.run("lease", "--queue", "held", "--jobs", "10", "--no-progress");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     assertThat(result.out().lines().toList().get(2))
@@ -103,7 +102,7 @@ class LeaseScenarioTest {
 
   @Test
   void moreRoundsThanTheBacklogHoldsIsAUsageError() {
-    BenchHarness.Result result = bench.run("bench", "lease", "--backlog", "10", "--jobs", "20");
+    BenchHarness.Result result = bench.run("lease", "--backlog", "10", "--jobs", "20");
 
     assertThat(result.exitCode()).isEqualTo(2);
     assertThat(result.err()).contains("lease with --backlog 10 can run at most that many rounds");
@@ -115,7 +114,7 @@ class LeaseScenarioTest {
     // The enqueued job is gone at once, as if another worker had taken it.
     bench.queues.externalWorkers = true;
 
-    BenchHarness.Result result = bench.run("bench", "lease", "--jobs", "5");
+    BenchHarness.Result result = bench.run("lease", "--jobs", "5");
 
     assertThat(result.exitCode()).isEqualTo(1);
     assertThat(result.err())
@@ -129,7 +128,7 @@ class LeaseScenarioTest {
   void aFailedCompleteFailsTheRunWithTheCallAndStatus() {
     bench.queues.loseLeases = true;
 
-    BenchHarness.Result result = bench.run("bench", "lease", "--jobs", "5");
+    BenchHarness.Result result = bench.run("lease", "--jobs", "5");
 
     assertThat(result.exitCode()).isEqualTo(1);
     assertThat(result.err())

@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
 class QueueDrainTest {
-  private final BenchHarness bench = new BenchHarness();
+  private final BenchHarness bench = BenchHarness.inProcess();
 
   @AfterEach
   void stop() throws InterruptedException {
@@ -24,11 +24,10 @@ class QueueDrainTest {
 
     BenchHarness.Result result =
         bench.run(
-            "bench",
             "batch",
             "--jobs",
             "300",
-            "--workers",
+            "--worker-processes",
             "1",
             "--worker-concurrency",
             "1",

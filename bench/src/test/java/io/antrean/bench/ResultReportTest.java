@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

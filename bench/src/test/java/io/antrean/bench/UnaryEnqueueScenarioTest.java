@@ -1,4 +1,4 @@
-package io.antrean.client.bench;
+package io.antrean.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 /** enqueue-50's pipelined sending, on top of what {@link BenchCommandTest} covers. */
 @Timeout(30)
 class UnaryEnqueueScenarioTest {
-  private final BenchHarness bench = new BenchHarness();
+  private final BenchHarness bench = BenchHarness.inProcess();
 
   @AfterEach
   void stop() throws InterruptedException {
@@ -28,7 +28,7 @@ class UnaryEnqueueScenarioTest {
     bench.queues.enqueueMillis = 1;
 
     BenchHarness.Result result =
-        bench.run("bench", "enqueue-50", "--jobs", "300", "--concurrency", "6", "--json");
+        bench.run("enqueue-50", "--jobs", "300", "--concurrency", "6", "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     Struct row = onlyResult(result);
@@ -46,7 +46,7 @@ class UnaryEnqueueScenarioTest {
   @Test
   void concurrencyIsCappedByTheJobCount() throws Exception {
     BenchHarness.Result result =
-        bench.run("bench", "enqueue-50", "--jobs", "3", "--concurrency", "50", "--json");
+        bench.run("enqueue-50", "--jobs", "3", "--concurrency", "50", "--json");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     assertThat(onlyResult(result).getFieldsOrThrow("concurrency").getNumberValue()).isEqualTo(3);
@@ -68,7 +68,6 @@ class UnaryEnqueueScenarioTest {
 
     BenchHarness.Result result =
         bench.run(
-            "bench",
             "enqueue-50",
             "--jobs",
             "5000",

@@ -44,7 +44,6 @@ import picocli.CommandLine.UnmatchedArgumentException;
       DlqCommand.class,
       QueueCommand.class,
       SamplesCommand.class,
-      io.antrean.client.bench.BenchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class AntreanCli implements Callable<Integer> {
