@@ -104,8 +104,12 @@ class ExampleHandlersTest {
   }
 
   @Test
-  void noopSucceedsWithAnEmptyResultAndIsLoadedByTheServiceLoader() {
-    assertThat(new NoopHandler().handle(new FakeJobContext("{}"))).isEmpty();
+  void noopSucceedsWithItsStartInMicrosecondsAndIsLoadedByTheServiceLoader() {
+    java.time.Clock clock =
+        java.time.Clock.fixed(
+            java.time.Instant.parse("2026-12-01T15:00:00.123456789Z"), java.time.ZoneOffset.UTC);
+    assertThat(text(new NoopHandler(clock).handle(new FakeJobContext("{}"))))
+        .isEqualTo("{\"startedAtMicros\":1796137200123456}");
     assertThat(
             java.util.ServiceLoader.load(io.antrean.worker.JobHandlerProvider.class).stream()
                 .map(p -> p.get().type()))
