@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The runnable worker: {@code java -jar antrean-worker.jar [options]}. It runs every handler found
+ * The runnable worker: {@code java -jar antrean-worker-runner.jar [options]}. It runs every handler found
  * through {@link JobHandlerProvider} (the bundled examples included), or only those named with
  * {@code --types}.
  *
