@@ -15,6 +15,8 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -73,9 +75,9 @@ public final class AdmissionInterceptor implements ServerInterceptor {
     return new SimpleForwardingServerCallListener<>(listener) {
       @Override
       public void onMessage(Q message) {
-        if (kind == Kind.UNARY && message instanceof MessageLite m) {
+        if (kind == Kind.UNARY) {
           try {
-            ticket.addBytes(m.getSerializedSize());
+            ticket.addBytes(sizeOf(message));
           } catch (OverloadedException e) {
             refused.set(true);
             refuse(releasing, e);
@@ -105,6 +107,25 @@ public final class AdmissionInterceptor implements ServerInterceptor {
         super.onComplete();
       }
     };
+  }
+
+  /**
+   * The request's size in bytes: a parsed message's serialized size, or, for a service served
+   * with raw bytes ({@link UnparseableRequests}), what the stream holds, so the bytes are counted
+   * before they are parsed.
+   */
+  private static long sizeOf(Object message) {
+    if (message instanceof MessageLite m) {
+      return m.getSerializedSize();
+    }
+    if (message instanceof InputStream in) {
+      try {
+        return in.available();
+      } catch (IOException e) {
+        return 0;
+      }
+    }
+    return 0;
   }
 
   private static Kind kindOf(String fullMethodName) {
