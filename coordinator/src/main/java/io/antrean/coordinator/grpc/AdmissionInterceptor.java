@@ -110,9 +110,9 @@ public final class AdmissionInterceptor implements ServerInterceptor {
   }
 
   /**
-   * The request's size in bytes: a parsed message's serialized size, or, for a service served
-   * with raw bytes ({@link UnparseableRequests}), what the stream holds, so the bytes are counted
-   * before they are parsed.
+   * The request's size in bytes: a parsed message's serialized size, or, for a service served with
+   * raw bytes ({@link UnparseableRequests}), what the stream holds, so the bytes are counted before
+   * they are parsed.
    */
   private static long sizeOf(Object message) {
     if (message instanceof MessageLite m) {

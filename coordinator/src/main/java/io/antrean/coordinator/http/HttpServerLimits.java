@@ -19,7 +19,7 @@ import java.time.Duration;
  * @param maxConnections open connections at most ({@code jdk.httpserver.maxConnections}); more are
  *     accepted and closed at once
  */
-record HttpServerLimits(
+public record HttpServerLimits(
     Duration requestTimeout, Duration responseTimeout, Duration idleTimeout, int maxConnections) {
 
   static final String REQUEST_TIMEOUT = "sun.net.httpserver.maxReqTime";
@@ -28,9 +28,32 @@ record HttpServerLimits(
   static final String MAX_CONNECTIONS = "jdk.httpserver.maxConnections";
 
   /** 10 s to send a request, 30 s to take the answer, 30 s idle, 256 connections. */
-  static final HttpServerLimits DEFAULTS =
+  public static final HttpServerLimits DEFAULTS =
       new HttpServerLimits(
           Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(30), 256);
+
+  public HttpServerLimits {
+    for (Duration d : new Duration[] {requestTimeout, responseTimeout, idleTimeout}) {
+      if (d.toSeconds() < 1) {
+        throw new IllegalArgumentException("HTTP timeouts are whole seconds, at least 1 s: " + d);
+      }
+    }
+    if (maxConnections < 1) {
+      throw new IllegalArgumentException(
+          "maxConnections must be at least 1, got " + maxConnections);
+    }
+  }
+
+  /**
+   * Sets the properties to these limits (times in whole seconds, rounded down); call before the
+   * first HTTP server of the process is created, later calls have no effect on the JDK server.
+   */
+  public void apply() {
+    System.setProperty(REQUEST_TIMEOUT, Long.toString(requestTimeout.toSeconds()));
+    System.setProperty(RESPONSE_TIMEOUT, Long.toString(responseTimeout.toSeconds()));
+    System.setProperty(IDLE_TIMEOUT, Long.toString(idleTimeout.toSeconds()));
+    System.setProperty(MAX_CONNECTIONS, Integer.toString(maxConnections));
+  }
 
   /** Sets each property not set yet to its default; call before creating the first server. */
   static synchronized void applyDefaults() {
@@ -44,7 +67,7 @@ record HttpServerLimits(
    * The limits as the properties say now (seconds for the times); a value that is not a positive
    * number counts as the default.
    */
-  static HttpServerLimits effective() {
+  public static HttpServerLimits effective() {
     return new HttpServerLimits(
         Duration.ofSeconds(positive(REQUEST_TIMEOUT, DEFAULTS.requestTimeout.toSeconds())),
         Duration.ofSeconds(positive(RESPONSE_TIMEOUT, DEFAULTS.responseTimeout.toSeconds())),
