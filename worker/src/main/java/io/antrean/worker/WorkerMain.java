@@ -16,8 +16,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * The runnable worker: {@code java -jar antrean-worker.jar [options]}. It runs every handler found
- * through {@link JobHandlerProvider} (the bundled examples included), or only those named with
- * {@code --types}.
+ * through {@link JobHandlerProvider} that is {@linkplain JobHandlerProvider#loadedByDefault()
+ * loaded by default} (the bundled examples included, but not those for tests and benchmarks such as
+ * {@code crash}), or only those named with {@code --types}.
  *
  * <p>Process protection: the first SIGTERM or SIGINT starts a graceful shutdown (no new leases,
  * running jobs get {@code --shutdown-grace} to finish while heartbeats go on, the rest are
@@ -84,7 +85,10 @@ public final class WorkerMain implements Callable<Integer> {
       names = "--types",
       paramLabel = "TYPE",
       split = ",",
-      description = "Only these job types (default: every loaded handler).")
+      description =
+          "Only these job types (default: every handler loaded by default). The handlers"
+              + " for tests and benchmarks (crash, which halts the JVM; sleep; bench.noop) are"
+              + " never loaded by default: name them here to run them.")
   private List<String> types = new ArrayList<>();
 
   /**
