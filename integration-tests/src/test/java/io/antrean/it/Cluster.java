@@ -119,12 +119,18 @@ final class Cluster implements AfterEachCallback {
    * bench.noop) are loaded only when asked for by name.
    */
   JvmProcess startWorkerOn(String target, String name, String... extraArgs) throws IOException {
+    return startWorkerOn(target, name, List.of(), extraArgs);
+  }
+
+  /** As {@link #startWorkerOn(String, String, String...)}, with extra JVM options. */
+  JvmProcess startWorkerOn(String target, String name, List<String> jvmOptions, String... extraArgs)
+      throws IOException {
     List<String> args = new ArrayList<>(List.of("--coordinator", target, "--worker-id", name));
     if (!List.of(extraArgs).contains("--types")) {
       args.addAll(List.of("--types", TEST_HANDLERS));
     }
     args.addAll(List.of(extraArgs));
-    JvmProcess w = JvmProcess.start(name, WORKER_JAR, logDir, args);
+    JvmProcess w = JvmProcess.start(name, WORKER_JAR, logDir, jvmOptions, args);
     processes.add(w);
     return w;
   }
