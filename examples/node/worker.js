@@ -161,7 +161,7 @@ async function heartbeat() {
       heartbeat.backoff.reset();
       for (const state of answer.leases) {
         const ctx = beating.find((c) => c.job.id === state.job_id && c.token === state.fencing_token);
-        if (!ctx) continue;
+        if (!ctx || ctx.claimed) continue; // reported meanwhile: LOST answers our own report
         if (state.status === 'LEASE_STATUS_EXTENDED') {
           ctx.deadline = now + ttlMs; // counted from the send, never past the coordinator's
         } else if (state.status === 'LEASE_STATUS_CANCEL_REQUESTED') {

@@ -199,8 +199,8 @@ class Worker:
         by_key = {(c.job.id, c.token): c for c in live}
         for state in answer.leases:
             ctx = by_key.get((state.job_id, state.fencing_token))
-            if ctx is None:
-                continue
+            if ctx is None or ctx.outcome_claimed:
+                continue  # reported meanwhile: LOST is the answer to our own Complete or Fail
             if state.status == ws.LEASE_STATUS_EXTENDED:
                 ctx.deadline = sent + self.ttl  # counted from the send, never past the server's
             elif state.status == ws.LEASE_STATUS_CANCEL_REQUESTED:
