@@ -1,9 +1,8 @@
 package io.antrean.coordinator.grpc;
 
-import io.antrean.coordinator.core.DeadLetters;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
-import io.antrean.coordinator.core.QueueControl;
+import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
@@ -19,21 +18,28 @@ import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gRPC server's lifecycle: JobService, WorkerService, health and reflection (v1 and v1alpha) on
- * a server built from the given builder (tests pass an in-process one). Thread-safe.
+ * The gRPC server's lifecycle: JobService, WorkerService, AdminService, health and reflection (v1
+ * and v1alpha) on a server built from the given builder (tests pass an in-process one), each
+ * answering a request whose bytes do not parse {@code INVALID_ARGUMENT} ({@link
+ * UnparseableRequests}). Thread-safe.
  */
 public final class CoordinatorServer {
   private final Server server;
   private final HealthStatusManager health = new HealthStatusManager();
+  private final UnparseableRequests unparseable = new UnparseableRequests(System::nanoTime);
 
   /**
    * @param watchers serves WatchJob
+   * @param workers learns of workers from their calls
+   * @param admin answers the AdminService (built on the same core, registry and clock)
    * @param interceptors run on every call, for example {@link RpcMetricsInterceptor}
    */
   public CoordinatorServer(
       ServerBuilder<?> builder,
       JobScheduler scheduler,
       JobWatchers watchers,
+      WorkerRegistry workers,
+      AdminServiceCalls admin,
       Clock clock,
       ServerInterceptor... interceptors) {
     for (ServerInterceptor interceptor : interceptors) {
@@ -44,13 +50,14 @@ public final class CoordinatorServer {
     }
     this.server =
         builder
-            .addService(new GrpcJobService(scheduler, clock, watchers))
-            .addService(new GrpcWorkerService(scheduler))
             .addService(
-                new GrpcAdminService(new DeadLetters(scheduler), new QueueControl(scheduler)))
-            .addService(health.getHealthService())
-            .addService(ProtoReflectionServiceV1.newInstance())
-            .addService(reflectionV1alpha())
+                unparseable.guard(new GrpcJobService(scheduler, clock, watchers).bindService()))
+            .addService(
+                unparseable.guard(new GrpcWorkerService(scheduler, workers, clock).bindService()))
+            .addService(unparseable.guard(new GrpcAdminService(admin).bindService()))
+            .addService(unparseable.guard(health.getHealthService().bindService()))
+            .addService(unparseable.guard(ProtoReflectionServiceV1.newInstance().bindService()))
+            .addService(unparseable.guard(reflectionV1alpha().bindService()))
             .build();
   }
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see LeaseContract
  * @see WorkerReportContract
  * @see BatchedCompletionContract
+ * @see RepeatedReportContract
  * @see LeaseExpiryContract
  * @see ReadContract
  * @see DeadLetterContract
@@ -27,6 +28,7 @@ public abstract class JobStoreContract
         LeaseContract,
         WorkerReportContract,
         BatchedCompletionContract,
+        RepeatedReportContract,
         LeaseExpiryContract,
         ReadContract,
         DeadLetterContract,
