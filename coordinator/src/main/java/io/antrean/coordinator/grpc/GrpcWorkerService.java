@@ -3,6 +3,7 @@ package io.antrean.coordinator.grpc;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.LeaseCommand;
 import io.antrean.coordinator.core.WorkerIdentity;
+import io.antrean.coordinator.core.WorkerIds;
 import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
@@ -52,7 +53,8 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   public void lease(LeaseRequest request, StreamObserver<LeaseResponse> observer) {
     CompletableFuture<List<Job>> jobs;
     String workerId = request.getWorkerId();
-    boolean known = !workerId.isEmpty();
+    // Only an acceptable id is registered; the core rejects the call with the reason below.
+    boolean known = WorkerIds.problem(workerId) == null;
     WorkerIdentity identity;
     try {
       identity = WorkerMapper.identity(request.hasWorker(), request.getWorker());
@@ -266,9 +268,9 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
         });
   }
 
-  /** Counts reported jobs of a worker the registry already knows; ignores a missing id. */
+  /** Counts reported jobs of a worker the registry already knows; ignores a missing or bad id. */
   private void reported(String workerId, int jobs) {
-    if (!workerId.isEmpty()) {
+    if (WorkerIds.problem(workerId) == null) {
       workers.reported(workerId, jobs, clock.instant());
     }
   }
