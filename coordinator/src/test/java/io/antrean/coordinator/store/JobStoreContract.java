@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see WorkerReportContract
  * @see BatchedCompletionContract
  * @see RepeatedReportContract
+ * @see AttemptCountContract
  * @see LeaseExpiryContract
  * @see ReadContract
  * @see DeadLetterContract
@@ -29,6 +30,7 @@ public abstract class JobStoreContract
         WorkerReportContract,
         BatchedCompletionContract,
         RepeatedReportContract,
+        AttemptCountContract,
         LeaseExpiryContract,
         ReadContract,
         DeadLetterContract,
