@@ -8,7 +8,7 @@
 # jfr-top.py prints where each spent its CPU.
 #
 #   bench/profile/cpu-per-job.sh [OUT_DIR]     env: JOBS (20000), ROUNDS (1), PROFILE (0|1),
-#                                              CONCURRENCY (25), WORKERS (2)
+#                                              CONCURRENCY (25), WORKERS (2), TIMEOUT (60s)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${1:-$(mktemp -d /tmp/antrean-cpu.XXXXXX)}"
@@ -50,7 +50,7 @@ for i in $(seq 1 "$workers"); do
 done
 
 bench() {
-  bin/antrean --coordinator "$target" bench end-to-end --queue bench-real --jobs "$jobs" \
+  bin/antrean --coordinator "$target" --timeout "${TIMEOUT:-60s}" bench end-to-end --queue bench-real --jobs "$jobs" \
     --no-progress --json
 }
 
