@@ -51,7 +51,7 @@ import picocli.CommandLine.Spec;
           + " scenarios and lease leave in a fresh queue are run afterwards by in-process workers"
           + " (--no-drain to keep them).",
       "Workers: end-to-end and latency start N worker processes (--worker-processes, default"
-          + " 2), each the runnable worker (java -jar antrean-worker.jar --types bench.noop)"
+          + " 2), each the runnable worker (java -jar antrean-worker-runner.jar --types bench.noop)"
           + " running K jobs at a time (--worker-concurrency, default 25), and stop them with"
           + " SIGTERM when the scenario ends. With --in-process-workers the N workers run in the"
           + " bench's JVM on the same worker library instead, a diagnostic of the coordinator"

@@ -87,7 +87,7 @@ final class BenchOptions {
       names = "--worker-jar",
       paramLabel = "JAR",
       description =
-          "The runnable worker's jar (default: worker/target/antrean-worker.jar under"
+          "The runnable worker's jar (default: worker-runner/target/antrean-worker-runner.jar under"
               + " ANTREAN_HOME, else next to this bench's checkout).")
   @Nullable
   private Path workerJar;

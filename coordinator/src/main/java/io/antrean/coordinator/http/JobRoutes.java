@@ -62,8 +62,7 @@ final class JobRoutes {
             .setPageSize(q.integer("page_size"))
             .setPageToken(q.text("page_token"))
             .build();
-    q.check();
-    call.respond(200, calls.listJobs(request));
+    call.respond(200, q.checkedWith(() -> calls.listJobs(request)));
   }
 
   private void get(HttpCall call) throws IOException {
@@ -78,8 +77,7 @@ final class JobRoutes {
 
   private void stats(HttpCall call) throws IOException {
     QueryParams q = call.query(Set.of("queue"));
-    q.check();
-    call.respond(
-        200, calls.getStats(GetStatsRequest.newBuilder().setQueue(q.text("queue")).build()));
+    GetStatsRequest request = GetStatsRequest.newBuilder().setQueue(q.text("queue")).build();
+    call.respond(200, q.checkedWith(() -> calls.getStats(request)));
   }
 }

@@ -61,8 +61,7 @@ class CancelJobTest {
   void cancellingACancelledJobAgainIsFailedPreconditionJobFinished() throws Exception {
     long id = enqueue();
     CancelJobRequest cancel = CancelJobRequest.newBuilder().setId(id).build();
-    assertThat(jobs.cancelJob(cancel).getJob().getState())
-        .isEqualTo(JobState.JOB_STATE_CANCELLED);
+    assertThat(jobs.cancelJob(cancel).getJob().getState()).isEqualTo(JobState.JOB_STATE_CANCELLED);
 
     StatusRuntimeException again =
         catchThrowableOfType(StatusRuntimeException.class, () -> jobs.cancelJob(cancel));

@@ -79,7 +79,10 @@ class RepeatedReportsTest {
   }
 
   private List<AttemptOutcome> history(long jobId) {
-    return jobs.getJob(GetJobRequest.newBuilder().setId(jobId).build()).getJob().getHistoryList()
+    return jobs
+        .getJob(GetJobRequest.newBuilder().setId(jobId).build())
+        .getJob()
+        .getHistoryList()
         .stream()
         .map(Attempt::getOutcome)
         .toList();
@@ -155,9 +158,7 @@ class RepeatedReportsTest {
     assertThat(history(leased.getId()))
         .containsExactly(AttemptOutcome.ATTEMPT_OUTCOME_FAILED_PERMANENT);
     assertThat(
-            code(
-                () ->
-                    workers.fail(fail.toBuilder().setErrorMessage("another message").build())))
+            code(() -> workers.fail(fail.toBuilder().setErrorMessage("another message").build())))
         .isEqualTo(Status.Code.FAILED_PRECONDITION);
   }
 }

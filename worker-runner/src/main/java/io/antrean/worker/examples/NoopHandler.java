@@ -37,6 +37,12 @@ public final class NoopHandler implements JobHandler, JobHandlerProvider {
     return TYPE;
   }
 
+  /** Only when asked for by name: it completes jobs without doing anything. */
+  @Override
+  public boolean loadedByDefault() {
+    return false;
+  }
+
   @Override
   public JobHandler create() {
     return this;

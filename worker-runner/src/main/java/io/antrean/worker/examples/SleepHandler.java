@@ -21,6 +21,12 @@ public final class SleepHandler implements JobHandler, JobHandlerProvider {
     return TYPE;
   }
 
+  /** Only when asked for by name: it only sleeps. */
+  @Override
+  public boolean loadedByDefault() {
+    return false;
+  }
+
   @Override
   public JobHandler create() {
     return this;

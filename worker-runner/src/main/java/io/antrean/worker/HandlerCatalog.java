@@ -11,8 +11,9 @@ final class HandlerCatalog {
   private HandlerCatalog() {}
 
   /**
-   * Loads every provider visible to {@code loader} and creates its handler, keeping only {@code
-   * types} when that is not empty.
+   * Loads every provider visible to {@code loader} and creates the handlers of {@code types}, or,
+   * when that is empty, of every provider {@linkplain JobHandlerProvider#loadedByDefault() loaded
+   * by default}.
    *
    * @return handler per type, in discovery order
    * @throws IllegalArgumentException if two providers claim one type, a provider is broken, or a
@@ -48,7 +49,7 @@ final class HandlerCatalog {
     Map<String, JobHandler> handlers = new LinkedHashMap<>();
     providers.forEach(
         (type, provider) -> {
-          if (types.isEmpty() || types.contains(type)) {
+          if (types.isEmpty() ? provider.loadedByDefault() : types.contains(type)) {
             handlers.put(type, create(provider));
           }
         });

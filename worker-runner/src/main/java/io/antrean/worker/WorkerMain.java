@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -15,16 +14,22 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The runnable worker: {@code java -jar antrean-worker.jar [options]}. It runs every handler found
- * through {@link JobHandlerProvider} (the bundled examples included), or only those named with
- * {@code --types}.
+ * The runnable worker: {@code java -jar antrean-worker-runner.jar [options]}. It runs every handler found
+ * through {@link JobHandlerProvider} that is {@linkplain JobHandlerProvider#loadedByDefault()
+ * loaded by default} (the bundled examples included, but not those for tests and benchmarks such as
+ * {@code crash}), or only those named with {@code --types}.
+ *
+ * <p>{@code --coordinator} defaults to the environment variable {@code ANTREAN_COORDINATOR} (as for
+ * the CLI), else {@code 127.0.0.1:7400}.
  *
  * <p>Process protection: the first SIGTERM or SIGINT starts a graceful shutdown (no new leases,
  * running jobs get {@code --shutdown-grace} to finish while heartbeats go on, the rest are
  * interrupted and released) and the process exits 0 when it is done; a second signal skips what is
- * left of the grace. An exception that escapes any thread (a bug in the worker itself, never a
- * handler's failure) is logged at ERROR and halts the JVM with status {@value #BUG_EXIT_STATUS} at
- * once, so the orchestrator restarts a clean process. Bad options exit 2.
+ * left of the grace. The signals are trapped first thing in {@code main}, so a signal that arrives
+ * while the JVM is still starting exits 0 too, without starting the worker. An exception that
+ * escapes any thread (a bug in the worker itself, never a handler's failure) is logged at ERROR and
+ * halts the JVM with status {@value #BUG_EXIT_STATUS} at once, so the orchestrator restarts a clean
+ * process. Bad options exit 2.
  */
 @Command(
     name = "antrean-worker",
@@ -35,9 +40,9 @@ public final class WorkerMain implements Callable<Integer> {
   /** Exit status after an uncaught exception (EX_SOFTWARE). */
   static final int BUG_EXIT_STATUS = 70;
 
-  private static final Logger log = LoggerFactory.getLogger(WorkerMain.class);
-
   @Spec private CommandSpec spec;
+
+  private final StopSignals signals;
 
   @Option(
       names = "--coordinator",
@@ -45,8 +50,9 @@ public final class WorkerMain implements Callable<Integer> {
       description =
           "Coordinator gRPC address: HOST:PORT, a comma-separated list, or dns:///name:port;"
               + " calls and long-polls go round-robin over healthy coordinators"
-              + " (default: ${DEFAULT-VALUE}).")
-  private String coordinator = "127.0.0.1:7400";
+              + " (env ANTREAN_COORDINATOR; default: ${DEFAULT-VALUE}).",
+      defaultValue = "${env:ANTREAN_COORDINATOR:-127.0.0.1:7400}")
+  private String coordinator;
 
   @Option(
       names = "--queue",
@@ -84,7 +90,10 @@ public final class WorkerMain implements Callable<Integer> {
       names = "--types",
       paramLabel = "TYPE",
       split = ",",
-      description = "Only these job types (default: every loaded handler).")
+      description =
+          "Only these job types (default: every handler loaded by default). The handlers"
+              + " for tests and benchmarks (crash, which halts the JVM; sleep; bench.noop) are"
+              + " never loaded by default: name them here to run them.")
   private List<String> types = new ArrayList<>();
 
   /**
@@ -94,8 +103,19 @@ public final class WorkerMain implements Callable<Integer> {
    * @param args command-line options; {@code --help} lists them
    */
   public static void main(String[] args) {
+    // First of all: a SIGTERM from now on, even while the JVM is still starting, is ours (exit 0).
+    StopSignals signals = new StopSignals().trap();
     installBugHandler();
-    System.exit(new CommandLine(new WorkerMain()).execute(args));
+    System.exit(new CommandLine(new WorkerMain(signals)).execute(args));
+  }
+
+  /** A worker command whose signals are trapped when it is called. */
+  public WorkerMain() {
+    this(new StopSignals());
+  }
+
+  WorkerMain(StopSignals signals) {
+    this.signals = signals;
   }
 
   /**
@@ -106,14 +126,19 @@ public final class WorkerMain implements Callable<Integer> {
    */
   @Override
   public Integer call() throws InterruptedException {
+    signals.trap();
     Worker worker = build();
-    AtomicInteger signals = new AtomicInteger();
-    SignalTrap.install(name -> onSignal(worker, name, signals.incrementAndGet()), "TERM", "INT");
+    if (signals.stopRequested()) {
+      log().info("stop signal while starting: exiting before the worker started");
+      worker.shutdown();
+      return 0;
+    }
     Runtime.getRuntime()
         .addShutdownHook(new Thread(() -> drainOnExit(worker), "antrean-shutdown-hook"));
     worker.start();
+    signals.attach((name, count) -> onSignal(worker, name, count));
     while (!worker.awaitTermination(Duration.ofHours(1))) {
-      log.debug("worker {} still running", worker.workerId());
+      log().debug("worker {} still running", worker.workerId());
     }
     return 0;
   }
@@ -144,13 +169,14 @@ public final class WorkerMain implements Callable<Integer> {
 
   private void onSignal(Worker worker, String name, int count) {
     if (count == 1) {
-      log.info(
-          "SIG{}: shutting down gracefully within {} ms; signal again to stop at once",
-          name,
-          shutdownGrace.toMillis());
+      log()
+          .info(
+              "SIG{}: shutting down gracefully within {} ms; signal again to stop at once",
+              name,
+              shutdownGrace.toMillis());
       worker.shutdown();
     } else {
-      log.info("SIG{} again: stopping running jobs now and releasing them", name);
+      log().info("SIG{} again: stopping running jobs now and releasing them", name);
       worker.shutdownNow();
     }
   }
@@ -168,6 +194,14 @@ public final class WorkerMain implements Callable<Integer> {
     }
   }
 
+  /**
+   * The logger, looked up when first used: initialising logging takes a while, and {@code main}
+   * traps the stop signals before anything else.
+   */
+  private static Logger log() {
+    return LoggerFactory.getLogger(WorkerMain.class);
+  }
+
   /** Makes any exception that escapes a thread log at ERROR and halt the JVM with status 70. */
   static void installBugHandler() {
     Thread.setDefaultUncaughtExceptionHandler(WorkerMain::haltOnBug);
@@ -175,11 +209,12 @@ public final class WorkerMain implements Callable<Integer> {
 
   private static void haltOnBug(Thread thread, Throwable error) {
     try {
-      log.error(
-          "uncaught exception in thread {}: a bug in the worker; exiting with status {}",
-          thread.getName(),
-          BUG_EXIT_STATUS,
-          error);
+      log()
+          .error(
+              "uncaught exception in thread {}: a bug in the worker; exiting with status {}",
+              thread.getName(),
+              BUG_EXIT_STATUS,
+              error);
     } finally {
       Runtime.getRuntime().halt(BUG_EXIT_STATUS);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.antrean.duration.DurationSyntax;
+import io.antrean.worker.examples.CrashHandler;
 import io.antrean.worker.examples.EmailSendHandler;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -38,12 +39,21 @@ class WorkerMainTest {
   }
 
   @Test
-  void loadsTheBundledExampleHandlers() {
+  void loadsTheBundledExampleHandlersButNotThoseForTestsAndBenchmarks() {
     Map<String, JobHandler> handlers = HandlerCatalog.load(getClass().getClassLoader(), List.of());
 
-    assertThat(handlers)
-        .containsOnlyKeys("email.send", "report.build", "flaky", "sleep", "crash", "bench.noop");
+    assertThat(handlers).containsOnlyKeys("email.send", "report.build", "flaky");
     assertThat(handlers.get("email.send")).isInstanceOf(EmailSendHandler.class);
+  }
+
+  @Test
+  void handlersForTestsAndBenchmarksLoadWhenNamed() {
+    Map<String, JobHandler> handlers =
+        HandlerCatalog.load(
+            getClass().getClassLoader(), List.of("crash", "sleep", "bench.noop", "email.send"));
+
+    assertThat(handlers).containsOnlyKeys("crash", "sleep", "bench.noop", "email.send");
+    assertThat(handlers.get("crash")).isInstanceOf(CrashHandler.class);
   }
 
   @Test
@@ -85,6 +95,7 @@ class WorkerMainTest {
         .contains("--coordinator", "--queue", "--concurrency", "--lease-ttl")
         .contains("--shutdown-grace", "--worker-id", "--types");
     assertThat(out.toString().replaceAll("\\s+", " "))
-        .contains("HOST:PORT, a comma-separated list, or dns:///name:port");
+        .contains("HOST:PORT, a comma-separated list, or dns:///name:port")
+        .contains("crash, which halts the JVM; sleep; bench.noop) are never loaded by default");
   }
 }

@@ -16,8 +16,6 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe; the action runs on a JVM signal-dispatch thread and must not block.
  */
 final class SignalTrap {
-  private static final Logger log = LoggerFactory.getLogger(SignalTrap.class);
-
   private SignalTrap() {}
 
   /**
@@ -47,6 +45,8 @@ final class SignalTrap {
       signalClass.getMethod("handle", signalClass, handlerClass).invoke(null, signal, handler);
       return true;
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      // Looked up only here: the trap is set before logging is initialised.
+      Logger log = LoggerFactory.getLogger(SignalTrap.class);
       log.debug("cannot trap SIG{}; relying on the shutdown hook: {}", name, e.toString());
       return false;
     }

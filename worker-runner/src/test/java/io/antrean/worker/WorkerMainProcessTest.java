@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,11 @@ class WorkerMainProcessTest {
   @TempDir Path logs;
 
   private Process java(String mainClass, String... args) throws IOException {
+    return java(Map.of(), mainClass, args);
+  }
+
+  private Process java(Map<String, String> env, String mainClass, String... args)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-cp");
@@ -50,7 +56,9 @@ class WorkerMainProcessTest {
     command.add(mainClass);
     command.addAll(List.of(args));
     // A file, not a pipe: destroy() closes the pipes, and nobody must block on a full one.
-    return new ProcessBuilder(command)
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().putAll(env);
+    return builder
         .redirectErrorStream(true)
         .redirectOutput(logs.resolve("process.log").toFile())
         .start();
@@ -107,6 +115,28 @@ class WorkerMainProcessTest {
     assertThat(coordinator.releases)
         .extracting(ReleaseRequest::getReason)
         .containsExactly("shutdown");
+  }
+
+  @Test
+  void withoutCoordinatorOptionTheWorkerUsesAntreanCoordinatorFromTheEnvironment()
+      throws Exception {
+    server =
+        Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
+            .addService(coordinator)
+            .build()
+            .start();
+
+    worker =
+        java(
+            Map.of("ANTREAN_COORDINATOR", "127.0.0.1:" + server.getPort()),
+            WorkerMain.class.getName(),
+            "--types=sleep");
+
+    assertThat(Polling.await(WAIT, () -> !coordinator.leases.isEmpty())).as(output()).isTrue();
+    assertThat(coordinator.leases.get(0).getTypesList()).containsExactly("sleep");
+    worker.destroy();
+    assertThat(worker.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(worker.exitValue()).as(output()).isZero();
   }
 
   @Test

@@ -28,6 +28,12 @@ public final class CrashHandler implements JobHandler, JobHandlerProvider {
     return TYPE;
   }
 
+  /** Only when asked for by name: it halts the JVM. */
+  @Override
+  public boolean loadedByDefault() {
+    return false;
+  }
+
   @Override
   public JobHandler create() {
     return this;
