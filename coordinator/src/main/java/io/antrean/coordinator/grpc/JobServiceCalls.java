@@ -21,6 +21,7 @@ import io.antrean.proto.v1.GetStatsResponse;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -87,11 +88,23 @@ public final class JobServiceCalls {
 
   public ListJobsResponse listJobs(ListJobsRequest request) {
     int size = checkPageSize(request.getPageSize());
+    Instant after = request.hasCreatedAfter() ? ProtoTime.instant(request.getCreatedAfter()) : null;
+    Instant before =
+        request.hasCreatedBefore() ? ProtoTime.instant(request.getCreatedBefore()) : null;
+    if (after != null && before != null && !after.isBefore(before)) {
+      throw new ValidationException(
+          List.of(new FieldViolation("created_before", "must be after created_after")));
+    }
     JobQuery query =
         new JobQuery(
             emptyToNull(request.getQueue()),
             emptyToNull(request.getType()),
             JobMapper.state(request.getState()),
+            emptyToNull(request.getErrorContains()),
+            after,
+            before,
+            emptyToNull(request.getIdempotencyKey()),
+            request.getOldestFirst(),
             PageTokens.decode(request.getPageToken()),
             size);
     JobPage page = scheduler.list(query);

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see BatchedCompletionContract
  * @see LeaseExpiryContract
  * @see ReadContract
+ * @see JobBrowsingContract
  * @see DeadLetterContract
  * @see RedriveContract
  * @see RetentionContract
@@ -29,6 +30,7 @@ public abstract class JobStoreContract
         BatchedCompletionContract,
         LeaseExpiryContract,
         ReadContract,
+        JobBrowsingContract,
         DeadLetterContract,
         RedriveContract,
         RetentionContract,
