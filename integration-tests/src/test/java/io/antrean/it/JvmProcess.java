@@ -26,6 +26,13 @@ final class JvmProcess implements AutoCloseable {
 
   static JvmProcess start(String name, Path jar, Path logDir, List<String> args)
       throws IOException {
+    return start(name, jar, logDir, List.of(), args);
+  }
+
+  /** As {@link #start(String, Path, Path, List)}, with extra JVM options (before {@code -jar}). */
+  static JvmProcess start(
+      String name, Path jar, Path logDir, List<String> jvmOptions, List<String> args)
+      throws IOException {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(jar + " is missing; run the package phase first");
     }
@@ -36,6 +43,7 @@ final class JvmProcess implements AutoCloseable {
     cmd.add("-Xmx256m");
     cmd.add("-XX:+UseSerialGC");
     cmd.add("-XX:TieredStopAtLevel=1");
+    cmd.addAll(jvmOptions);
     cmd.add("-jar");
     cmd.add(jar.toString());
     cmd.addAll(args);

@@ -45,7 +45,6 @@ import picocli.CommandLine.UnmatchedArgumentException;
       QueueCommand.class,
       WorkersCommand.class,
       SamplesCommand.class,
-      io.antrean.client.bench.BenchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class AntreanCli implements Callable<Integer> {

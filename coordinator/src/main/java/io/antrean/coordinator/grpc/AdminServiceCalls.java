@@ -144,8 +144,12 @@ public final class AdminServiceCalls {
         f.getQueue().isEmpty() ? null : f.getQueue(),
         f.getType().isEmpty() ? null : f.getType(),
         f.getErrorContains().isEmpty() ? null : f.getErrorContains(),
-        f.hasFailedAfter() ? ProtoTime.instant(f.getFailedAfter()) : null,
-        f.hasFailedBefore() ? ProtoTime.instant(f.getFailedBefore()) : null,
+        f.hasFailedAfter()
+            ? ProtoTime.requestInstant(f.getFailedAfter(), "filter.failed_after")
+            : null,
+        f.hasFailedBefore()
+            ? ProtoTime.requestInstant(f.getFailedBefore(), "filter.failed_before")
+            : null,
         null,
         1);
   }

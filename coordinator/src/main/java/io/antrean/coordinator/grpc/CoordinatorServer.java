@@ -6,29 +6,37 @@ import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
+import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gRPC server's lifecycle: JobService, WorkerService, health and reflection on a server built
- * from the given builder (tests pass an in-process one). Thread-safe.
+ * The gRPC server's lifecycle: JobService, WorkerService, AdminService, health and reflection (v1
+ * and v1alpha) on a server built from the given builder (tests pass an in-process one), each
+ * answering a request whose bytes do not parse {@code INVALID_ARGUMENT} ({@link
+ * UnparseableRequests}). Thread-safe.
  */
 public final class CoordinatorServer {
   private final Server server;
   private final HealthStatusManager health = new HealthStatusManager();
+  private final UnparseableRequests unparseable = new UnparseableRequests(System::nanoTime);
 
   /**
    * @param watchers serves WatchJob
    * @param workers learns of workers from their calls
    * @param admin answers the AdminService (built on the same core, registry and clock)
-   * @param interceptors run on every call, for example {@link RpcMetricsInterceptor}
+   * @param interceptors run on every call whose request parses, for example {@link
+   *     RpcMetricsInterceptor}; they see typed requests
    */
   public CoordinatorServer(
       ServerBuilder<?> builder,
@@ -38,20 +46,36 @@ public final class CoordinatorServer {
       AdminServiceCalls admin,
       Clock clock,
       ServerInterceptor... interceptors) {
-    for (ServerInterceptor interceptor : interceptors) {
-      builder.intercept(interceptor);
-    }
     if (scheduler.asyncNeverBlocks()) {
       builder.callExecutor(new HotCallExecutors());
     }
     this.server =
         builder
-            .addService(new GrpcJobService(scheduler, clock, watchers))
-            .addService(new GrpcWorkerService(scheduler, workers, clock))
-            .addService(new GrpcAdminService(admin))
-            .addService(health.getHealthService())
-            .addService(ProtoReflectionServiceV1.newInstance())
+            .addService(guarded(new GrpcJobService(scheduler, clock, watchers), interceptors))
+            .addService(guarded(new GrpcWorkerService(scheduler, workers, clock), interceptors))
+            .addService(guarded(new GrpcAdminService(admin), interceptors))
+            .addService(guarded(health.getHealthService(), interceptors))
+            .addService(guarded(ProtoReflectionServiceV1.newInstance(), interceptors))
+            .addService(guarded(reflectionV1alpha(), interceptors))
             .build();
+  }
+
+  /**
+   * The service behind its interceptors, behind the parse guard: interceptors see parsed (typed)
+   * requests, and a request that does not parse never reaches them.
+   */
+  private ServerServiceDefinition guarded(
+      BindableService service, ServerInterceptor... interceptors) {
+    return unparseable.guard(ServerInterceptors.intercept(service, interceptors));
+  }
+
+  /**
+   * Reflection under its older name, {@code grpc.reflection.v1alpha}, which many tools and language
+   * clients still ask for; grpc-java deprecates it in favour of v1, which is served too.
+   */
+  @SuppressWarnings("deprecation")
+  private static io.grpc.BindableService reflectionV1alpha() {
+    return ProtoReflectionService.newInstance();
   }
 
   /** Starts serving and reports SERVING on the health service. */

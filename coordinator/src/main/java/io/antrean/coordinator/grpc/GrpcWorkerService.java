@@ -68,8 +68,10 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                   request.getQueue(),
                   request.getTypesList(),
                   request.getMaxJobs(),
-                  request.hasLeaseTtl() ? ProtoTime.duration(request.getLeaseTtl()) : null,
-                  request.hasWait() ? ProtoTime.duration(request.getWait()) : null));
+                  request.hasLeaseTtl()
+                      ? ProtoTime.requestDuration(request.getLeaseTtl(), "lease_ttl")
+                      : null,
+                  request.hasWait() ? ProtoTime.requestDuration(request.getWait(), "wait") : null));
     } catch (RuntimeException e) {
       if (known) {
         workers.leaseEnded(workerId, 0, clock.instant());
@@ -116,7 +118,9 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
               scheduler.heartbeat(
                   request.getWorkerId(),
                   renewals,
-                  request.hasLeaseTtl() ? ProtoTime.duration(request.getLeaseTtl()) : null);
+                  request.hasLeaseTtl()
+                      ? ProtoTime.requestDuration(request.getLeaseTtl(), "lease_ttl")
+                      : null);
           HeartbeatResponse.Builder b = HeartbeatResponse.newBuilder();
           int held = 0;
           for (HeartbeatResult r : results) {
@@ -216,7 +220,9 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                   emptyToNull(request.getErrorType()),
                   emptyToNull(request.getErrorMessage()),
                   emptyToNull(request.getStackTrace()),
-                  request.hasRetryAfter() ? ProtoTime.duration(request.getRetryAfter()) : null);
+                  request.hasRetryAfter()
+                      ? ProtoTime.requestDuration(request.getRetryAfter(), "retry_after")
+                      : null);
           Job job;
           try {
             job =

@@ -22,6 +22,7 @@ import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -58,7 +59,10 @@ public final class JobServiceCalls {
 
   /** EnqueueBatch answered once durable; bad input throws at once. */
   public CompletableFuture<EnqueueBatchResponse> enqueueBatchAsync(EnqueueBatchRequest request) {
-    List<EnqueueCommand> commands = request.getJobsList().stream().map(JobMapper::command).toList();
+    List<EnqueueCommand> commands = new ArrayList<>(request.getJobsCount());
+    for (int i = 0; i < request.getJobsCount(); i++) {
+      commands.add(JobMapper.command(request.getJobs(i), "jobs[" + i + "]."));
+    }
     return scheduler
         .enqueueBatchAsync(commands)
         .thenApply(
@@ -88,9 +92,14 @@ public final class JobServiceCalls {
 
   public ListJobsResponse listJobs(ListJobsRequest request) {
     int size = checkPageSize(request.getPageSize());
-    Instant after = request.hasCreatedAfter() ? ProtoTime.instant(request.getCreatedAfter()) : null;
+    Instant after =
+        request.hasCreatedAfter()
+            ? ProtoTime.requestInstant(request.getCreatedAfter(), "created_after")
+            : null;
     Instant before =
-        request.hasCreatedBefore() ? ProtoTime.instant(request.getCreatedBefore()) : null;
+        request.hasCreatedBefore()
+            ? ProtoTime.requestInstant(request.getCreatedBefore(), "created_before")
+            : null;
     if (after != null && before != null && !after.isBefore(before)) {
       throw new ValidationException(
           List.of(new FieldViolation("created_before", "must be after created_after")));

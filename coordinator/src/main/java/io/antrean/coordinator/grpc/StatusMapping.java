@@ -4,6 +4,7 @@ import com.google.protobuf.Any;
 import com.google.rpc.BadRequest;
 import com.google.rpc.Code;
 import com.google.rpc.ErrorInfo;
+import com.google.rpc.RetryInfo;
 import io.antrean.coordinator.core.CoordinatorStoppingException;
 import io.antrean.coordinator.core.FieldViolation;
 import io.antrean.coordinator.core.JobFinishedException;
@@ -12,6 +13,7 @@ import io.antrean.coordinator.core.ValidationException;
 import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.LeaseLostException;
+import io.antrean.coordinator.store.OverloadedException;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
@@ -71,6 +73,9 @@ public final class StatusMapping {
       log.warn("store unavailable: {}", e.getMessage(), e);
       return status(Code.UNAVAILABLE, "store unavailable; retry later", info("STORE_UNAVAILABLE"));
     }
+    if (t instanceof OverloadedException e) {
+      return overloaded(e);
+    }
     if (t instanceof CoordinatorStoppingException e) {
       return status(Code.UNAVAILABLE, e.getMessage(), info("COORDINATOR_STOPPING"));
     }
@@ -85,6 +90,34 @@ public final class StatusMapping {
                 .setDomain(DOMAIN)
                 .putMetadata("correlation_id", correlationId)
                 .build()));
+  }
+
+  /**
+   * RESOURCE_EXHAUSTED with {@code ErrorInfo} reason {@code OVERLOADED} (metadata {@code limit}:
+   * which one) and a {@code RetryInfo} delay.
+   */
+  private static StatusRuntimeException overloaded(OverloadedException e) {
+    long millis = Math.max(1, e.retryAfter().toMillis());
+    return StatusProto.toStatusRuntimeException(
+        com.google.rpc.Status.newBuilder()
+            .setCode(Code.RESOURCE_EXHAUSTED.getNumber())
+            .setMessage(e.getMessage())
+            .addDetails(
+                Any.pack(
+                    ErrorInfo.newBuilder()
+                        .setReason("OVERLOADED")
+                        .setDomain(DOMAIN)
+                        .putMetadata("limit", e.limit())
+                        .build()))
+            .addDetails(
+                Any.pack(
+                    RetryInfo.newBuilder()
+                        .setRetryDelay(
+                            com.google.protobuf.Duration.newBuilder()
+                                .setSeconds(millis / 1000)
+                                .setNanos((int) (millis % 1000) * 1_000_000))
+                        .build()))
+            .build());
   }
 
   private static Any info(String reason) {

@@ -28,7 +28,9 @@ final class WorkerMapper {
         info.getQueuesList(),
         info.getTypesList(),
         Math.max(0, info.getConcurrency()),
-        info.hasHeartbeatInterval() ? ProtoTime.duration(info.getHeartbeatInterval()) : null);
+        info.hasHeartbeatInterval()
+            ? ProtoTime.requestDuration(info.getHeartbeatInterval(), "worker.heartbeat_interval")
+            : null);
   }
 
   static ListWorkersResponse workers(List<WorkerRegistry.WorkerView> views) {

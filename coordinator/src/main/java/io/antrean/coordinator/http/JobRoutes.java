@@ -85,8 +85,7 @@ final class JobRoutes {
     if (before != null) {
       request.setCreatedBefore(before);
     }
-    q.check();
-    call.respond(200, calls.listJobs(request.build()));
+    call.respond(200, q.checkedWith(() -> calls.listJobs(request.build())));
   }
 
   /** {@code order=oldest} or {@code newest} (the default). */
@@ -110,8 +109,7 @@ final class JobRoutes {
 
   private void stats(HttpCall call) throws IOException {
     QueryParams q = call.query(Set.of("queue"));
-    q.check();
-    call.respond(
-        200, calls.getStats(GetStatsRequest.newBuilder().setQueue(q.text("queue")).build()));
+    GetStatsRequest request = GetStatsRequest.newBuilder().setQueue(q.text("queue")).build();
+    call.respond(200, q.checkedWith(() -> calls.getStats(request)));
   }
 }

@@ -88,6 +88,6 @@ class DashboardAssetsTest {
     HttpResponse<String> post = api.post("/", "{}");
 
     assertThat(post.statusCode()).isEqualTo(405);
-    assertThat(post.headers().firstValue("Allow")).hasValue("GET");
+    assertThat(post.headers().firstValue("Allow")).hasValue("GET, HEAD");
   }
 }

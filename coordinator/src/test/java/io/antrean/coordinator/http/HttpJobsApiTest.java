@@ -87,7 +87,11 @@ class HttpJobsApiTest {
     assertThat(error.getFieldsMap()).containsOnlyKeys("code", "message");
     error(api.post("/v1/jobs", ""), 400, "INVALID_JSON");
     error(api.post("/v1/jobs", "[1,2]"), 400, "INVALID_JSON");
-    error(api.post("/v1/jobs", "{\"priority\":\"high\"}"), 400, "INVALID_JSON");
+    // A value of the wrong kind is a field violation naming the field (issue F2, defect 7).
+    assertThat(
+            details(
+                error(api.post("/v1/jobs", "{\"priority\":\"high\"}"), 422, "VALIDATION_FAILED")))
+        .containsExactly("priority: must be an integer from -2147483648 to 2147483647");
   }
 
   @Test
@@ -235,6 +239,14 @@ class HttpJobsApiTest {
   }
 
   @Test
+  void cancellingACancelledJobAgainIs409JobFinished() throws Exception {
+    long id = enqueue();
+    assertThat(api.post("/v1/jobs/" + id + ":cancel", "").statusCode()).isEqualTo(200);
+
+    error(api.post("/v1/jobs/" + id + ":cancel", ""), 409, "JOB_FINISHED");
+  }
+
+  @Test
   void reusedIdempotencyKeyWithAnotherPayloadIs409() throws Exception {
     api.post("/v1/jobs", emailBody("\"idempotency_key\":\"k\""));
     String other =
@@ -267,7 +279,7 @@ class HttpJobsApiTest {
   void unsupportedMethodOnAKnownPathIs405WithAllow() throws Exception {
     HttpResponse<String> r = api.send("DELETE", "/v1/jobs", "");
     error(r, 405, "METHOD_NOT_ALLOWED");
-    assertThat(r.headers().firstValue("Allow")).hasValue("POST, GET");
+    assertThat(r.headers().firstValue("Allow")).hasValue("POST, GET, HEAD");
 
     HttpResponse<String> cancel =
         api.send(HttpRequest.newBuilder(api.uri("/v1/jobs/1:cancel")).GET());

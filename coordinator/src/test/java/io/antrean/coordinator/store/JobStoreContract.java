@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see LeaseContract
  * @see WorkerReportContract
  * @see BatchedCompletionContract
+ * @see RepeatedReportContract
  * @see LeaseExpiryContract
  * @see ReadContract
  * @see JobBrowsingContract
@@ -28,6 +29,7 @@ public abstract class JobStoreContract
         LeaseContract,
         WorkerReportContract,
         BatchedCompletionContract,
+        RepeatedReportContract,
         LeaseExpiryContract,
         ReadContract,
         JobBrowsingContract,
