@@ -183,6 +183,12 @@ final class HttpCall {
     exchange.getResponseHeaders().set("Content-Type", contentType);
     headers.forEach(exchange.getResponseHeaders()::set);
     status = code;
+    if (exchange.getRequestMethod().equals("HEAD")) {
+      // What GET would answer, without the body; the JDK then sends no Content-Length of its own.
+      exchange.getResponseHeaders().set("Content-Length", Integer.toString(body.length));
+      exchange.sendResponseHeaders(code, -1);
+      return;
+    }
     exchange.sendResponseHeaders(code, body.length == 0 ? -1 : body.length);
     if (body.length > 0) {
       try (OutputStream out = exchange.getResponseBody()) {

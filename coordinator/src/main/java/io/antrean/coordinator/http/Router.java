@@ -21,11 +21,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Dispatches every request to the route whose method and path template match: a path no route has
- * is 404 {@code ENDPOINT_NOT_FOUND}, a path served under other methods is 405 with {@code Allow}.
- * Every error a handler throws becomes a JSON error through {@link HttpErrors}. Each call is timed
- * into {@link RpcDurations} as {@code "METHOD /template"} (unmatched paths as {@code "unmatched"}).
- * Routes are added before the server starts; dispatching is thread-safe.
+ * Dispatches every request to the route whose method and path template match (a GET route serves
+ * HEAD too): a path no route has is 404 {@code ENDPOINT_NOT_FOUND}, a path served under other
+ * methods is 405 with {@code Allow}. Every error a handler throws becomes a JSON error through
+ * {@link HttpErrors}. Each call is timed into {@link RpcDurations} as {@code "METHOD /template"}
+ * (unmatched paths as {@code "unmatched"}). Routes are added before the server starts; dispatching
+ * is thread-safe.
  *
  * <p>It also counts calls in flight, so a shutdown can wait for them ({@link #drain}): once
  * draining, new calls are answered 503 {@code SHUTTING_DOWN}. Calls of the API ({@code /v1/...})
@@ -135,8 +136,11 @@ final class Router implements HttpHandler {
         if (!m.matches()) {
           continue;
         }
-        if (!route.method().equals(method)) {
+        if (!serves(route, method)) {
           allowed.add(route.method());
+          if (route.method().equals("GET")) {
+            allowed.add("HEAD");
+          }
           continue;
         }
         label = route.label();
@@ -167,6 +171,11 @@ final class Router implements HttpHandler {
         }
       }
     }
+  }
+
+  /** A GET route also serves HEAD: the same status and headers, no body. */
+  private static boolean serves(Route route, String method) {
+    return route.method().equals(method) || (method.equals("HEAD") && route.method().equals("GET"));
   }
 
   private Handler admitted(Handler handler) {
