@@ -1,8 +1,10 @@
 package io.antrean.coordinator;
 
+import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.core.BackgroundDuties;
 import io.antrean.coordinator.core.BackupSweep;
 import io.antrean.coordinator.core.DeadLetters;
+import io.antrean.coordinator.core.InFlightLimits;
 import io.antrean.coordinator.core.JitteredBackoff;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
@@ -15,6 +17,7 @@ import io.antrean.coordinator.core.SchedulerEvents;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.grpc.AdminServiceCalls;
+import io.antrean.coordinator.grpc.AdmissionInterceptor;
 import io.antrean.coordinator.grpc.CoordinatorServer;
 import io.antrean.coordinator.grpc.JobServiceCalls;
 import io.antrean.coordinator.grpc.RpcMetricsInterceptor;
@@ -59,6 +62,7 @@ public final class Coordinator implements AutoCloseable {
   private final ExecutorService dispatch;
   private final BackgroundDuties duties;
   private final CoordinatorServer server;
+  private final Admission admission;
   @Nullable private final HttpApiServer http;
 
   private Coordinator(
@@ -66,9 +70,11 @@ public final class Coordinator implements AutoCloseable {
       Settings settings,
       Clock clock,
       ServerBuilder<?> serverBuilder,
-      @Nullable HttpEndpoint httpEndpoint)
+      @Nullable HttpEndpoint httpEndpoint,
+      InFlightLimits inFlightLimits)
       throws IOException {
     this.store = store;
+    this.admission = new Admission(inFlightLimits);
     this.metrics = new CoordinatorMetrics(() -> store.stats(null, clock.instant()));
     this.counters = new RecoveryCounters(metrics.schedulerEvents());
     ScheduledThreadPoolExecutor stpe = new ScheduledThreadPoolExecutor(1, daemon("antrean-timer"));
@@ -116,6 +122,7 @@ public final class Coordinator implements AutoCloseable {
                 workers,
                 admin,
                 clock,
+                new AdmissionInterceptor(admission),
                 new RpcMetricsInterceptor(metrics.rpcDurations()))
             .start();
     this.http = httpEndpoint == null ? null : startHttp(httpEndpoint, settings, clock);
@@ -130,7 +137,8 @@ public final class Coordinator implements AutoCloseable {
           admin,
           metrics,
           () -> store.list(new JobQuery(null, null, null, null, 1)),
-          settings.maxPayloadBytes());
+          settings.maxPayloadBytes(),
+          admission);
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
@@ -141,7 +149,7 @@ public final class Coordinator implements AutoCloseable {
   public static Coordinator start(
       JobStore store, Settings settings, Clock clock, ServerBuilder<?> serverBuilder)
       throws IOException {
-    return new Coordinator(store, settings, clock, serverBuilder, null);
+    return new Coordinator(store, settings, clock, serverBuilder, null, InFlightLimits.defaults());
   }
 
   /**
@@ -155,7 +163,22 @@ public final class Coordinator implements AutoCloseable {
       ServerBuilder<?> serverBuilder,
       @Nullable HttpEndpoint http)
       throws IOException {
-    return new Coordinator(store, settings, clock, serverBuilder, http);
+    return new Coordinator(store, settings, clock, serverBuilder, http, InFlightLimits.defaults());
+  }
+
+  /**
+   * Starts a coordinator as {@link #start(JobStore, Settings, Clock, ServerBuilder, HttpEndpoint)}
+   * does, holding at most {@code inFlight} in flight (gRPC and HTTP calls alike).
+   */
+  public static Coordinator start(
+      JobStore store,
+      Settings settings,
+      Clock clock,
+      ServerBuilder<?> serverBuilder,
+      @Nullable HttpEndpoint http,
+      InFlightLimits inFlight)
+      throws IOException {
+    return new Coordinator(store, settings, clock, serverBuilder, http, inFlight);
   }
 
   public int port() {
@@ -178,6 +201,11 @@ public final class Coordinator implements AutoCloseable {
   /** Who watches which job (WatchJob calls). */
   public JobWatchers jobWatchers() {
     return watchers;
+  }
+
+  /** What is held in flight now, against which limits. */
+  public Admission admission() {
+    return admission;
   }
 
   /** The workers this coordinator has heard from. */

@@ -2,6 +2,7 @@ package io.antrean.coordinator;
 
 import io.antrean.coordinator.config.ConfigFile;
 import io.antrean.coordinator.core.DeadLetterAlert;
+import io.antrean.coordinator.core.InFlightLimits;
 import io.antrean.coordinator.core.Retention;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.http.HttpEndpoint;
@@ -23,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code antrean coordinator}: runs one coordinator until SIGTERM or SIGINT. */
@@ -163,10 +165,12 @@ public final class CoordinatorMain implements Callable<Integer> {
               + " before --ready-file.")
   Path httpPortFile;
 
+  @Mixin LimitOptions limits = new LimitOptions();
+
   private JobStore openStore() throws IOException {
     if (store == StoreKind.sqlite) {
       Files.createDirectories(dataDir);
-      return SqliteJobStore.open(dataDir);
+      return SqliteJobStore.open(dataDir, limits.sqlite());
     }
     if (postgresUrl == null) {
       throw new CommandLine.ParameterException(
@@ -201,6 +205,8 @@ public final class CoordinatorMain implements Callable<Integer> {
     if (config != null) {
       settings = ConfigFile.apply(config, settings);
     }
+    InFlightLimits inFlight = limits.inFlight();
+    limits.http().apply();
     JobStore jobStore = openStore();
     Coordinator coordinator =
         Coordinator.start(
@@ -209,8 +215,12 @@ public final class CoordinatorMain implements Callable<Integer> {
             Clock.systemUTC(),
             NettyServerBuilder.forAddress(new InetSocketAddress(host, grpcPort))
                 // Clients ping every 30 s while a long-poll is open; allow it, with margin.
-                .permitKeepAliveTime(20, TimeUnit.SECONDS),
-            httpPort < 0 ? null : new HttpEndpoint(httpHost == null ? host : httpHost, httpPort));
+                .permitKeepAliveTime(20, TimeUnit.SECONDS)
+                .maxInboundMessageSize(limits.grpcMaxMessageBytes())
+                .maxConcurrentCallsPerConnection(limits.maxCallsPerConnection()),
+            httpPort < 0 ? null : new HttpEndpoint(httpHost == null ? host : httpHost, httpPort),
+            inFlight);
+    log.info("in-flight limits: {}", inFlight);
     // SIGTERM and SIGINT are the normal way to stop: close gracefully, then exit 0 (not 143).
     Thread hook =
         new Thread(

@@ -1,8 +1,8 @@
 package io.antrean.worker;
 
 /**
- * Service-provider interface through which the runnable worker ({@link WorkerMain}) finds its
- * handlers with {@link java.util.ServiceLoader}. List implementations in {@code
+ * Service-provider interface through which the runnable worker (module {@code worker-runner}) finds
+ * its handlers with {@link java.util.ServiceLoader}. List implementations in {@code
  * META-INF/services/io.antrean.worker.JobHandlerProvider}; each needs a public no-argument
  * constructor.
  *

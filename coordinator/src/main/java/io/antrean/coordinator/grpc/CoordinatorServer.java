@@ -6,9 +6,12 @@ import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
+import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionService;
@@ -32,7 +35,8 @@ public final class CoordinatorServer {
    * @param watchers serves WatchJob
    * @param workers learns of workers from their calls
    * @param admin answers the AdminService (built on the same core, registry and clock)
-   * @param interceptors run on every call, for example {@link RpcMetricsInterceptor}
+   * @param interceptors run on every call whose request parses, for example {@link
+   *     RpcMetricsInterceptor}; they see typed requests
    */
   public CoordinatorServer(
       ServerBuilder<?> builder,
@@ -42,23 +46,27 @@ public final class CoordinatorServer {
       AdminServiceCalls admin,
       Clock clock,
       ServerInterceptor... interceptors) {
-    for (ServerInterceptor interceptor : interceptors) {
-      builder.intercept(interceptor);
-    }
     if (scheduler.asyncNeverBlocks()) {
       builder.callExecutor(new HotCallExecutors());
     }
     this.server =
         builder
-            .addService(
-                unparseable.guard(new GrpcJobService(scheduler, clock, watchers).bindService()))
-            .addService(
-                unparseable.guard(new GrpcWorkerService(scheduler, workers, clock).bindService()))
-            .addService(unparseable.guard(new GrpcAdminService(admin).bindService()))
-            .addService(unparseable.guard(health.getHealthService().bindService()))
-            .addService(unparseable.guard(ProtoReflectionServiceV1.newInstance().bindService()))
-            .addService(unparseable.guard(reflectionV1alpha().bindService()))
+            .addService(guarded(new GrpcJobService(scheduler, clock, watchers), interceptors))
+            .addService(guarded(new GrpcWorkerService(scheduler, workers, clock), interceptors))
+            .addService(guarded(new GrpcAdminService(admin), interceptors))
+            .addService(guarded(health.getHealthService(), interceptors))
+            .addService(guarded(ProtoReflectionServiceV1.newInstance(), interceptors))
+            .addService(guarded(reflectionV1alpha(), interceptors))
             .build();
+  }
+
+  /**
+   * The service behind its interceptors, behind the parse guard: interceptors see parsed (typed)
+   * requests, and a request that does not parse never reaches them.
+   */
+  private ServerServiceDefinition guarded(
+      BindableService service, ServerInterceptor... interceptors) {
+    return unparseable.guard(ServerInterceptors.intercept(service, interceptors));
   }
 
   /**

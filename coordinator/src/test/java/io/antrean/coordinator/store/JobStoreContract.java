@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see AttemptCountContract
  * @see LeaseExpiryContract
  * @see ReadContract
+ * @see JobBrowsingContract
  * @see DeadLetterContract
  * @see RedriveContract
  * @see RetentionContract
@@ -33,6 +34,7 @@ public abstract class JobStoreContract
         AttemptCountContract,
         LeaseExpiryContract,
         ReadContract,
+        JobBrowsingContract,
         DeadLetterContract,
         RedriveContract,
         RetentionContract,
