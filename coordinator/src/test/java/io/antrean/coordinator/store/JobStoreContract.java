@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see WorkerReportContract
  * @see BatchedCompletionContract
  * @see RepeatedReportContract
+ * @see AttemptCountContract
  * @see LeaseExpiryContract
  * @see ReadContract
  * @see JobBrowsingContract
@@ -30,6 +31,7 @@ public abstract class JobStoreContract
         WorkerReportContract,
         BatchedCompletionContract,
         RepeatedReportContract,
+        AttemptCountContract,
         LeaseExpiryContract,
         ReadContract,
         JobBrowsingContract,
