@@ -8,7 +8,7 @@
 # jfr-top.py prints where each spent its CPU.
 #
 #   bench/profile/cpu-per-job.sh [OUT_DIR]     env: JOBS (20000), ROUNDS (1), PROFILE (0|1),
-#                                              CONCURRENCY (25), WORKERS (2)
+#                                              CONCURRENCY (25), WORKERS (2), TIMEOUT (60s)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${1:-$(mktemp -d /tmp/antrean-cpu.XXXXXX)}"
@@ -21,6 +21,14 @@ ticks=$(getconf CLK_TCK)
 
 cpu_ticks() { # utime + stime of PID $1, in clock ticks
   awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+thread_ticks() { # "name ticks" per thread of PID $1 (pool numbers dropped, summed)
+  for task in /proc/"$1"/task/*; do
+    # comm is field 2 in parentheses and may hold spaces; utime and stime follow the state.
+    sed -E 's/^[0-9]+ \((.*)\) [A-Za-z] (.*)$/\1|\2/' "$task/stat" 2>/dev/null |
+      awk -F'|' '{ split($2, f, " "); name = $1; gsub(/[-#]?[0-9]+$/, "", name); print name "|" f[11] + f[12] }'
+  done | awk -F'|' '{ t[$1] += $2 } END { for (n in t) print n "|" t[n] }' | sort
 }
 
 pids=()
@@ -50,13 +58,16 @@ for i in $(seq 1 "$workers"); do
 done
 
 bench() {
-  bin/antrean --coordinator "$target" bench end-to-end --queue bench-real --jobs "$jobs" \
+  bin/antrean --coordinator "$target" --timeout "${TIMEOUT:-60s}" bench end-to-end --queue bench-real --jobs "$jobs" \
     --no-progress --json
 }
 
 bench >"$out/warm.json"
 declare -A before
-for pid in "$coordinator" "${worker_pids[@]}"; do before[$pid]=$(cpu_ticks "$pid"); done
+for pid in "$coordinator" "${worker_pids[@]}"; do
+  before[$pid]=$(cpu_ticks "$pid")
+  thread_ticks "$pid" >"$out/threads-before-$pid"
+done
 if [[ "${PROFILE:-0}" == 1 ]]; then
   jcmd "$coordinator" JFR.start name=measured settings=profile filename="$out/coordinator.jfr" >/dev/null
   i=1
@@ -69,7 +80,10 @@ start=$(date +%s.%N)
 for r in $(seq 1 "$rounds"); do bench >"$out/run-$r.json"; done
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 declare -A after
-for pid in "$coordinator" "${worker_pids[@]}"; do after[$pid]=$(cpu_ticks "$pid"); done
+for pid in "$coordinator" "${worker_pids[@]}"; do
+  after[$pid]=$(cpu_ticks "$pid")
+  thread_ticks "$pid" >"$out/threads-after-$pid"
+done
 if [[ "${PROFILE:-0}" == 1 ]]; then
   for pid in "$coordinator" "${worker_pids[@]}"; do jcmd "$pid" JFR.stop name=measured >/dev/null; done
 fi
@@ -92,6 +106,12 @@ for pid in "${worker_pids[@]}"; do
   i=$((i + 1))
 done
 echo "all three processes: $(per_job "$total") us CPU per job"
+for pid in "$coordinator" "${worker_pids[@]}"; do
+  echo "-- threads of pid $pid ($([[ $pid == "$coordinator" ]] && echo coordinator || echo worker)): us CPU per job"
+  join -t'|' "$out/threads-before-$pid" "$out/threads-after-$pid" |
+    awk -F'|' -v tck="$ticks" -v n="$ran" '{ d = $3 - $2; if (d > 0) printf "  %8.1f  %s\n", d * 1e6 / tck / n, $1 }' |
+    sort -rn | head -12
+done
 if [[ "${PROFILE:-0}" == 1 ]]; then
   for f in "$out"/coordinator.jfr "$out"/worker-*.jfr; do
     echo "== $(basename "$f" .jfr): top frames (self) and where the CPU goes"

@@ -1,5 +1,7 @@
 package io.antrean.bench;
 
+import java.time.Duration;
+
 /**
  * The workers that run a scenario's {@code bench.noop} jobs while the bench measures: worker
  * processes the bench started ({@link WorkerProcesses}), worker-library instances in the bench's
@@ -17,6 +19,14 @@ interface BenchWorkers extends AutoCloseable {
    * @throws BenchFailedException naming the worker and why it stopped
    */
   void throwIfFailed();
+
+  /**
+   * How much longer than {@code --wait} the first jobs may take, because the workers are still
+   * starting: zero unless they are processes of their own.
+   */
+  default Duration startAllowance() {
+    return Duration.ZERO;
+  }
 
   /** Stops the workers and waits for them; reports trouble as a warning, never throws. */
   @Override

@@ -1,5 +1,7 @@
 package io.antrean.bench;
 
+import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -13,20 +15,22 @@ final class WarmUp {
   /**
    * Enqueues {@code jobs} bench jobs into {@code queue} and waits for them to finish.
    *
-   * @throws BenchFailedException if they do not finish within {@code --wait}, or a worker stopped
+   * @throws BenchFailedException if they do not finish within {@code --wait} (plus the workers'
+   *     {@linkplain BenchWorkers#startAllowance() start allowance}), or a worker stopped
    */
   static void runJobs(BenchContext context, BenchWorkers workers, String queue, int jobs)
       throws InterruptedException {
     QueueWatch watch = new QueueWatch(context.client(), queue);
     BatchEnqueueScenario.enqueueAll(context, queue, jobs, new AtomicLong());
-    if (!watch.awaitFinished(jobs, context.settings().waitLimit(), workers::throwIfFailed)) {
+    Duration limit = context.settings().waitLimit().plus(workers.startAllowance());
+    if (!watch.awaitFinished(jobs, limit, workers::throwIfFailed)) {
       throw new BenchFailedException(
           "warm-up: only "
               + watch.finished()
               + " of "
               + jobs
               + " jobs finished within "
-              + context.settings().waitText()
+              + String.format(Locale.ROOT, "%.1f s", limit.toMillis() / 1000.0)
               + " (queue "
               + queue
               + ": "

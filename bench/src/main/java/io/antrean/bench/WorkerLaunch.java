@@ -8,15 +8,16 @@ import javax.annotation.Nullable;
 
 /**
  * How the bench starts one worker process: the command up to the worker's own options, such as
- * {@code java -jar worker-runner/target/antrean-worker-runner.jar}. The bench appends {@code --coordinator},
- * {@code --queue}, {@code --concurrency}, {@code --types bench.noop} and {@code --worker-id}.
- * Immutable.
+ * {@code java -jar worker-runner/target/antrean-worker-runner.jar}. The bench appends {@code
+ * --coordinator}, {@code --queue}, {@code --concurrency}, {@code --types bench.noop} and {@code
+ * --worker-id}. Immutable.
  *
  * @param command the program and its arguments before the worker's options
  */
 record WorkerLaunch(List<String> command) {
   /** Where the runnable worker's jar lies in a checkout, from its root. */
-  static final Path JAR_IN_CHECKOUT = Path.of("worker-runner", "target", "antrean-worker-runner.jar");
+  static final Path JAR_IN_CHECKOUT =
+      Path.of("worker-runner", "target", "antrean-worker-runner.jar");
 
   WorkerLaunch {
     command = List.copyOf(command);

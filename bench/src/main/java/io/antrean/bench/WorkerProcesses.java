@@ -25,6 +25,9 @@ final class WorkerProcesses implements BenchWorkers {
   /** The worker's {@code --shutdown-grace}: no-op jobs end at once, so this is never reached. */
   static final String SHUTDOWN_GRACE = "5s";
 
+  /** How much longer than {@code --wait} the warm-up waits for the processes to serve. */
+  static final Duration START_ALLOWANCE = Duration.ofSeconds(60);
+
   private static final int LOG_TAIL_LINES = 15;
 
   private final BenchContext context;
@@ -84,6 +87,12 @@ final class WorkerProcesses implements BenchWorkers {
             .redirectOutput(log.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
             .start());
+  }
+
+  /** A JVM takes seconds to start on a loaded machine; the warm-up may take this much longer. */
+  @Override
+  public Duration startAllowance() {
+    return START_ALLOWANCE;
   }
 
   @Override

@@ -14,8 +14,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The runnable worker: {@code java -jar antrean-worker-runner.jar [options]}. It runs every handler found
- * through {@link JobHandlerProvider} that is {@linkplain JobHandlerProvider#loadedByDefault()
+ * The runnable worker: {@code java -jar antrean-worker-runner.jar [options]}. It runs every handler
+ * found through {@link JobHandlerProvider} that is {@linkplain JobHandlerProvider#loadedByDefault()
  * loaded by default} (the bundled examples included, but not those for tests and benchmarks such as
  * {@code crash}), or only those named with {@code --types}.
  *
