@@ -216,7 +216,8 @@ public final class CoordinatorMain implements Callable<Integer> {
             NettyServerBuilder.forAddress(new InetSocketAddress(host, grpcPort))
                 // Clients ping every 30 s while a long-poll is open; allow it, with margin.
                 .permitKeepAliveTime(20, TimeUnit.SECONDS)
-                .maxInboundMessageSize(limits.grpcMaxMessageBytes()),
+                .maxInboundMessageSize(limits.grpcMaxMessageBytes())
+                .maxConcurrentCallsPerConnection(limits.maxCallsPerConnection()),
             httpPort < 0 ? null : new HttpEndpoint(httpHost == null ? host : httpHost, httpPort),
             inFlight);
     log.info("in-flight limits: {}", inFlight);

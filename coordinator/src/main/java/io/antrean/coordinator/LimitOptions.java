@@ -20,6 +20,12 @@ final class LimitOptions {
   /** gRPC's own default: 4 MiB. */
   static final int DEFAULT_GRPC_MAX_MESSAGE_BYTES = 4 << 20;
 
+  /**
+   * Bounds what one connection can make the server buffer: requests that arrived wait in memory
+   * (off the heap, in the transport's buffers) until a call thread reads them.
+   */
+  static final int DEFAULT_CALLS_PER_CONNECTION = 256;
+
   @Option(
       names = "--max-in-flight-bytes",
       converter = ByteSizeConverter.class,
@@ -54,6 +60,13 @@ final class LimitOptions {
       converter = ByteSizeConverter.class,
       description = "The largest gRPC request message taken, e.g. 4MiB. Default: 4MiB")
   Long grpcMaxMessageBytes;
+
+  @Option(
+      names = "--max-calls-per-connection",
+      description =
+          "gRPC calls open at once on one client connection (HTTP/2 max concurrent streams); a"
+              + " client queues more on its side. Default: 256")
+  Integer maxCallsPerConnection;
 
   @Option(
       names = "--max-queued-writes",
@@ -94,6 +107,16 @@ final class LimitOptions {
         maxLongPolls == null ? d.maxLongPolls() : maxLongPolls,
         maxWatchStreams == null ? d.maxWatchStreams() : maxWatchStreams,
         retryAfter == null ? d.retryAfter() : retryAfter);
+  }
+
+  /** gRPC calls open at once on one connection. */
+  int maxCallsPerConnection() {
+    int value =
+        maxCallsPerConnection == null ? DEFAULT_CALLS_PER_CONNECTION : maxCallsPerConnection;
+    if (value < 1) {
+      throw new IllegalArgumentException("--max-calls-per-connection must be at least 1");
+    }
+    return value;
   }
 
   /** The largest gRPC request message, in bytes. */

@@ -26,6 +26,7 @@ class LimitOptionsTest {
     assertThat(main.limits.inFlight()).isEqualTo(InFlightLimits.defaults());
     assertThat(main.limits.sqlite().maxQueuedWrites()).isEqualTo(10_000);
     assertThat(main.limits.grpcMaxMessageBytes()).isEqualTo(4 << 20);
+    assertThat(main.limits.maxCallsPerConnection()).isEqualTo(256);
   }
 
   @Test
@@ -39,6 +40,7 @@ class LimitOptionsTest {
             "--overload-retry-after", "250ms",
             "--max-queued-writes", "123",
             "--grpc-max-message-size", "8MiB",
+            "--max-calls-per-connection", "64",
             "--http-max-connections", "32",
             "--http-request-timeout", "5s",
             "--http-response-timeout", "7s",
@@ -48,6 +50,7 @@ class LimitOptionsTest {
         .isEqualTo(new InFlightLimits(64L << 20, 100, 50, 40, Duration.ofMillis(250)));
     assertThat(main.limits.sqlite().maxQueuedWrites()).isEqualTo(123);
     assertThat(main.limits.grpcMaxMessageBytes()).isEqualTo(8 << 20);
+    assertThat(main.limits.maxCallsPerConnection()).isEqualTo(64);
     assertThat(main.limits.http())
         .isEqualTo(
             new HttpServerLimits(

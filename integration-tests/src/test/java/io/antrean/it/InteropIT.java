@@ -73,6 +73,15 @@ class InteropIT {
     Job job = Jobs.get(cluster.jobs(), id);
     assertThat(job.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
     assertThat(job.getIdempotencyKey()).as("the producer keys every job").isNotEmpty();
+
+    Script rejected =
+        scripts.python(
+            "py-producer-rejected", "producer.py", "--target", cluster.target(), "--type", "");
+    assertThat(rejected.awaitExit(EXIT)).as(rejected.logText()).isEqualTo(2);
+    assertThat(rejected.logText())
+        .as("the BadRequest field violation, decoded from grpc-status-details-bin")
+        .contains("enqueue failed: INVALID_ARGUMENT")
+        .contains("\n  type: job type is required");
     assertThat(job.getHistoryList())
         .extracting(a -> a.getWorkerId() + ":" + a.getOutcome())
         .containsExactly("java-worker:" + AttemptOutcome.ATTEMPT_OUTCOME_SUCCEEDED);
@@ -98,7 +107,9 @@ class InteropIT {
             "--worker-id",
             "py-worker",
             "--lease-ttl",
-            "3");
+            "3",
+            "--shutdown-grace",
+            "1");
     JobServiceGrpc.JobServiceBlockingStub jobs = cluster.jobs();
     Job done = Jobs.awaitState(jobs, good, JobState.JOB_STATE_SUCCEEDED, Duration.ofSeconds(60));
     assertThat(done.getResult().toStringUtf8()).contains("messageId");
@@ -146,7 +157,9 @@ class InteropIT {
             "--worker-id",
             "node-worker",
             "--lease-ttl",
-            "3");
+            "3",
+            "--shutdown-grace",
+            "1");
 
     Job done = Jobs.awaitState(jobs, id, JobState.JOB_STATE_SUCCEEDED, Duration.ofSeconds(60));
     assertThat(done.getResult().toStringUtf8()).isEqualTo("{\"sleptMs\":4000}");
@@ -156,8 +169,27 @@ class InteropIT {
             "java-worker:" + AttemptOutcome.ATTEMPT_OUTCOME_LEASE_EXPIRED,
             "node-worker:" + AttemptOutcome.ATTEMPT_OUTCOME_SUCCEEDED);
     node.awaitLog("job " + id + " completed", EXIT);
+
+    // SIGTERM while a long job runs: the worker hands it back without spending an attempt.
+    long slow = Jobs.enqueue(jobs, "sleep", "{\"ms\":120000}");
+    Jobs.awaitProgress(jobs, slow, Duration.ofSeconds(30));
     node.signal("TERM");
     assertThat(node.awaitExit(EXIT)).isZero();
+    Job released = Jobs.get(jobs, slow);
+    assertThat(released.getState()).isEqualTo(JobState.JOB_STATE_PENDING);
+    assertThat(released.getAttempts()).as("release spends no attempt").isZero();
+    assertThat(released.getHistoryList())
+        .extracting(a -> a.getWorkerId() + ":" + a.getOutcome())
+        .containsExactly("node-worker:" + AttemptOutcome.ATTEMPT_OUTCOME_RELEASED);
+
+    Script rejected =
+        scripts.node(
+            "node-producer-rejected", "producer.js", "--target", cluster.target(), "--type", "");
+    assertThat(rejected.awaitExit(EXIT)).as(rejected.logText()).isEqualTo(2);
+    assertThat(rejected.logText())
+        .as("the BadRequest field violation, decoded from grpc-status-details-bin")
+        .contains("enqueue failed: INVALID_ARGUMENT")
+        .contains("\n  type: job type is required");
   }
 
   @Test

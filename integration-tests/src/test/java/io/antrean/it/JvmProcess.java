@@ -36,6 +36,20 @@ final class JvmProcess implements AutoCloseable {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(jar + " is missing; run the package phase first");
     }
+    List<String> what = new ArrayList<>(jvmOptions);
+    what.addAll(List.of("-jar", jar.toString()));
+    return launch(name, logDir, what, args);
+  }
+
+  /** Runs {@code mainClass} from {@code classPath} (entries joined with the path separator). */
+  static JvmProcess startMain(
+      String name, String classPath, String mainClass, Path logDir, List<String> args)
+      throws IOException {
+    return launch(name, logDir, List.of("-cp", classPath, mainClass), args);
+  }
+
+  private static JvmProcess launch(String name, Path logDir, List<String> what, List<String> args)
+      throws IOException {
     Files.createDirectories(logDir);
     Path log = logDir.resolve(name + ".log");
     List<String> cmd = new ArrayList<>();
@@ -43,9 +57,7 @@ final class JvmProcess implements AutoCloseable {
     cmd.add("-Xmx256m");
     cmd.add("-XX:+UseSerialGC");
     cmd.add("-XX:TieredStopAtLevel=1");
-    cmd.addAll(jvmOptions);
-    cmd.add("-jar");
-    cmd.add(jar.toString());
+    cmd.addAll(what);
     cmd.addAll(args);
     Process p =
         new ProcessBuilder(cmd)

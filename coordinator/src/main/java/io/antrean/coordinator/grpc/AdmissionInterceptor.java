@@ -80,6 +80,7 @@ public final class AdmissionInterceptor implements ServerInterceptor {
             ticket.addBytes(sizeOf(message));
           } catch (OverloadedException e) {
             refused.set(true);
+            release(message);
             refuse(releasing, e);
             return;
           }
@@ -126,6 +127,17 @@ public final class AdmissionInterceptor implements ServerInterceptor {
       }
     }
     return 0;
+  }
+
+  /** Frees a refused raw request's buffer now instead of when it is collected. */
+  private static void release(Object message) {
+    if (message instanceof InputStream in) {
+      try {
+        in.close();
+      } catch (IOException e) {
+        // nothing held any more either way
+      }
+    }
   }
 
   private static Kind kindOf(String fullMethodName) {

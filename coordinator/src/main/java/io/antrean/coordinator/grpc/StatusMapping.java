@@ -1,12 +1,10 @@
 package io.antrean.coordinator.grpc;
 
 import com.google.protobuf.Any;
-import com.google.rpc.BadRequest;
 import com.google.rpc.Code;
 import com.google.rpc.ErrorInfo;
 import com.google.rpc.RetryInfo;
 import io.antrean.coordinator.core.CoordinatorStoppingException;
-import io.antrean.coordinator.core.FieldViolation;
 import io.antrean.coordinator.core.JobFinishedException;
 import io.antrean.coordinator.core.NotDeadLetteredException;
 import io.antrean.coordinator.core.ValidationException;
@@ -45,14 +43,10 @@ public final class StatusMapping {
       return sre;
     }
     if (t instanceof ValidationException v) {
-      BadRequest.Builder bad = BadRequest.newBuilder();
-      for (FieldViolation fv : v.violations()) {
-        bad.addFieldViolations(
-            BadRequest.FieldViolation.newBuilder()
-                .setField(fv.field())
-                .setDescription(fv.description()));
-      }
-      return status(Code.INVALID_ARGUMENT, v.getMessage(), Any.pack(bad.build()));
+      return status(
+          Code.INVALID_ARGUMENT,
+          BoundedViolations.message(v),
+          Any.pack(BoundedViolations.badRequest(v)));
     }
     if (t instanceof LeaseLostException e) {
       return status(Code.FAILED_PRECONDITION, e.getMessage(), info("LEASE_LOST"));

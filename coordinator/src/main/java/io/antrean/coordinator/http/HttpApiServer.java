@@ -92,6 +92,7 @@ public final class HttpApiServer implements AutoCloseable {
         endpoint.host(),
         started.port(),
         limits);
+    log.info("dashboard at {}", dashboardUrl(endpoint.host(), started.port()));
     return started;
   }
 
@@ -110,6 +111,16 @@ public final class HttpApiServer implements AutoCloseable {
           return t;
         },
         new ThreadPoolExecutor.AbortPolicy());
+  }
+
+  /** The dashboard's address for a person to open: a wildcard bind is shown as loopback. */
+  static String dashboardUrl(String host, int port) {
+    String shown =
+        host.equals("0.0.0.0") || host.equals("::") || host.isEmpty() ? "localhost" : host;
+    if (shown.contains(":") && !shown.startsWith("[")) {
+      shown = "[" + shown + "]";
+    }
+    return "http://" + shown + ":" + port + "/";
   }
 
   /** The bound port. */

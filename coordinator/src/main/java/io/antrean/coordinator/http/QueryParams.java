@@ -69,6 +69,11 @@ final class QueryParams {
     }
   }
 
+  /** Records that the parameter's value is wrong, for {@link #check}. */
+  void invalid(String name, String description) {
+    violations.add(new FieldViolation(name, description));
+  }
+
   /** The value, or "" when absent. */
   String text(String name) {
     return values.getOrDefault(name, "");

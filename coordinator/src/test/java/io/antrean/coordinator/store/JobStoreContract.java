@@ -16,8 +16,10 @@ import org.junit.jupiter.api.BeforeEach;
  * @see WorkerReportContract
  * @see BatchedCompletionContract
  * @see RepeatedReportContract
+ * @see AttemptCountContract
  * @see LeaseExpiryContract
  * @see ReadContract
+ * @see JobBrowsingContract
  * @see DeadLetterContract
  * @see RedriveContract
  * @see RetentionContract
@@ -29,8 +31,10 @@ public abstract class JobStoreContract
         WorkerReportContract,
         BatchedCompletionContract,
         RepeatedReportContract,
+        AttemptCountContract,
         LeaseExpiryContract,
         ReadContract,
+        JobBrowsingContract,
         DeadLetterContract,
         RedriveContract,
         RetentionContract,

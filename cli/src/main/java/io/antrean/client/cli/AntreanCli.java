@@ -79,6 +79,7 @@ public final class AntreanCli implements Callable<Integer> {
 
   /** Runs the command line and exits the JVM with its exit code. */
   public static void main(String[] args) {
+    IsoLogFormatter.install();
     System.exit(commandLine(ClientConnector.GRPC, Clock.systemUTC()).execute(args));
   }
 
