@@ -13,17 +13,22 @@ import io.antrean.coordinator.core.RetentionSweep;
 import io.antrean.coordinator.core.SchedulerEvents;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.grpc.AdminServiceCalls;
+import io.antrean.coordinator.grpc.AuthInterceptor;
 import io.antrean.coordinator.grpc.CoordinatorServer;
 import io.antrean.coordinator.grpc.JobServiceCalls;
 import io.antrean.coordinator.grpc.RpcMetricsInterceptor;
 import io.antrean.coordinator.http.HttpApiServer;
 import io.antrean.coordinator.http.HttpEndpoint;
 import io.antrean.coordinator.metrics.CoordinatorMetrics;
+import io.antrean.coordinator.security.SecurityConfig;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.JobStore;
 import io.grpc.ServerBuilder;
+import io.grpc.ServerInterceptor;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -60,7 +65,8 @@ public final class Coordinator implements AutoCloseable {
       Settings settings,
       Clock clock,
       ServerBuilder<?> serverBuilder,
-      @Nullable HttpEndpoint httpEndpoint)
+      @Nullable HttpEndpoint httpEndpoint,
+      SecurityConfig security)
       throws IOException {
     this.store = store;
     this.metrics = new CoordinatorMetrics(() -> store.stats(null, clock.instant()));
@@ -93,18 +99,26 @@ public final class Coordinator implements AutoCloseable {
             timers,
             settings.sweepInterval(),
             settings.retention().interval());
+    List<ServerInterceptor> interceptors = new ArrayList<>();
+    if (security.authenticator() != null) {
+      interceptors.add(new AuthInterceptor(security.authenticator()));
+    }
+    // Added last, so it runs first and times refused calls too.
+    interceptors.add(new RpcMetricsInterceptor(metrics.rpcDurations()));
     this.server =
         new CoordinatorServer(
                 serverBuilder,
                 scheduler,
                 watchers,
                 clock,
-                new RpcMetricsInterceptor(metrics.rpcDurations()))
+                security.reflection(),
+                interceptors.toArray(ServerInterceptor[]::new))
             .start();
-    this.http = httpEndpoint == null ? null : startHttp(httpEndpoint, settings, clock);
+    this.http = httpEndpoint == null ? null : startHttp(httpEndpoint, settings, clock, security);
   }
 
-  private HttpApiServer startHttp(HttpEndpoint endpoint, Settings settings, Clock clock)
+  private HttpApiServer startHttp(
+      HttpEndpoint endpoint, Settings settings, Clock clock, SecurityConfig security)
       throws IOException {
     try {
       return HttpApiServer.start(
@@ -113,7 +127,9 @@ public final class Coordinator implements AutoCloseable {
           new AdminServiceCalls(new DeadLetters(scheduler), new QueueControl(scheduler)),
           metrics,
           () -> store.list(new JobQuery(null, null, null, null, 1)),
-          settings.maxPayloadBytes());
+          settings.maxPayloadBytes(),
+          security,
+          clock);
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
@@ -124,7 +140,7 @@ public final class Coordinator implements AutoCloseable {
   public static Coordinator start(
       JobStore store, Settings settings, Clock clock, ServerBuilder<?> serverBuilder)
       throws IOException {
-    return new Coordinator(store, settings, clock, serverBuilder, null);
+    return new Coordinator(store, settings, clock, serverBuilder, null, SecurityConfig.open());
   }
 
   /**
@@ -138,7 +154,23 @@ public final class Coordinator implements AutoCloseable {
       ServerBuilder<?> serverBuilder,
       @Nullable HttpEndpoint http)
       throws IOException {
-    return new Coordinator(store, settings, clock, serverBuilder, http);
+    return new Coordinator(store, settings, clock, serverBuilder, http, SecurityConfig.open());
+  }
+
+  /**
+   * Starts a coordinator as {@link #start(JobStore, Settings, Clock, ServerBuilder, HttpEndpoint)}
+   * does, protected as {@code security} says: identities and roles on gRPC and HTTP, HTTPS, the
+   * HTTP names allowed, reflection on or off. TLS on gRPC is the server builder's.
+   */
+  public static Coordinator start(
+      JobStore store,
+      Settings settings,
+      Clock clock,
+      ServerBuilder<?> serverBuilder,
+      @Nullable HttpEndpoint http,
+      SecurityConfig security)
+      throws IOException {
+    return new Coordinator(store, settings, clock, serverBuilder, http, security);
   }
 
   public int port() {

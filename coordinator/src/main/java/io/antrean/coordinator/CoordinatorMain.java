@@ -5,6 +5,7 @@ import io.antrean.coordinator.core.DeadLetterAlert;
 import io.antrean.coordinator.core.Retention;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.http.HttpEndpoint;
+import io.antrean.coordinator.security.SecurityConfig;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.postgres.PostgresJobStore;
 import io.antrean.coordinator.store.postgres.PostgresOptions;
@@ -23,13 +24,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code antrean coordinator}: runs one coordinator until SIGTERM or SIGINT. */
 @Command(
     name = "antrean coordinator",
     mixinStandardHelpOptions = true,
-    description = "Runs an Antrean coordinator on the embedded SQLite store or on PostgreSQL.")
+    description = "Runs an Antrean coordinator on the embedded SQLite store or on PostgreSQL.",
+    subcommands = TokenCommand.class)
 public final class CoordinatorMain implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(CoordinatorMain.class);
 
@@ -163,6 +166,8 @@ public final class CoordinatorMain implements Callable<Integer> {
               + " before --ready-file.")
   Path httpPortFile;
 
+  @Mixin SecurityOptions security;
+
   private JobStore openStore() throws IOException {
     if (store == StoreKind.sqlite) {
       Files.createDirectories(dataDir);
@@ -201,22 +206,34 @@ public final class CoordinatorMain implements Callable<Integer> {
     if (config != null) {
       settings = ConfigFile.apply(config, settings);
     }
+    SecurityConfig securityConfig;
+    try {
+      securityConfig = security.open(host, httpPort < 0 ? null : httpHostOrHost());
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      log.error("{}", e.getMessage());
+      System.err.println("antrean coordinator: " + e.getMessage());
+      security.close();
+      return 78;
+    }
     JobStore jobStore = openStore();
     Coordinator coordinator =
         Coordinator.start(
             jobStore,
             settings,
             Clock.systemUTC(),
-            NettyServerBuilder.forAddress(new InetSocketAddress(host, grpcPort))
+            NettyServerBuilder.forAddress(
+                    new InetSocketAddress(host, grpcPort), security.grpcCredentials())
                 // Clients ping every 30 s while a long-poll is open; allow it, with margin.
                 .permitKeepAliveTime(20, TimeUnit.SECONDS),
-            httpPort < 0 ? null : new HttpEndpoint(httpHost == null ? host : httpHost, httpPort));
+            httpPort < 0 ? null : new HttpEndpoint(httpHostOrHost(), httpPort),
+            securityConfig);
     // SIGTERM and SIGINT are the normal way to stop: close gracefully, then exit 0 (not 143).
     Thread hook =
         new Thread(
             () -> {
               log.info("shutting down");
               coordinator.close();
+              security.close();
               System.err.flush();
               Runtime.getRuntime().halt(0);
             },
@@ -238,6 +255,10 @@ public final class CoordinatorMain implements Callable<Integer> {
     }
     coordinator.awaitTermination();
     return 0;
+  }
+
+  private String httpHostOrHost() {
+    return httpHost == null ? host : httpHost;
   }
 
   private static void writeAtomically(Path file, String text) throws IOException {

@@ -35,21 +35,35 @@ public final class CoordinatorServer {
       JobWatchers watchers,
       Clock clock,
       ServerInterceptor... interceptors) {
+    this(builder, scheduler, watchers, clock, true, interceptors);
+  }
+
+  /**
+   * @param reflection whether to serve gRPC server reflection
+   * @param interceptors run on every call; the last one runs first
+   */
+  public CoordinatorServer(
+      ServerBuilder<?> builder,
+      JobScheduler scheduler,
+      JobWatchers watchers,
+      Clock clock,
+      boolean reflection,
+      ServerInterceptor... interceptors) {
     for (ServerInterceptor interceptor : interceptors) {
       builder.intercept(interceptor);
     }
     if (scheduler.asyncNeverBlocks()) {
       builder.callExecutor(new HotCallExecutors());
     }
-    this.server =
-        builder
-            .addService(new GrpcJobService(scheduler, clock, watchers))
-            .addService(new GrpcWorkerService(scheduler))
-            .addService(
-                new GrpcAdminService(new DeadLetters(scheduler), new QueueControl(scheduler)))
-            .addService(health.getHealthService())
-            .addService(ProtoReflectionServiceV1.newInstance())
-            .build();
+    builder
+        .addService(new GrpcJobService(scheduler, clock, watchers))
+        .addService(new GrpcWorkerService(scheduler))
+        .addService(new GrpcAdminService(new DeadLetters(scheduler), new QueueControl(scheduler)))
+        .addService(health.getHealthService());
+    if (reflection) {
+      builder.addService(ProtoReflectionServiceV1.newInstance());
+    }
+    this.server = builder.build();
   }
 
   /** Starts serving and reports SERVING on the health service. */

@@ -45,7 +45,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
       jobs =
           scheduler.lease(
               new LeaseCommand(
-                  request.getWorkerId(),
+                  CallerIdentity.workerId(request.getWorkerId()),
                   request.getQueue(),
                   request.getTypesList(),
                   request.getMaxJobs(),
@@ -89,7 +89,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                   .toList();
           List<HeartbeatResult> results =
               scheduler.heartbeat(
-                  request.getWorkerId(),
+                  CallerIdentity.workerId(request.getWorkerId()),
                   renewals,
                   request.hasLeaseTtl() ? ProtoTime.duration(request.getLeaseTtl()) : null);
           HeartbeatResponse.Builder b = HeartbeatResponse.newBuilder();
@@ -125,7 +125,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                 .completeAsync(
                     request.getJobId(),
                     request.getFencingToken(),
-                    request.getWorkerId(),
+                    CallerIdentity.workerId(request.getWorkerId()),
                     request.getResult().toByteArray(),
                     emptyToNull(request.getResultContentType()))
                 .thenApply(job -> CompleteResponse.getDefaultInstance()));
@@ -148,7 +148,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                               emptyToNull(i.getResultContentType())))
                   .toList();
           return scheduler
-              .completeAll(request.getWorkerId(), completions)
+              .completeAll(CallerIdentity.workerId(request.getWorkerId()), completions)
               .thenApply(GrpcWorkerService::completeBatchResponse);
         });
   }
@@ -183,7 +183,10 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                   request.hasRetryAfter() ? ProtoTime.duration(request.getRetryAfter()) : null);
           Job job =
               scheduler.fail(
-                  request.getJobId(), request.getFencingToken(), request.getWorkerId(), failure);
+                  request.getJobId(),
+                  request.getFencingToken(),
+                  CallerIdentity.workerId(request.getWorkerId()),
+                  failure);
           FailResponse.Builder b = FailResponse.newBuilder().setState(JobMapper.state(job.state()));
           if (job.state() == JobState.PENDING) {
             b.setNextRunAt(ProtoTime.timestamp(job.runAt()));
@@ -200,7 +203,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
           scheduler.release(
               request.getJobId(),
               request.getFencingToken(),
-              request.getWorkerId(),
+              CallerIdentity.workerId(request.getWorkerId()),
               request.getReason().isEmpty() ? "released" : request.getReason());
           return ReleaseResponse.getDefaultInstance();
         });

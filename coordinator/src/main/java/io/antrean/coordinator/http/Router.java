@@ -3,8 +3,11 @@ package io.antrean.coordinator.http;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.antrean.coordinator.grpc.CallerIdentity;
 import io.antrean.coordinator.http.ErrorBodies.ErrorBody;
 import io.antrean.coordinator.metrics.RpcDurations;
+import io.antrean.coordinator.security.Identity;
+import io.grpc.Context;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,9 +64,20 @@ final class Router implements HttpHandler {
   @GuardedBy("lock")
   private boolean draining;
 
+  @Nullable private final HttpGuard guard;
+
   Router(RpcDurations durations, int maxBodyBytes) {
+    this(durations, maxBodyBytes, null);
+  }
+
+  /**
+   * @param guard what a matched call must pass before its handler runs ({@link HttpGuard}); null
+   *     for none
+   */
+  Router(RpcDurations durations, int maxBodyBytes, @Nullable HttpGuard guard) {
     this.durations = durations;
     this.maxBodyBytes = maxBodyBytes;
+    this.guard = guard;
   }
 
   /**
@@ -136,7 +151,26 @@ final class Router implements HttpHandler {
           params.add(m.group(i));
         }
         call = new HttpCall(exchange, params, maxBodyBytes);
-        run(route.handler(), call);
+        Handler handler = route.handler();
+        String routeLabel = route.label();
+        run(
+            guard == null
+                ? handler
+                : c -> {
+                  Identity identity = guard.admit(routeLabel, c);
+                  if (identity == null) {
+                    handler.handle(c);
+                    return;
+                  }
+                  Context context = CallerIdentity.contextOf(identity);
+                  Context previous = context.attach();
+                  try {
+                    handler.handle(c);
+                  } finally {
+                    context.detach(previous);
+                  }
+                },
+            call);
         return;
       }
       call = new HttpCall(exchange, List.of(), maxBodyBytes);

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see ProducerContract
  * @see LeaseContract
  * @see WorkerReportContract
+ * @see LeaseHolderContract
  * @see BatchedCompletionContract
  * @see LeaseExpiryContract
  * @see ReadContract
@@ -26,6 +27,7 @@ public abstract class JobStoreContract
     implements ProducerContract,
         LeaseContract,
         WorkerReportContract,
+        LeaseHolderContract,
         BatchedCompletionContract,
         LeaseExpiryContract,
         ReadContract,

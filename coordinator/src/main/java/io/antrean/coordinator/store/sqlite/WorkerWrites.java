@@ -31,7 +31,8 @@ import javax.annotation.Nullable;
 final class WorkerWrites {
   private static final String RENEW =
       "UPDATE jobs SET lease_expires_at = ?, updated_at = ?, progress = coalesce(?, progress)"
-          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? RETURNING cancel_requested";
+          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ?"
+          + " AND lease_worker_id = ? RETURNING cancel_requested";
 
   private WorkerWrites() {}
 
@@ -56,7 +57,7 @@ final class WorkerWrites {
       Instant expiresAt,
       Instant now)
       throws SQLException {
-    Optional<Boolean> cancelRequested = renew(connection, renewal, expiresAt, now);
+    Optional<Boolean> cancelRequested = renew(connection, workerId, renewal, expiresAt, now);
     if (cancelRequested.isEmpty()) {
       Optional<Job> job = JobRows.find(connection, renewal.jobId());
       if (job.isPresent()
@@ -81,7 +82,11 @@ final class WorkerWrites {
 
   /** Extends the lease if it is current; answers whether a cancellation was requested. */
   private static Optional<Boolean> renew(
-      CachedConnection connection, LeaseRenewal renewal, Instant expiresAt, Instant now)
+      CachedConnection connection,
+      String workerId,
+      LeaseRenewal renewal,
+      Instant expiresAt,
+      Instant now)
       throws SQLException {
     PreparedStatement renew = connection.prepare(RENEW);
     renew.setLong(1, Micros.of(expiresAt));
@@ -89,6 +94,7 @@ final class WorkerWrites {
     renew.setString(3, renewal.progress());
     renew.setLong(4, renewal.jobId());
     renew.setLong(5, renewal.fencingToken());
+    renew.setString(6, workerId);
     try (ResultSet row = renew.executeQuery()) {
       return row.next() ? Optional.of(row.getInt(1) != 0) : Optional.empty();
     }
@@ -104,7 +110,8 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Optional<Job> done =
-        JobTransitions.succeed(connection, jobId, fencingToken, result, resultContentType, now);
+        JobTransitions.succeed(
+            connection, jobId, fencingToken, workerId, result, resultContentType, now);
     if (done.isEmpty()) {
       return rejectStale(
           connection, existing(connection, jobId), workerId, fencingToken, "complete", now);
@@ -121,7 +128,13 @@ final class WorkerWrites {
     for (Completion c : completions) {
       Optional<Job> done =
           JobTransitions.succeed(
-              connection, c.jobId(), c.fencingToken(), c.result(), c.resultContentType(), now);
+              connection,
+              c.jobId(),
+              c.fencingToken(),
+              workerId,
+              c.result(),
+              c.resultContentType(),
+              now);
       if (done.isPresent()) {
         AttemptRows.ended(connection, c.jobId(), c.fencingToken(), AttemptEnd.SUCCEEDED, now);
         outcomes.add(CompletionOutcome.completed(done.get()));
@@ -148,7 +161,7 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(connection, jobId);
-    if (!Leases.isHeldWith(job, fencingToken)) {
+    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
       return rejectStale(connection, job, workerId, fencingToken, "fail", now);
     }
     LeaseEnd end = LeaseEnd.failed(job, failure, planner, now);
@@ -164,7 +177,7 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(connection, jobId);
-    if (!Leases.isHeldWith(job, fencingToken)) {
+    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
       return rejectStale(connection, job, workerId, fencingToken, "release", now);
     }
     LeaseEnd end = LeaseEnd.released(job, reason);
