@@ -44,17 +44,20 @@
   // ---- API ---------------------------------------------------------------------------------
 
   async function api(method, path, body) {
-    const init = { method, headers: { Accept: "application/json" } };
-    if (body !== undefined) {
+    const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+    // The coordinator accepts state changes only as JSON, so every one carries a JSON body.
+    if (method !== "GET") {
       init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
+      init.body = JSON.stringify(body === undefined ? {} : body);
     }
     const response = await fetch(path, init);
     const text = await response.text();
     const json = text ? JSON.parse(text) : {};
     if (!response.ok) {
       const error = json.error || {};
-      throw new Error((error.code || response.status) + ": " + (error.message || "request failed"));
+      const failure = new Error((error.code || response.status) + ": " + (error.message || "request failed"));
+      failure.status = response.status;
+      throw failure;
     }
     return json;
   }
@@ -310,6 +313,27 @@
     refresh();
   }
 
+  // With authentication on, the dashboard signs in with a token once; the coordinator answers with
+  // an HttpOnly session cookie, so the token is never kept by the page.
+  function signIn() {
+    const input = el("input", { type: "password", id: "token", autocomplete: "off", placeholder: "antrean_…" });
+    const form = el("form", { id: "sign-in" },
+      el("h2", {}, "Sign in"),
+      el("label", { for: "token" }, "Token "), input,
+      el("button", { type: "submit" }, "Sign in"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await api("POST", "/v1/session", { token: input.value });
+        flash = null;
+      } catch (e) {
+        flash = { text: "Could not sign in: " + e.message, error: true, until: Date.now() + 10000 };
+      }
+      refresh();
+    });
+    show(form);
+  }
+
   async function refresh() {
     clearTimeout(timer);
     const mine = ++generation;
@@ -328,6 +352,11 @@
     } catch (e) {
       status.textContent = "refresh failed: " + e.message;
       status.className = "status error";
+      if (e.status === 401) {
+        status.textContent = "sign in to see this coordinator";
+        signIn();
+        return;
+      }
     }
     if (mine === generation) timer = setTimeout(refresh, REFRESH_MILLIS);
   }

@@ -1,5 +1,7 @@
 package io.antrean.worker;
 
+import io.antrean.channel.ChannelSecurity;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +49,28 @@ public final class WorkerMain implements Callable<Integer> {
               + " calls and long-polls go round-robin over healthy coordinators"
               + " (default: ${DEFAULT-VALUE}).")
   private String coordinator = "127.0.0.1:7400";
+
+  @Option(
+      names = "--tls-ca",
+      paramLabel = "PEM",
+      description = "Connect over TLS, trusting these CA certificates (PEM).")
+  private Path tlsCa;
+
+  @Option(
+      names = "--tls-cert",
+      paramLabel = "PEM",
+      description = "Client certificate chain (PEM) for mutual TLS, with --tls-key.")
+  private Path tlsCert;
+
+  @Option(names = "--tls-key", paramLabel = "PEM", description = "Private key (PEM) of --tls-cert.")
+  private Path tlsKey;
+
+  @Option(
+      names = "--token-file",
+      paramLabel = "FILE",
+      description =
+          "File holding the bearer token (default: the ANTREAN_TOKEN environment variable).")
+  private Path tokenFile;
 
   @Option(
       names = "--queue",
@@ -128,6 +152,7 @@ public final class WorkerMain implements Callable<Integer> {
       WorkerBuilder builder =
           Worker.builder()
               .coordinator(coordinator)
+              .security(ChannelSecurity.of(tlsCa, tlsCert, tlsKey, tokenFile, System.getenv()))
               .queue(queue)
               .concurrency(concurrency)
               .leaseTtl(leaseTtl)
