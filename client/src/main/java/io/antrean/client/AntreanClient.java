@@ -9,6 +9,7 @@ import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import io.antrean.proto.v1.QueueInfo;
+import io.antrean.proto.v1.WorkerStatus;
 import java.time.Duration;
 import java.util.List;
 import javax.annotation.Nullable;
@@ -145,6 +146,18 @@ public interface AntreanClient extends AutoCloseable {
    * @return the queues, possibly empty; never {@code null}
    */
   List<QueueInfo> listQueues();
+
+  /**
+   * The workers the coordinator has heard from on their Lease and Heartbeat calls, ordered by
+   * worker id: each with what it said about itself (host, version, queues, types, concurrency), the
+   * jobs it holds, when it was first and last seen, and whether it is live or lost (silent for
+   * three heartbeat intervals). Each coordinator knows only the workers that call it. Goes to the
+   * coordinator's {@code AdminService}; with bearer tokens it needs the admin role.
+   *
+   * @return the workers, possibly empty; never {@code null}
+   * @throws UnavailableException if the coordinator did not answer
+   */
+  List<WorkerStatus> listWorkers();
 
   /**
    * Pauses a queue: it still accepts jobs ({@link #enqueue} is unaffected), but no worker leases

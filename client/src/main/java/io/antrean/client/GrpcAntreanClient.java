@@ -16,11 +16,13 @@ import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import io.antrean.proto.v1.ListQueuesRequest;
+import io.antrean.proto.v1.ListWorkersRequest;
 import io.antrean.proto.v1.PauseQueueRequest;
 import io.antrean.proto.v1.QueueInfo;
 import io.antrean.proto.v1.ResumeQueueRequest;
 import io.antrean.proto.v1.WatchJobRequest;
 import io.antrean.proto.v1.WatchJobResponse;
+import io.antrean.proto.v1.WorkerStatus;
 import io.grpc.Channel;
 import io.grpc.Context;
 import io.grpc.ManagedChannel;
@@ -156,6 +158,12 @@ public final class GrpcAntreanClient implements AntreanClient {
   public List<QueueInfo> listQueues() {
     ListQueuesRequest request = ListQueuesRequest.getDefaultInstance();
     return StatusTranslation.call(() -> deadlinedAdmin().listQueues(request)).getQueuesList();
+  }
+
+  @Override
+  public List<WorkerStatus> listWorkers() {
+    ListWorkersRequest request = ListWorkersRequest.getDefaultInstance();
+    return StatusTranslation.call(() -> deadlinedAdmin().listWorkers(request)).getWorkersList();
   }
 
   @Override

@@ -8,6 +8,8 @@ import io.antrean.proto.v1.ListDeadLettersRequest;
 import io.antrean.proto.v1.ListDeadLettersResponse;
 import io.antrean.proto.v1.ListQueuesRequest;
 import io.antrean.proto.v1.ListQueuesResponse;
+import io.antrean.proto.v1.ListWorkersRequest;
+import io.antrean.proto.v1.ListWorkersResponse;
 import io.antrean.proto.v1.PauseQueueRequest;
 import io.antrean.proto.v1.PauseQueueResponse;
 import io.antrean.proto.v1.PurgeDeadLettersRequest;
@@ -50,6 +52,8 @@ public class FakeAdminService extends AdminServiceGrpc.AdminServiceImplBase {
           r -> RedriveDeadLettersResponse.newBuilder().addAllSkippedIds(r.getIdsList()).build();
   public volatile FakeJobService.Handler<PurgeDeadLettersRequest, PurgeDeadLettersResponse>
       purgeDeadLetters = r -> PurgeDeadLettersResponse.getDefaultInstance();
+  public volatile FakeJobService.Handler<ListWorkersRequest, ListWorkersResponse> listWorkers =
+      r -> ListWorkersResponse.getDefaultInstance();
   public volatile FakeJobService.Handler<ListQueuesRequest, ListQueuesResponse> listQueues =
       r -> ListQueuesResponse.getDefaultInstance();
   public volatile FakeJobService.Handler<PauseQueueRequest, PauseQueueResponse> pauseQueue =
@@ -102,6 +106,12 @@ public class FakeAdminService extends AdminServiceGrpc.AdminServiceImplBase {
   public void purgeDeadLetters(
       PurgeDeadLettersRequest request, StreamObserver<PurgeDeadLettersResponse> observer) {
     FakeJobService.serve(request, observer, purgeDeadLetters, requests, deadlines);
+  }
+
+  @Override
+  public void listWorkers(
+      ListWorkersRequest request, StreamObserver<ListWorkersResponse> observer) {
+    FakeJobService.serve(request, observer, listWorkers, requests, deadlines);
   }
 
   @Override

@@ -8,10 +8,12 @@ import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
 import io.antrean.coordinator.core.LeaseExpiryDuty;
 import io.antrean.coordinator.core.QueueControl;
+import io.antrean.coordinator.core.QueueRates;
 import io.antrean.coordinator.core.RecoveryCounters;
 import io.antrean.coordinator.core.RetentionSweep;
 import io.antrean.coordinator.core.SchedulerEvents;
 import io.antrean.coordinator.core.Settings;
+import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.grpc.AdminServiceCalls;
 import io.antrean.coordinator.grpc.AuthInterceptor;
 import io.antrean.coordinator.grpc.CoordinatorServer;
@@ -48,12 +50,16 @@ public final class Coordinator implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
   private static final long SHUTDOWN_GRACE_MILLIS = 10_000;
   private static final long WATCH_RECHECK_MILLIS = 1000;
+  private static final long WORKER_REGISTRY_SWEEP_MILLIS = 10_000;
 
   private final JobStore store;
   private final JobScheduler scheduler;
   private final JobWatchers watchers;
   private final CoordinatorMetrics metrics;
   private final RecoveryCounters counters;
+  private final WorkerRegistry workers = new WorkerRegistry();
+  private final QueueRates rates = new QueueRates();
+  private final AdminServiceCalls admin;
   private final ScheduledExecutorService timers;
   private final ExecutorService dispatch;
   private final BackgroundDuties duties;
@@ -79,6 +85,11 @@ public final class Coordinator implements AutoCloseable {
     // Catches changes made through another coordinator sharing the store, and missed events.
     timers.scheduleWithFixedDelay(
         watchers::runOnce, WATCH_RECHECK_MILLIS, WATCH_RECHECK_MILLIS, TimeUnit.MILLISECONDS);
+    timers.scheduleWithFixedDelay(
+        () -> workers.runOnce(clock.instant()),
+        WORKER_REGISTRY_SWEEP_MILLIS,
+        WORKER_REGISTRY_SWEEP_MILLIS,
+        TimeUnit.MILLISECONDS);
     this.scheduler =
         new JobScheduler(
             store,
@@ -87,8 +98,12 @@ public final class Coordinator implements AutoCloseable {
             new JitteredBackoff(() -> ThreadLocalRandom.current().nextDouble()),
             timers,
             dispatch,
-            SchedulerEvents.both(metrics.schedulerEvents(), watchers));
+            SchedulerEvents.both(
+                SchedulerEvents.both(metrics.schedulerEvents(), watchers), rates.events(clock)));
     scheduler.trackStoredLeases();
+    this.admin =
+        new AdminServiceCalls(
+            new DeadLetters(scheduler), new QueueControl(scheduler), workers, rates, clock);
     this.duties =
         new BackgroundDuties(
             new LeaseExpiryDuty(scheduler, counters),
@@ -110,6 +125,8 @@ public final class Coordinator implements AutoCloseable {
                 serverBuilder,
                 scheduler,
                 watchers,
+                workers,
+                admin,
                 clock,
                 security.reflection(),
                 interceptors.toArray(ServerInterceptor[]::new))
@@ -124,7 +141,7 @@ public final class Coordinator implements AutoCloseable {
       return HttpApiServer.start(
           endpoint,
           new JobServiceCalls(scheduler, clock),
-          new AdminServiceCalls(new DeadLetters(scheduler), new QueueControl(scheduler)),
+          admin,
           metrics,
           () -> store.list(new JobQuery(null, null, null, null, 1)),
           settings.maxPayloadBytes(),
@@ -193,6 +210,11 @@ public final class Coordinator implements AutoCloseable {
   /** Who watches which job (WatchJob calls). */
   public JobWatchers jobWatchers() {
     return watchers;
+  }
+
+  /** The workers this coordinator has heard from. */
+  public WorkerRegistry workers() {
+    return workers;
   }
 
   public RecoveryCounters recoveryCounters() {

@@ -2,10 +2,9 @@ package io.antrean.worker;
 
 import io.antrean.channel.ChannelSecurity;
 import io.antrean.channel.CoordinatorChannels;
+import io.antrean.worker.internal.SelfDescription;
 import io.antrean.worker.internal.WorkerSettings;
 import io.grpc.ManagedChannel;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -306,23 +305,11 @@ public final class WorkerBuilder {
 
   /** {@code <hostname>-<pid>-<6 hex digits>}. */
   static String defaultWorkerId() {
-    return hostname()
+    return SelfDescription.hostname()
         + "-"
         + ProcessHandle.current().pid()
         + "-"
         + String.format("%06x", ThreadLocalRandom.current().nextInt(1 << 24));
-  }
-
-  private static String hostname() {
-    String fromEnv = System.getenv("HOSTNAME");
-    if (fromEnv != null && !fromEnv.isBlank()) {
-      return fromEnv.strip();
-    }
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException e) {
-      return "unknown-host";
-    }
   }
 
   private static boolean isPositive(Duration duration) {

@@ -3,6 +3,7 @@ package io.antrean.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.antrean.duration.DurationSyntax;
 import io.antrean.worker.examples.EmailSendHandler;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -16,22 +17,24 @@ import picocli.CommandLine;
 class WorkerMainTest {
 
   @Test
-  void parsesDurationsWithUnitsAndIso8601() {
-    assertThat(DurationConverter.parse("500ms")).isEqualTo(Duration.ofMillis(500));
-    assertThat(DurationConverter.parse("30s")).isEqualTo(Duration.ofSeconds(30));
-    assertThat(DurationConverter.parse("2m")).isEqualTo(Duration.ofMinutes(2));
-    assertThat(DurationConverter.parse("1h")).isEqualTo(Duration.ofHours(1));
-    assertThat(DurationConverter.parse(" 10S ")).isEqualTo(Duration.ofSeconds(10));
-    assertThat(DurationConverter.parse("PT1M30S")).isEqualTo(Duration.ofSeconds(90));
+  void durationOptionsReadTheSharedSyntax() {
+    CommandLine cli = new CommandLine(new WorkerMain());
+    cli.parseArgs("--lease-ttl", "1m30s", "--shutdown-grace", "PT0.5S");
+
+    assertThat(cli.getCommandSpec().findOption("--lease-ttl").<Duration>getValue())
+        .isEqualTo(Duration.ofSeconds(90));
+    assertThat(cli.getCommandSpec().findOption("--shutdown-grace").<Duration>getValue())
+        .isEqualTo(Duration.ofMillis(500));
   }
 
   @Test
-  void rejectsDurationsItCannotRead() {
-    for (String bad : List.of("", "30", "-5s", "5 days", "PT-1S", "1.5s")) {
-      assertThatThrownBy(() -> DurationConverter.parse(bad))
-          .as(bad)
-          .isInstanceOf(CommandLine.TypeConversionException.class);
-    }
+  void aBadDurationGetsTheSharedMessage() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new WorkerMain()).setErr(new PrintWriter(err));
+
+    assertThat(cli.execute("--lease-ttl", "-5s")).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("Invalid value for option '--lease-ttl': " + DurationSyntax.problem("-5s"));
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.antrean.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.WorkerInfo;
 import io.antrean.worker.testing.InProcessCoordinator;
 import io.antrean.worker.testing.Polling;
 import java.io.IOException;
@@ -55,6 +56,27 @@ class WorkerPollingTest {
     assertThat(lease.getMaxJobs()).isEqualTo(2);
     assertThat(lease.getLeaseTtl().getSeconds()).isEqualTo(3);
     assertThat(lease.getWait().getSeconds()).isEqualTo(1);
+  }
+
+  @Test
+  void leaseTellsTheCoordinatorWhoTheWorkerIs() {
+    worker =
+        TestWorkers.builder(coordinator)
+            .queue("mail")
+            .concurrency(3)
+            .handler("b.type", ctx -> null)
+            .handler("a.type", ctx -> null)
+            .build();
+    worker.start();
+
+    assertThat(Polling.await(WAIT, () -> !coordinator.service.leases.isEmpty())).isTrue();
+    WorkerInfo info = coordinator.service.leases.get(0).getWorker();
+    assertThat(info.getHost()).isNotBlank();
+    assertThat(info.getVersion()).isNotBlank().doesNotContain("${");
+    assertThat(info.getQueuesList()).containsExactly("mail");
+    assertThat(info.getTypesList()).containsExactly("a.type", "b.type");
+    assertThat(info.getConcurrency()).isEqualTo(3);
+    assertThat(info.hasHeartbeatInterval()).isTrue();
   }
 
   @Test

@@ -45,6 +45,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
       StatsCommand.class,
       DlqCommand.class,
       QueueCommand.class,
+      WorkersCommand.class,
       SamplesCommand.class,
       io.antrean.client.bench.BenchCommand.class,
       CommandLine.HelpCommand.class

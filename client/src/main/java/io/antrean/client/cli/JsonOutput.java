@@ -6,12 +6,14 @@ import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 
 /**
- * The {@code --json} output: protobuf messages in the canonical proto3 JSON mapping, with fields at
- * their default values included so that scripts always find them. Also checks JSON input.
+ * The {@code --json} output: protobuf messages in the proto3 JSON mapping with the proto's own
+ * field names ({@code next_page_token}, {@code run_at}), exactly as the coordinator's HTTP API
+ * writes them, and with fields at their default values included so that scripts always find them.
+ * Also checks JSON input.
  */
 final class JsonOutput {
   private static final JsonFormat.Printer PRINTER =
-      JsonFormat.printer().alwaysPrintFieldsWithNoPresence();
+      JsonFormat.printer().alwaysPrintFieldsWithNoPresence().preservingProtoFieldNames();
 
   private JsonOutput() {}
 

@@ -97,6 +97,16 @@ class ListCommandTest {
   }
 
   @Test
+  void jsonOutputUsesTheProtoFieldNamesLikeTheHttpApi() {
+    cli.service.listJobs = r -> PAGE;
+
+    String out = cli.run("list", "--json").out();
+
+    assertThat(out).contains("\"next_page_token\": \"page-2\"", "\"content_type\"");
+    assertThat(out).doesNotContain("nextPageToken", "contentType");
+  }
+
+  @Test
   void anUnknownStateIsAUsageErrorAndABadTokenAServerError() {
     assertThat(cli.run("list", "--state", "done").exitCode()).isEqualTo(2);
 

@@ -114,14 +114,18 @@ final class EnqueueValidator {
       return now;
     }
     if (cmd.delay() != null) {
-      if (cmd.delay().isNegative()) {
-        out.add(new FieldViolation(prefix + "delay", "must not be negative"));
+      String problem = TimeRanges.delayProblem(cmd.delay());
+      if (problem != null) {
+        out.add(new FieldViolation(prefix + "delay", problem));
         return now;
       }
       return now.plus(cmd.delay()).truncatedTo(ChronoUnit.MICROS);
     }
-    Instant at = cmd.runAt() == null ? now : cmd.runAt();
-    return at.truncatedTo(ChronoUnit.MICROS);
+    if (cmd.runAt() == null) {
+      return now.truncatedTo(ChronoUnit.MICROS);
+    }
+    addIfProblem(out, prefix + "run_at", TimeRanges.runAtProblem(cmd.runAt(), now));
+    return cmd.runAt().truncatedTo(ChronoUnit.MICROS);
   }
 
   private RetryPolicy policy(
@@ -138,26 +142,22 @@ final class EnqueueValidator {
       out.add(new FieldViolation(p + "max_attempts", "must be at least 1"));
     }
     Duration initial = o.initialBackoff() == null ? base.initialBackoff() : o.initialBackoff();
-    if (initial.isNegative()) {
-      out.add(new FieldViolation(p + "initial_backoff", "must not be negative"));
-    }
+    String initialProblem = TimeRanges.backoffProblem(initial);
+    addIfProblem(out, p + "initial_backoff", initialProblem);
     double multiplier = o.multiplier() == null ? base.multiplier() : o.multiplier();
-    if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
-      out.add(new FieldViolation(p + "backoff_multiplier", "must be a number of at least 1"));
-    }
+    String multiplierProblem = TimeRanges.multiplierProblem(multiplier);
+    addIfProblem(out, p + "backoff_multiplier", multiplierProblem);
     Duration max = o.maxBackoff() == null ? base.maxBackoff() : o.maxBackoff();
-    if (max.isNegative()) {
-      out.add(new FieldViolation(p + "max_backoff", "must not be negative"));
-    }
+    String maxProblem = TimeRanges.backoffProblem(max);
+    addIfProblem(out, p + "max_backoff", maxProblem);
     int maxExpiries = o.maxLeaseExpiries() == null ? base.maxLeaseExpiries() : o.maxLeaseExpiries();
     if (maxExpiries < 1) {
       out.add(new FieldViolation(p + "max_lease_expiries", "must be at least 1"));
     }
     if (maxAttempts < 1
-        || initial.isNegative()
-        || !(multiplier >= 1.0)
-        || Double.isInfinite(multiplier)
-        || max.isNegative()
+        || initialProblem != null
+        || multiplierProblem != null
+        || maxProblem != null
         || maxExpiries < 1) {
       return base;
     }

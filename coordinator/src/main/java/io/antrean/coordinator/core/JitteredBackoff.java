@@ -37,24 +37,33 @@ public final class JitteredBackoff implements RetryPlanner {
         failure.retryAfter() != null && !failure.retryAfter().isNegative()
             ? failure.retryAfter()
             : delay(job.retryPolicy(), job.handlerAttempts());
-    return Optional.of(now.plus(delay));
+    if (delay.compareTo(TimeRanges.MAX_BACKOFF) > 0) {
+      delay = TimeRanges.MAX_BACKOFF;
+    }
+    return Optional.of(TimeRanges.plus(now, delay));
   }
 
   /**
    * The jittered delay after the given failed handler attempt (1 for the first).
    *
-   * @return a duration in [0, cap], where cap = min(maxBackoff, initial * multiplier^(attempt-1))
+   * @return a duration in [0, cap], where cap = min(maxBackoff, initial * multiplier^(attempt-1),
+   *     365 days); the arithmetic saturates, so any stored policy gives a delay
    */
   public Duration delay(RetryPolicy policy, int failedAttempt) {
     double capNanos = cap(policy, failedAttempt);
     return Duration.ofNanos((long) (random.getAsDouble() * capNanos));
   }
 
-  /** The upper bound of the delay after the given failed attempt, in nanoseconds. */
+  /** The upper bound of the delay after the given failed attempt, in nanoseconds; never NaN. */
   static double cap(RetryPolicy policy, int failedAttempt) {
-    double exp =
-        policy.initialBackoff().toNanos()
-            * Math.pow(policy.multiplier(), Math.max(0, failedAttempt - 1));
-    return Math.min(exp, (double) policy.maxBackoff().toNanos());
+    double initial = TimeRanges.saturatedNanos(policy.initialBackoff());
+    double growth = Math.pow(policy.multiplier(), Math.max(0, failedAttempt - 1));
+    // 0 * Infinity is NaN: a zero initial backoff stays zero however large the growth.
+    double exp = initial == 0 ? 0 : initial * growth;
+    double limit =
+        Math.min(
+            (double) TimeRanges.saturatedNanos(policy.maxBackoff()),
+            (double) TimeRanges.MAX_BACKOFF.toNanos());
+    return Double.isNaN(exp) ? limit : Math.min(exp, limit);
   }
 }

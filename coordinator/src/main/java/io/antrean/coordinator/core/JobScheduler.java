@@ -241,6 +241,9 @@ public final class JobScheduler {
       events.onStaleRejected();
       throw e;
     }
+    if (WorkerReports.isRepeat(job, now)) {
+      return job;
+    }
     events.onFailed(job, failure.kind(), reports.runTime(jobId, fencingToken, now));
     if (job.state() == JobState.PENDING) {
       wakeups.wakeAt(job.queue(), job.runAt());
@@ -272,11 +275,11 @@ public final class JobScheduler {
    * Cancels a pending job, or asks the worker of a running one to stop.
    *
    * @throws JobNotFoundException for an unknown id
-   * @throws JobFinishedException for a job that already succeeded or failed
+   * @throws JobFinishedException for a job that already succeeded, failed or was cancelled
    */
   public Job cancel(long jobId) {
     Job before = get(jobId);
-    if (before.state() == JobState.SUCCEEDED || before.state() == JobState.FAILED) {
+    if (before.state().isTerminal()) {
       throw new JobFinishedException(jobId, before.state());
     }
     Job after = store.cancel(jobId, clock.instant());

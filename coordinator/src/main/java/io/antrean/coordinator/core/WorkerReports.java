@@ -12,6 +12,7 @@ import io.antrean.coordinator.store.StoreFutures;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import javax.annotation.Nullable;
@@ -85,7 +86,9 @@ final class WorkerReports {
                 }
                 throw failure;
               }
-              events.onCompleted(job, runTime(jobId, fencingToken, now));
+              if (!isRepeat(job, now)) {
+                events.onCompleted(job, runTime(jobId, fencingToken, now));
+              }
               return job;
             });
   }
@@ -105,15 +108,27 @@ final class WorkerReports {
               for (int i = 0; i < outcomes.size(); i++) {
                 CompletionOutcome o = outcomes.get(i);
                 switch (o.status()) {
-                  case COMPLETED ->
+                  case COMPLETED -> {
+                    if (!isRepeat(o.job(), now)) {
                       events.onCompleted(
                           o.job(), runTime(o.jobId(), completions.get(i).fencingToken(), now));
+                    }
+                  }
                   case LEASE_LOST -> events.onStaleRejected();
                   case NOT_FOUND -> {}
                 }
               }
               return outcomes;
             });
+  }
+
+  /**
+   * Whether the store answered a repeat of the worker's own accepted report: it changed nothing, so
+   * the job was last changed before this call's {@code now} (a change made now carries {@code now},
+   * to the microsecond the stores keep). A repeat is reported to nobody a second time.
+   */
+  static boolean isRepeat(Job job, Instant now) {
+    return job.updatedAt().isBefore(now.truncatedTo(ChronoUnit.MICROS));
   }
 
   /** Forgets the lease that just ended and answers how long it ran, if this coordinator knows. */

@@ -119,10 +119,14 @@ final class WorkerRequests {
 
   /**
    * @return the failure with its texts cut to size
-   * @throws ValidationException for a negative retry_after
+   * @throws ValidationException for a retry_after outside [0, 365 days]
    */
   static Failure failure(Failure f) {
-    new Violations().notNegative(f.retryAfter(), "retry_after").throwIfAny();
+    new Violations()
+        .problem(
+            f.retryAfter() == null ? null : TimeRanges.backoffProblem(f.retryAfter()),
+            "retry_after")
+        .throwIfAny();
     return new Failure(
         f.kind(),
         cut(f.errorType(), MAX_ERROR_MESSAGE_CHARS),

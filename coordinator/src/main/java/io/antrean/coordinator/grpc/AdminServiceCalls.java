@@ -4,16 +4,22 @@ import io.antrean.coordinator.core.DeadLetterSelection;
 import io.antrean.coordinator.core.DeadLetters;
 import io.antrean.coordinator.core.QueueControl;
 import io.antrean.coordinator.core.QueueControl.QueueStatus;
+import io.antrean.coordinator.core.QueueRates;
 import io.antrean.coordinator.core.RedriveOutcome;
+import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobPage;
 import io.antrean.proto.v1.DeadLetterFilter;
 import io.antrean.proto.v1.GetDeadLetterRequest;
 import io.antrean.proto.v1.GetDeadLetterResponse;
+import io.antrean.proto.v1.GetQueueRatesRequest;
+import io.antrean.proto.v1.GetQueueRatesResponse;
 import io.antrean.proto.v1.ListDeadLettersRequest;
 import io.antrean.proto.v1.ListDeadLettersResponse;
 import io.antrean.proto.v1.ListQueuesRequest;
 import io.antrean.proto.v1.ListQueuesResponse;
+import io.antrean.proto.v1.ListWorkersRequest;
+import io.antrean.proto.v1.ListWorkersResponse;
 import io.antrean.proto.v1.PauseQueueRequest;
 import io.antrean.proto.v1.PauseQueueResponse;
 import io.antrean.proto.v1.PurgeDeadLettersRequest;
@@ -23,19 +29,41 @@ import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.RedriveDeadLettersResponse;
 import io.antrean.proto.v1.ResumeQueueRequest;
 import io.antrean.proto.v1.ResumeQueueResponse;
+import java.time.Clock;
 
 /**
- * The AdminService's calls (dead letters and queue control) without a transport: a request message
- * in, a response message out, each one call into the core. Shared by the gRPC service and the
- * HTTP/JSON API. Errors are the core's domain exceptions. Thread-safe.
+ * The AdminService's calls (dead letters, queue control, workers and rates) without a transport: a
+ * request message in, a response message out, each one call into the core. Shared by the gRPC
+ * service and the HTTP/JSON API. Errors are the core's domain exceptions. Thread-safe.
  */
 public final class AdminServiceCalls {
   private final DeadLetters deadLetters;
   private final QueueControl queues;
+  private final WorkerRegistry workers;
+  private final QueueRates rates;
+  private final Clock clock;
 
-  public AdminServiceCalls(DeadLetters deadLetters, QueueControl queues) {
+  public AdminServiceCalls(
+      DeadLetters deadLetters,
+      QueueControl queues,
+      WorkerRegistry workers,
+      QueueRates rates,
+      Clock clock) {
     this.deadLetters = deadLetters;
     this.queues = queues;
+    this.workers = workers;
+    this.rates = rates;
+    this.clock = clock;
+  }
+
+  public ListWorkersResponse listWorkers(ListWorkersRequest request) {
+    return WorkerMapper.workers(workers.list(clock.instant()));
+  }
+
+  /** INVALID_ARGUMENT (field violation on queue) for a bad queue name. */
+  public GetQueueRatesResponse getQueueRates(GetQueueRatesRequest request) {
+    String queue = request.getQueue().isEmpty() ? null : request.getQueue();
+    return WorkerMapper.rates(rates.snapshot(queue, clock.instant()));
   }
 
   public ListDeadLettersResponse listDeadLetters(ListDeadLettersRequest request) {
@@ -116,8 +144,12 @@ public final class AdminServiceCalls {
         f.getQueue().isEmpty() ? null : f.getQueue(),
         f.getType().isEmpty() ? null : f.getType(),
         f.getErrorContains().isEmpty() ? null : f.getErrorContains(),
-        f.hasFailedAfter() ? ProtoTime.instant(f.getFailedAfter()) : null,
-        f.hasFailedBefore() ? ProtoTime.instant(f.getFailedBefore()) : null,
+        f.hasFailedAfter()
+            ? ProtoTime.requestInstant(f.getFailedAfter(), "filter.failed_after")
+            : null,
+        f.hasFailedBefore()
+            ? ProtoTime.requestInstant(f.getFailedBefore(), "filter.failed_before")
+            : null,
         null,
         1);
   }

@@ -1,14 +1,16 @@
 package io.antrean.coordinator.grpc;
 
-import io.antrean.coordinator.core.DeadLetters;
-import io.antrean.coordinator.core.QueueControl;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.GetDeadLetterRequest;
 import io.antrean.proto.v1.GetDeadLetterResponse;
+import io.antrean.proto.v1.GetQueueRatesRequest;
+import io.antrean.proto.v1.GetQueueRatesResponse;
 import io.antrean.proto.v1.ListDeadLettersRequest;
 import io.antrean.proto.v1.ListDeadLettersResponse;
 import io.antrean.proto.v1.ListQueuesRequest;
 import io.antrean.proto.v1.ListQueuesResponse;
+import io.antrean.proto.v1.ListWorkersRequest;
+import io.antrean.proto.v1.ListWorkersResponse;
 import io.antrean.proto.v1.PauseQueueRequest;
 import io.antrean.proto.v1.PauseQueueResponse;
 import io.antrean.proto.v1.PurgeDeadLettersRequest;
@@ -20,14 +22,26 @@ import io.antrean.proto.v1.ResumeQueueResponse;
 import io.grpc.stub.StreamObserver;
 
 /**
- * The operator RPCs over the dead-letter queue and queue control, answered by {@link
- * AdminServiceCalls}.
+ * The operator RPCs over the dead-letter queue, queue control, workers and rates, answered by
+ * {@link AdminServiceCalls}.
  */
 public final class GrpcAdminService extends AdminServiceGrpc.AdminServiceImplBase {
   private final AdminServiceCalls calls;
 
-  public GrpcAdminService(DeadLetters deadLetters, QueueControl queues) {
-    this.calls = new AdminServiceCalls(deadLetters, queues);
+  public GrpcAdminService(AdminServiceCalls calls) {
+    this.calls = calls;
+  }
+
+  @Override
+  public void listWorkers(
+      ListWorkersRequest request, StreamObserver<ListWorkersResponse> observer) {
+    Unary.answer(observer, () -> calls.listWorkers(request));
+  }
+
+  @Override
+  public void getQueueRates(
+      GetQueueRatesRequest request, StreamObserver<GetQueueRatesResponse> observer) {
+    Unary.answer(observer, () -> calls.getQueueRates(request));
   }
 
   @Override

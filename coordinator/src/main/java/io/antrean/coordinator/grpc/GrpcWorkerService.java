@@ -2,6 +2,7 @@ package io.antrean.coordinator.grpc;
 
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.LeaseCommand;
+import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
@@ -27,20 +28,38 @@ import io.antrean.proto.v1.ReleaseResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/** The worker-facing RPCs. Lease is asynchronous: a waiting call holds no thread. */
+/**
+ * The worker-facing RPCs. Lease is asynchronous: a waiting call holds no thread. Every call is also
+ * reported to the {@link WorkerRegistry}, at the clock's time.
+ */
 public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImplBase {
   private final JobScheduler scheduler;
+  private final WorkerRegistry workers;
+  private final Clock clock;
 
-  public GrpcWorkerService(JobScheduler scheduler) {
+  public GrpcWorkerService(JobScheduler scheduler, WorkerRegistry workers, Clock clock) {
     this.scheduler = scheduler;
+    this.workers = workers;
+    this.clock = clock;
   }
 
   @Override
   public void lease(LeaseRequest request, StreamObserver<LeaseResponse> observer) {
     CompletableFuture<List<Job>> jobs;
+    String workerId = CallerIdentity.workerId(request.getWorkerId());
+    boolean known = !workerId.isEmpty();
+    if (known) {
+      workers.leaseStarted(
+          workerId,
+          WorkerMapper.identity(request.hasWorker(), request.getWorker()),
+          request.getQueue().isEmpty() ? "default" : request.getQueue(),
+          request.getTypesList(),
+          clock.instant());
+    }
     try {
       jobs =
           scheduler.lease(
@@ -49,9 +68,14 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                   request.getQueue(),
                   request.getTypesList(),
                   request.getMaxJobs(),
-                  request.hasLeaseTtl() ? ProtoTime.duration(request.getLeaseTtl()) : null,
-                  request.hasWait() ? ProtoTime.duration(request.getWait()) : null));
+                  request.hasLeaseTtl()
+                      ? ProtoTime.requestDuration(request.getLeaseTtl(), "lease_ttl")
+                      : null,
+                  request.hasWait() ? ProtoTime.requestDuration(request.getWait(), "wait") : null));
     } catch (RuntimeException e) {
+      if (known) {
+        workers.leaseEnded(workerId, 0, clock.instant());
+      }
       observer.onError(StatusMapping.toStatus(e));
       return;
     }
@@ -60,6 +84,9 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
     }
     jobs.whenComplete(
         (leased, error) -> {
+          if (known) {
+            workers.leaseEnded(workerId, error == null ? leased.size() : 0, clock.instant());
+          }
           if (error != null) {
             if (!jobs.isCancelled()) {
               observer.onError(StatusMapping.toStatus(error));
@@ -91,9 +118,15 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
               scheduler.heartbeat(
                   CallerIdentity.workerId(request.getWorkerId()),
                   renewals,
-                  request.hasLeaseTtl() ? ProtoTime.duration(request.getLeaseTtl()) : null);
+                  request.hasLeaseTtl()
+                      ? ProtoTime.requestDuration(request.getLeaseTtl(), "lease_ttl")
+                      : null);
           HeartbeatResponse.Builder b = HeartbeatResponse.newBuilder();
+          int held = 0;
           for (HeartbeatResult r : results) {
+            if (r.status() != HeartbeatResult.Status.LOST) {
+              held++;
+            }
             LeaseState.Builder s =
                 LeaseState.newBuilder()
                     .setJobId(r.jobId())
@@ -104,6 +137,11 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
             }
             b.addLeases(s);
           }
+          workers.heartbeat(
+              CallerIdentity.workerId(request.getWorkerId()),
+              WorkerMapper.identity(request.hasWorker(), request.getWorker()),
+              held,
+              clock.instant());
           return b.build();
         });
   }
@@ -128,6 +166,8 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                     CallerIdentity.workerId(request.getWorkerId()),
                     request.getResult().toByteArray(),
                     emptyToNull(request.getResultContentType()))
+                .whenComplete(
+                    (job, e) -> reported(CallerIdentity.workerId(request.getWorkerId()), 1))
                 .thenApply(job -> CompleteResponse.getDefaultInstance()));
   }
 
@@ -149,6 +189,9 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                   .toList();
           return scheduler
               .completeAll(CallerIdentity.workerId(request.getWorkerId()), completions)
+              .whenComplete(
+                  (o, e) ->
+                      reported(CallerIdentity.workerId(request.getWorkerId()), completions.size()))
               .thenApply(GrpcWorkerService::completeBatchResponse);
         });
   }
@@ -180,13 +223,20 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                   emptyToNull(request.getErrorType()),
                   emptyToNull(request.getErrorMessage()),
                   emptyToNull(request.getStackTrace()),
-                  request.hasRetryAfter() ? ProtoTime.duration(request.getRetryAfter()) : null);
-          Job job =
-              scheduler.fail(
-                  request.getJobId(),
-                  request.getFencingToken(),
-                  CallerIdentity.workerId(request.getWorkerId()),
-                  failure);
+                  request.hasRetryAfter()
+                      ? ProtoTime.requestDuration(request.getRetryAfter(), "retry_after")
+                      : null);
+          Job job;
+          try {
+            job =
+                scheduler.fail(
+                    request.getJobId(),
+                    request.getFencingToken(),
+                    CallerIdentity.workerId(request.getWorkerId()),
+                    failure);
+          } finally {
+            reported(CallerIdentity.workerId(request.getWorkerId()), 1);
+          }
           FailResponse.Builder b = FailResponse.newBuilder().setState(JobMapper.state(job.state()));
           if (job.state() == JobState.PENDING) {
             b.setNextRunAt(ProtoTime.timestamp(job.runAt()));
@@ -200,13 +250,24 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
     Unary.answer(
         observer,
         () -> {
-          scheduler.release(
-              request.getJobId(),
-              request.getFencingToken(),
-              CallerIdentity.workerId(request.getWorkerId()),
-              request.getReason().isEmpty() ? "released" : request.getReason());
+          try {
+            scheduler.release(
+                request.getJobId(),
+                request.getFencingToken(),
+                CallerIdentity.workerId(request.getWorkerId()),
+                request.getReason().isEmpty() ? "released" : request.getReason());
+          } finally {
+            reported(CallerIdentity.workerId(request.getWorkerId()), 1);
+          }
           return ReleaseResponse.getDefaultInstance();
         });
+  }
+
+  /** Counts reported jobs of a worker the registry already knows; ignores a missing id. */
+  private void reported(String workerId, int jobs) {
+    if (!workerId.isEmpty()) {
+      workers.reported(workerId, jobs, clock.instant());
+    }
   }
 
   private static String emptyToNull(String s) {

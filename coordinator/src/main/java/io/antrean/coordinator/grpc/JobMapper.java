@@ -1,7 +1,8 @@
 package io.antrean.coordinator.grpc;
 
 import static io.antrean.coordinator.grpc.ProtoTime.duration;
-import static io.antrean.coordinator.grpc.ProtoTime.instant;
+import static io.antrean.coordinator.grpc.ProtoTime.requestDuration;
+import static io.antrean.coordinator.grpc.ProtoTime.requestInstant;
 import static io.antrean.coordinator.grpc.ProtoTime.timestamp;
 
 import com.google.protobuf.ByteString;
@@ -26,15 +27,28 @@ public final class JobMapper {
 
   /** An Enqueue request as a domain command; zero retry fields mean "keep the default". */
   public static EnqueueCommand command(EnqueueRequest r) {
+    return command(r, "");
+  }
+
+  /**
+   * An Enqueue request as a domain command, its time fields named under {@code prefix} (for example
+   * {@code jobs[2].}) when they are not valid protobuf times.
+   *
+   * @throws io.antrean.coordinator.core.ValidationException for a time protobuf calls invalid
+   */
+  public static EnqueueCommand command(EnqueueRequest r, String prefix) {
     RetryOverride retry = RetryOverride.NONE;
     if (r.hasRetryPolicy()) {
       RetryPolicy p = r.getRetryPolicy();
+      String at = prefix + "retry_policy.";
       retry =
           new RetryOverride(
               p.getMaxAttempts() == 0 ? null : p.getMaxAttempts(),
-              p.hasInitialBackoff() ? duration(p.getInitialBackoff()) : null,
+              p.hasInitialBackoff()
+                  ? requestDuration(p.getInitialBackoff(), at + "initial_backoff")
+                  : null,
               p.getBackoffMultiplier() == 0 ? null : p.getBackoffMultiplier(),
-              p.hasMaxBackoff() ? duration(p.getMaxBackoff()) : null,
+              p.hasMaxBackoff() ? requestDuration(p.getMaxBackoff(), at + "max_backoff") : null,
               p.getMaxLeaseExpiries() == 0 ? null : p.getMaxLeaseExpiries());
     }
     return new EnqueueCommand(
@@ -43,8 +57,8 @@ public final class JobMapper {
         r.getPayload().toByteArray(),
         r.getContentType(),
         r.getPriority(),
-        r.hasRunAt() ? instant(r.getRunAt()) : null,
-        r.hasDelay() ? duration(r.getDelay()) : null,
+        r.hasRunAt() ? requestInstant(r.getRunAt(), prefix + "run_at") : null,
+        r.hasDelay() ? requestDuration(r.getDelay(), prefix + "delay") : null,
         r.getIdempotencyKey(),
         retry);
   }

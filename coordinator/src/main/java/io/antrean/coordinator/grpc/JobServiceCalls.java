@@ -21,6 +21,7 @@ import io.antrean.proto.v1.GetStatsResponse;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -57,7 +58,10 @@ public final class JobServiceCalls {
 
   /** EnqueueBatch answered once durable; bad input throws at once. */
   public CompletableFuture<EnqueueBatchResponse> enqueueBatchAsync(EnqueueBatchRequest request) {
-    List<EnqueueCommand> commands = request.getJobsList().stream().map(JobMapper::command).toList();
+    List<EnqueueCommand> commands = new ArrayList<>(request.getJobsCount());
+    for (int i = 0; i < request.getJobsCount(); i++) {
+      commands.add(JobMapper.command(request.getJobs(i), "jobs[" + i + "]."));
+    }
     return scheduler
         .enqueueBatchAsync(commands)
         .thenApply(

@@ -102,6 +102,7 @@ public final class HttpApiServer implements AutoCloseable {
     new JobRoutes(jobs).addTo(router);
     new DeadLetterRoutes(admin).addTo(router);
     new QueueRoutes(admin).addTo(router);
+    new OperatorRoutes(admin).addTo(router);
     new OpsRoutes(metrics, readiness, security.warning()).addTo(router);
     new DashboardAssets().addTo(router);
     InetSocketAddress address = new InetSocketAddress(endpoint.host(), endpoint.port());

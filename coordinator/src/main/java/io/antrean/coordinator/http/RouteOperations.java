@@ -24,6 +24,8 @@ final class RouteOperations {
           Map.entry("POST /v1/dead-letters:redrive", ADMIN + "RedriveDeadLetters"),
           Map.entry("POST /v1/dead-letters:purge", ADMIN + "PurgeDeadLetters"),
           Map.entry("GET /v1/queues", ADMIN + "ListQueues"),
+          Map.entry("GET /v1/workers", ADMIN + "ListWorkers"),
+          Map.entry("GET /v1/rates", ADMIN + "GetQueueRates"),
           Map.entry("POST /v1/queues/{queue}:pause", ADMIN + "PauseQueue"),
           Map.entry("POST /v1/queues/{queue}:resume", ADMIN + "ResumeQueue"));
 

@@ -1,6 +1,6 @@
 package io.antrean.coordinator.job;
 
-/** Where a job is in its life; see DESIGN.md "Jobs and their states". */
+/** Where a job is in its life; see docs/design.md "Jobs and their states". */
 public enum JobState {
   /** In the pending list; leasable once {@code runAt} has passed. */
   PENDING,

@@ -15,7 +15,8 @@ import java.util.Set;
  *   <tr><td>Enqueue, EnqueueBatch, CancelJob</td><td>producer, admin</td></tr>
  *   <tr><td>GetJob, ListJobs, WatchJob, GetStats</td><td>producer, reader, admin</td></tr>
  *   <tr><td>WorkerService (all)</td><td>worker</td></tr>
- *   <tr><td>AdminService ListQueues, ListDeadLetters, GetDeadLetter</td><td>reader, admin</td></tr>
+ *   <tr><td>AdminService ListQueues, ListDeadLetters, GetDeadLetter, ListWorkers,
+ *       GetQueueRates</td><td>reader, admin</td></tr>
  *   <tr><td>AdminService PauseQueue, ResumeQueue, RedriveDeadLetters, PurgeDeadLetters</td>
  *       <td>admin</td></tr>
  *   <tr><td>grpc.health.v1 (health checks)</td><td>no authentication</td></tr>
@@ -45,6 +46,8 @@ public final class AccessPolicy {
           Map.entry(ADMIN + "ListQueues", OPERATE_READ),
           Map.entry(ADMIN + "ListDeadLetters", OPERATE_READ),
           Map.entry(ADMIN + "GetDeadLetter", OPERATE_READ),
+          Map.entry(ADMIN + "ListWorkers", OPERATE_READ),
+          Map.entry(ADMIN + "GetQueueRates", OPERATE_READ),
           Map.entry(ADMIN + "PauseQueue", OPERATE),
           Map.entry(ADMIN + "ResumeQueue", OPERATE),
           Map.entry(ADMIN + "RedriveDeadLetters", OPERATE),

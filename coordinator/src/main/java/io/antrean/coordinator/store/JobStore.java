@@ -24,7 +24,8 @@ import javax.annotation.Nullable;
  *   <li>A method that returns normally has made its change durable (for SQLite: fsynced, possibly
  *       together with other callers' changes in one group commit).
  *   <li>State changes are atomic and, for a running job, conditioned on the fencing token: a stale
- *       token changes nothing but the job's history and raises {@link LeaseLostException}.
+ *       token changes nothing but the job's history and raises {@link LeaseLostException}; a worker
+ *       repeating its own accepted Complete or Fail gets the same answer again, recorded once.
  *   <li>Returned jobs are snapshots; changing them never changes the store. Only {@link #get} fills
  *       in the attempt history; every other method returns jobs with an empty history.
  *   <li>Times are kept with microsecond precision: finer digits are dropped (truncated towards the
@@ -85,8 +86,13 @@ public interface JobStore extends AutoCloseable {
   /**
    * Marks the job SUCCEEDED with its result.
    *
+   * <p>A repeat of the holder's own accepted completion (same worker, same token, same result and
+   * content type: its first answer was lost) is answered with the job as it stands and changes
+   * nothing, not even the history; so its {@code updatedAt} is still the first completion's time.
+   *
    * @throws JobNotFoundException if no job has this id
-   * @throws LeaseLostException if the token is not the current lease's
+   * @throws LeaseLostException if the token is not the current lease's and the call is no such
+   *     repeat
    */
   Job complete(
       long jobId,
@@ -147,6 +153,10 @@ public interface JobStore extends AutoCloseable {
    * FAILED. {@code last_error} becomes "errorType: message" (or whichever of the two is set). A job
    * whose cancellation was requested is CANCELLED instead of retried. If the planner throws,
    * nothing changes and its exception reaches the caller.
+   *
+   * <p>A repeat of the holder's own accepted failure of this lease (same worker, same token, same
+   * kind, error type and message: its first answer was lost) is answered with the job as it stands,
+   * which may have moved on since, and changes nothing, not even the history.
    *
    * @throws JobNotFoundException if no job has this id
    * @throws LeaseLostException if the token is not the current lease's

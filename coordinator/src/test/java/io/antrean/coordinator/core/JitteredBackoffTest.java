@@ -82,11 +82,34 @@ class JitteredBackoffTest {
     assertThat(backoff.nextRunAt(job(5, 2), retryable(null), NOW)).isPresent();
   }
 
+  @Test
+  void anyStoredPolicySaturatesAtOneYearInsteadOfOverflowing() {
+    JitteredBackoff backoff = new JitteredBackoff(() -> 0.5);
+    Duration huge = Duration.ofSeconds(10_000_000_000L); // 1e19 ns: toNanos() overflows
+    Instant halfYear = NOW.plus(Duration.ofDays(365).dividedBy(2));
+    for (RetryPolicy p :
+        List.of(
+            new RetryPolicy(5, huge, 2.0, huge, 3),
+            new RetryPolicy(5, Duration.ofSeconds(1), 1e308, huge, 3),
+            new RetryPolicy(5, Duration.ZERO, Double.POSITIVE_INFINITY, huge, 3),
+            new RetryPolicy(5, Duration.ofSeconds(Long.MAX_VALUE), 2.0, huge, 3))) {
+      assertThat(backoff.nextRunAt(job(p, 3, 0), retryable(null), NOW))
+          .as("%s", p)
+          .hasValueSatisfying(at -> assertThat(at).isBetween(NOW, halfYear));
+    }
+    assertThat(backoff.nextRunAt(job(POLICY, 1, 0), retryable(Duration.ofDays(100_000)), NOW))
+        .contains(NOW.plus(Duration.ofDays(365)));
+  }
+
   private static Failure retryable(Duration retryAfter) {
     return new Failure(ErrorKind.RETRYABLE, "java.io.IOException", "reset", null, retryAfter);
   }
 
   private static Job job(int attempts, int leaseExpiries) {
+    return job(POLICY, attempts, leaseExpiries);
+  }
+
+  private static Job job(RetryPolicy policy, int attempts, int leaseExpiries) {
     return new Job(
         1,
         "default",
@@ -96,7 +119,7 @@ class JitteredBackoffTest {
         0,
         NOW,
         null,
-        POLICY,
+        policy,
         attempts,
         leaseExpiries,
         JobState.RUNNING,

@@ -193,6 +193,14 @@ class HttpJobsApiTest {
   }
 
   @Test
+  void cancellingACancelledJobAgainIs409JobFinished() throws Exception {
+    long id = enqueue();
+    assertThat(api.post("/v1/jobs/" + id + ":cancel", "").statusCode()).isEqualTo(200);
+
+    error(api.post("/v1/jobs/" + id + ":cancel", ""), 409, "JOB_FINISHED");
+  }
+
+  @Test
   void reusedIdempotencyKeyWithAnotherPayloadIs409() throws Exception {
     api.post("/v1/jobs", emailBody("\"idempotency_key\":\"k\""));
     String other =

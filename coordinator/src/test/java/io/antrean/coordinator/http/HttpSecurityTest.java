@@ -81,6 +81,8 @@ class HttpSecurityTest {
         Arguments.of("GET", "/v1/queues", "antrean.v1.AdminService/ListQueues"),
         Arguments.of("POST", "/v1/queues/default:pause", "antrean.v1.AdminService/PauseQueue"),
         Arguments.of("POST", "/v1/queues/default:resume", "antrean.v1.AdminService/ResumeQueue"),
+        Arguments.of("GET", "/v1/workers", "antrean.v1.AdminService/ListWorkers"),
+        Arguments.of("GET", "/v1/rates", "antrean.v1.AdminService/GetQueueRates"),
         Arguments.of("GET", "/metrics", "http GET /metrics"));
   }
 

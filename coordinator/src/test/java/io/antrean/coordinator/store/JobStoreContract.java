@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see WorkerReportContract
  * @see LeaseHolderContract
  * @see BatchedCompletionContract
+ * @see RepeatedReportContract
  * @see LeaseExpiryContract
  * @see ReadContract
  * @see DeadLetterContract
@@ -29,6 +30,7 @@ public abstract class JobStoreContract
         WorkerReportContract,
         LeaseHolderContract,
         BatchedCompletionContract,
+        RepeatedReportContract,
         LeaseExpiryContract,
         ReadContract,
         DeadLetterContract,

@@ -254,4 +254,16 @@ public interface ProducerContract extends JobStoreFixture {
     assertThat(after.state()).isEqualTo(JobState.SUCCEEDED);
     assertThat(reload(leased.id())).usingRecursiveComparison().isEqualTo(before);
   }
+
+  @Test
+  default void cancelOfACancelledJobLeavesItAsItIs() {
+    Job cancelled = store().cancel(enqueue("t").id(), at(1));
+    Job before = reload(cancelled.id());
+
+    Job after = store().cancel(cancelled.id(), at(2));
+
+    assertThat(after.state()).isEqualTo(JobState.CANCELLED);
+    assertThat(after.finishedAt()).isEqualTo(at(1));
+    assertThat(reload(cancelled.id())).usingRecursiveComparison().isEqualTo(before);
+  }
 }

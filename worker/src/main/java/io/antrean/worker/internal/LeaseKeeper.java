@@ -4,6 +4,7 @@ import io.antrean.proto.v1.HeartbeatRequest;
 import io.antrean.proto.v1.HeartbeatResponse;
 import io.antrean.proto.v1.LeaseRef;
 import io.antrean.proto.v1.LeaseState;
+import io.antrean.proto.v1.WorkerInfo;
 import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceStub;
 import io.antrean.worker.CancellationReason;
 import io.antrean.worker.Ticker;
@@ -38,6 +39,7 @@ final class LeaseKeeper {
 
   private final WorkerServiceStub stub;
   private final String workerId;
+  private final WorkerInfo self;
   private final Duration leaseTtl;
   private final long intervalNanos;
   private final Duration rpcTimeout;
@@ -51,6 +53,7 @@ final class LeaseKeeper {
   LeaseKeeper(
       WorkerServiceStub stub,
       String workerId,
+      WorkerInfo self,
       Duration leaseTtl,
       Duration interval,
       Ticker ticker,
@@ -58,6 +61,7 @@ final class LeaseKeeper {
       Executor callbacks) {
     this.stub = stub;
     this.workerId = workerId;
+    this.self = self;
     this.leaseTtl = leaseTtl;
     this.intervalNanos = interval.toNanos();
     this.rpcTimeout =
@@ -91,6 +95,7 @@ final class LeaseKeeper {
     HeartbeatRequest.Builder request =
         HeartbeatRequest.newBuilder()
             .setWorkerId(workerId)
+            .setWorker(self)
             .setLeaseTtl(ProtoDurations.of(leaseTtl));
     for (HeldLease lease : leases.snapshot()) {
       if (!lease.isGone()) {

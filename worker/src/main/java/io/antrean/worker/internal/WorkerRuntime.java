@@ -100,6 +100,7 @@ public final class WorkerRuntime {
         new LeaseKeeper(
             WorkerServiceGrpc.newStub(channel),
             settings.workerId(),
+            SelfDescription.of(settings),
             settings.leaseTtl(),
             settings.heartbeatInterval(),
             settings.ticker(),
@@ -126,6 +127,7 @@ public final class WorkerRuntime {
         .addAllTypes(new TreeSet<>(settings.handlers().keySet()))
         .setLeaseTtl(ProtoDurations.of(settings.leaseTtl()))
         .setWait(ProtoDurations.of(settings.pollWait()))
+        .setWorker(SelfDescription.of(settings))
         .build();
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.antrean.proto.v1.LeaseRef;
 import io.antrean.proto.v1.LeaseStatus;
+import io.antrean.proto.v1.WorkerInfo;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.antrean.worker.CancellationReason;
 import io.antrean.worker.testing.FakeTicker;
@@ -42,6 +43,7 @@ class LeaseKeeperTest {
         new LeaseKeeper(
             WorkerServiceGrpc.newStub(coordinator.channel),
             "w-1",
+            WorkerInfo.newBuilder().setHost("h").setConcurrency(2).build(),
             Duration.ofSeconds(30),
             Duration.ofSeconds(10),
             ticker,
@@ -82,6 +84,9 @@ class LeaseKeeperTest {
         .containsExactlyInAnyOrder(
             org.assertj.core.groups.Tuple.tuple(1L, 11L, "half way"),
             org.assertj.core.groups.Tuple.tuple(2L, 22L, ""));
+    assertThat(coordinator.service.heartbeats.get(0).getWorker().getHost())
+        .as("the heartbeat says who the worker is")
+        .isEqualTo("h");
   }
 
   @Test

@@ -13,6 +13,7 @@ import io.antrean.coordinator.store.jdbc.AttemptHistory;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.Outcome;
+import io.antrean.coordinator.store.jdbc.RepeatedReports;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -28,7 +29,8 @@ import javax.annotation.Nullable;
  * Every change is conditioned on the fencing token, either in the UPDATE's own WHERE clause (which
  * PostgreSQL checks again against the latest row after waiting for a concurrent writer) or under
  * the job's row lock. A stale token writes a {@code STALE_COMPLETION_REJECTED} history entry and
- * nothing else.
+ * nothing else, unless it repeats its holder's own accepted Complete or Fail ({@link
+ * RepeatedReports}).
  */
 final class WorkerWrites {
   private static final String RENEW =
@@ -98,7 +100,11 @@ final class WorkerWrites {
     if (done.isPresent()) {
       return Outcome.of(done.get());
     }
-    return rejectStale(tx, existing(tx, jobId, false), workerId, fencingToken, "complete", now);
+    Job job = existing(tx, jobId, false);
+    if (repeatsCompletion(tx, job, fencingToken, workerId, result, resultContentType)) {
+      return Outcome.of(job);
+    }
+    return rejectStale(tx, job, workerId, fencingToken, "complete", now);
   }
 
   /**
@@ -121,6 +127,11 @@ final class WorkerWrites {
         outcomes.add(CompletionOutcome.notFound(c.jobId()));
         continue;
       }
+      if (repeatsCompletion(
+          tx, job.get(), c.fencingToken(), workerId, c.result(), c.resultContentType())) {
+        outcomes.add(CompletionOutcome.completed(job.get()));
+        continue;
+      }
       AttemptRows.staleRejected(tx, job.get(), workerId, c.fencingToken(), "complete", now);
       outcomes.add(CompletionOutcome.leaseLost(c.jobId()));
     }
@@ -138,6 +149,10 @@ final class WorkerWrites {
       throws SQLException {
     Job job = existing(tx, jobId, true);
     if (!Leases.isHeldBy(job, fencingToken, workerId)) {
+      if (RepeatedReports.repeatsFailure(
+          tx.prepare(RepeatedReports.OWN_END), jobId, fencingToken, workerId, failure)) {
+        return Outcome.of(job);
+      }
       return rejectStale(tx, job, workerId, fencingToken, "fail", now);
     }
     LeaseEnd end = LeaseEnd.failed(job, failure, planner, now);
@@ -153,6 +168,23 @@ final class WorkerWrites {
     }
     LeaseEnd end = LeaseEnd.released(job, reason);
     return Outcome.of(JobTransitions.endLease(tx, jobId, fencingToken, end, now));
+  }
+
+  private static boolean repeatsCompletion(
+      Tx tx,
+      Job job,
+      long fencingToken,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType)
+      throws SQLException {
+    return RepeatedReports.repeatsCompletion(
+        tx.prepare(RepeatedReports.OWN_END),
+        job,
+        fencingToken,
+        workerId,
+        result,
+        resultContentType);
   }
 
   /** The job by id, in whatever state; locked until the transaction ends if asked. */

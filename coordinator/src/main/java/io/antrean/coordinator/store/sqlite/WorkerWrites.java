@@ -14,6 +14,7 @@ import io.antrean.coordinator.store.jdbc.AttemptHistory;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.Outcome;
+import io.antrean.coordinator.store.jdbc.RepeatedReports;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -26,7 +27,8 @@ import javax.annotation.Nullable;
 /**
  * What workers report about the jobs they hold: heartbeats, completions, failures and releases.
  * Every method runs on the writer thread inside its transaction and is conditioned on the fencing
- * token; a stale token writes a {@code STALE_COMPLETION_REJECTED} history entry and nothing else.
+ * token; a stale token writes a {@code STALE_COMPLETION_REJECTED} history entry and nothing else,
+ * unless it repeats its holder's own accepted Complete or Fail ({@link RepeatedReports}).
  */
 final class WorkerWrites {
   private static final String RENEW =
@@ -113,8 +115,11 @@ final class WorkerWrites {
         JobTransitions.succeed(
             connection, jobId, fencingToken, workerId, result, resultContentType, now);
     if (done.isEmpty()) {
-      return rejectStale(
-          connection, existing(connection, jobId), workerId, fencingToken, "complete", now);
+      Job job = existing(connection, jobId);
+      if (repeatsCompletion(connection, job, fencingToken, workerId, result, resultContentType)) {
+        return Outcome.of(job);
+      }
+      return rejectStale(connection, job, workerId, fencingToken, "complete", now);
     }
     AttemptRows.ended(connection, jobId, fencingToken, AttemptEnd.SUCCEEDED, now);
     return Outcome.of(done.get());
@@ -145,6 +150,11 @@ final class WorkerWrites {
         outcomes.add(CompletionOutcome.notFound(c.jobId()));
         continue;
       }
+      if (repeatsCompletion(
+          connection, job.get(), c.fencingToken(), workerId, c.result(), c.resultContentType())) {
+        outcomes.add(CompletionOutcome.completed(job.get()));
+        continue;
+      }
       AttemptRows.staleRejected(connection, job.get(), workerId, c.fencingToken(), "complete", now);
       outcomes.add(CompletionOutcome.leaseLost(c.jobId()));
     }
@@ -162,6 +172,10 @@ final class WorkerWrites {
       throws SQLException {
     Job job = existing(connection, jobId);
     if (!Leases.isHeldBy(job, fencingToken, workerId)) {
+      if (RepeatedReports.repeatsFailure(
+          connection.prepare(RepeatedReports.OWN_END), jobId, fencingToken, workerId, failure)) {
+        return Outcome.of(job);
+      }
       return rejectStale(connection, job, workerId, fencingToken, "fail", now);
     }
     LeaseEnd end = LeaseEnd.failed(job, failure, planner, now);
@@ -182,6 +196,23 @@ final class WorkerWrites {
     }
     LeaseEnd end = LeaseEnd.released(job, reason);
     return Outcome.of(JobTransitions.endLease(connection, jobId, fencingToken, end, now));
+  }
+
+  private static boolean repeatsCompletion(
+      CachedConnection connection,
+      Job job,
+      long fencingToken,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType)
+      throws SQLException {
+    return RepeatedReports.repeatsCompletion(
+        connection.prepare(RepeatedReports.OWN_END),
+        job,
+        fencingToken,
+        workerId,
+        result,
+        resultContentType);
   }
 
   /** The job by id, in whatever state. */
