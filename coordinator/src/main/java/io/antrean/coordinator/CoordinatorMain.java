@@ -10,7 +10,6 @@ import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.postgres.PostgresJobStore;
 import io.antrean.coordinator.store.postgres.PostgresOptions;
 import io.antrean.coordinator.store.sqlite.SqliteJobStore;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -221,8 +220,8 @@ public final class CoordinatorMain implements Callable<Integer> {
             jobStore,
             settings,
             Clock.systemUTC(),
-            NettyServerBuilder.forAddress(
-                    new InetSocketAddress(host, grpcPort), security.grpcCredentials())
+            security
+                .grpcServer(new InetSocketAddress(host, grpcPort))
                 // Clients ping every 30 s while a long-poll is open; allow it, with margin.
                 .permitKeepAliveTime(20, TimeUnit.SECONDS),
             httpPort < 0 ? null : new HttpEndpoint(httpHostOrHost(), httpPort),

@@ -4,8 +4,8 @@ import io.antrean.coordinator.security.Authenticator;
 import io.antrean.coordinator.security.ExposureCheck;
 import io.antrean.coordinator.security.SecurityConfig;
 import io.antrean.coordinator.security.ServerTls;
-import io.grpc.InsecureServerCredentials;
-import io.grpc.ServerCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -140,9 +140,10 @@ final class SecurityOptions implements AutoCloseable {
         warning);
   }
 
-  /** The gRPC server's credentials: TLS when configured, else plaintext. */
-  ServerCredentials grpcCredentials() {
-    return tls == null ? InsecureServerCredentials.create() : tls.grpcCredentials();
+  /** A gRPC server builder for {@code address}: TLS when configured, else plaintext. */
+  NettyServerBuilder grpcServer(InetSocketAddress address) {
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(address);
+    return tls == null ? builder : builder.sslContext(tls.grpcSslContext());
   }
 
   @Override

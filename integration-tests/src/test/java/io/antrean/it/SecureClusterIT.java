@@ -88,9 +88,13 @@ class SecureClusterIT {
             "worker-1/doomed:ATTEMPT_OUTCOME_LEASE_EXPIRED",
             "worker-2/survivor:ATTEMPT_OUTCOME_SUCCEEDED");
 
-    // A client certificate alone names no identity here, and plaintext gets no answer at all.
+    // Without a token, the certificate's common name is the identity: one the token file names
+    // gets its roles, any other is refused; plaintext gets no answer at all.
+    assertThat(stub("operator", null).getJob(GetJobRequest.newBuilder().setId(id).build()).getJob())
+        .extracting(Job::getState)
+        .isEqualTo(JobState.JOB_STATE_SUCCEEDED);
     assertThatThrownBy(
-            () -> stub("operator", null).getJob(GetJobRequest.newBuilder().setId(id).build()))
+            () -> stub("stranger", null).getJob(GetJobRequest.newBuilder().setId(id).build()))
         .isInstanceOfSatisfying(
             StatusRuntimeException.class,
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));

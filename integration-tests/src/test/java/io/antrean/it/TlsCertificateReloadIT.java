@@ -45,8 +45,8 @@ class TlsCertificateReloadIT {
     HealthStatusManager health = new HealthStatusManager();
     try (ServerTls tls = ServerTls.fromFiles(cert, key, null, Duration.ofMillis(200), timer)) {
       Server server =
-          NettyServerBuilder.forAddress(
-                  new InetSocketAddress("127.0.0.1", 0), tls.grpcCredentials())
+          NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+              .sslContext(tls.grpcSslContext())
               .addService(health.getHealthService())
               .build()
               .start();
