@@ -35,11 +35,21 @@ const ttlMs = Number(args['lease-ttl']) * 1000;
 const intervalMs = args['heartbeat-interval'] ? Number(args['heartbeat-interval']) * 1000 : ttlMs / 3;
 const concurrency = Number(args.concurrency);
 const types = args.types ? args.types.split(',') : Object.keys(HANDLERS).sort();
+const unknownTypes = types.filter((t) => !HANDLERS[t]);
+if (unknownTypes.length > 0) {
+  console.error('no handler for --types ' + unknownTypes.join(',') + '; known: ' + Object.keys(HANDLERS).sort().join(','));
+  process.exit(2);
+}
 if (!(intervalMs > 0 && intervalMs < ttlMs)) {
   console.error('--heartbeat-interval must be positive and below --lease-ttl');
   process.exit(2);
 }
 const { workers } = clients(args.target);
+// Optional, for operators: the coordinator lists workers with what they say here.
+const workerInfo = {
+  host: os.hostname(), version: 'antrean-examples-node', queues: [args.queue || 'default'], types,
+  concurrency, heartbeat_interval: duration(intervalMs / 1000),
+};
 
 const held = new Map(); // job id -> ctx
 let leasing = true;
@@ -108,7 +118,7 @@ async function leaseLoop() {
       jobs = await new Promise((resolve, reject) => {
         pollCall = workers.Lease(
           { worker_id: workerId, queue: args.queue, types, max_jobs: Math.min(free, 256),
-            lease_ttl: duration(ttlMs / 1000), wait: duration(20) },
+            lease_ttl: duration(ttlMs / 1000), wait: duration(20), worker: workerInfo },
           { deadline: Date.now() + 30000 },
           (err, res) => (err ? reject(err) : resolve(res.jobs)),
         );
@@ -154,14 +164,14 @@ async function heartbeat() {
     try {
       const answer = await unary(
         'Heartbeat',
-        { worker_id: workerId, lease_ttl: duration(ttlMs / 1000),
+        { worker_id: workerId, lease_ttl: duration(ttlMs / 1000), worker: workerInfo,
           leases: beating.map((c) => ({ job_id: c.job.id, fencing_token: c.token, progress: c.progress })) },
         Math.min(intervalMs, 10000),
       );
       heartbeat.backoff.reset();
       for (const state of answer.leases) {
         const ctx = beating.find((c) => c.job.id === state.job_id && c.token === state.fencing_token);
-        if (!ctx) continue;
+        if (!ctx || ctx.claimed) continue; // reported meanwhile: LOST answers our own report
         if (state.status === 'LEASE_STATUS_EXTENDED') {
           ctx.deadline = now + ttlMs; // counted from the send, never past the coordinator's
         } else if (state.status === 'LEASE_STATUS_CANCEL_REQUESTED') {

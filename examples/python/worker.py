@@ -21,6 +21,7 @@ import logging
 import os
 import random
 import signal
+import socket
 import sys
 import threading
 import time
@@ -96,6 +97,15 @@ class Worker:
         if not 0 < self.interval < self.ttl:
             raise SystemExit("--heartbeat-interval must be positive and below --lease-ttl")
         self.types = args.types.split(",") if args.types else sorted(HANDLERS)
+        unknown = [t for t in self.types if t not in HANDLERS]
+        if unknown:
+            raise SystemExit("no handler for --types %s; known: %s"
+                             % (",".join(unknown), ",".join(sorted(HANDLERS))))
+        # Optional, for operators: the coordinator lists workers with what they say here.
+        self.info = ws.WorkerInfo(host=socket.gethostname(), version="antrean-examples-python",
+                                  queues=[args.queue or "default"], types=self.types,
+                                  concurrency=args.concurrency,
+                                  heartbeat_interval=seconds(self.interval))
         self.channel = grpc.insecure_channel(args.target)
         self.stub = worker_service_pb2_grpc.WorkerServiceStub(self.channel)
         self.held = {}  # job id -> JobContext
@@ -116,7 +126,8 @@ class Worker:
                 continue
             request = ws.LeaseRequest(worker_id=self.worker_id, queue=self.args.queue,
                                       types=self.types, max_jobs=free,
-                                      lease_ttl=seconds(self.ttl), wait=seconds(20))
+                                      lease_ttl=seconds(self.ttl), wait=seconds(20),
+                                      worker=self.info)
             try:
                 self.poll = self.stub.Lease.future(request, timeout=30)
                 jobs = self.poll.result().jobs
@@ -186,7 +197,7 @@ class Worker:
         if not live:
             return sent + self.interval
         request = ws.HeartbeatRequest(
-            worker_id=self.worker_id, lease_ttl=seconds(self.ttl),
+            worker_id=self.worker_id, lease_ttl=seconds(self.ttl), worker=self.info,
             leases=[ws.LeaseRef(job_id=c.job.id, fencing_token=c.token, progress=c.progress)
                     for c in live])
         try:
@@ -199,8 +210,8 @@ class Worker:
         by_key = {(c.job.id, c.token): c for c in live}
         for state in answer.leases:
             ctx = by_key.get((state.job_id, state.fencing_token))
-            if ctx is None:
-                continue
+            if ctx is None or ctx.outcome_claimed:
+                continue  # reported meanwhile: LOST is the answer to our own Complete or Fail
             if state.status == ws.LEASE_STATUS_EXTENDED:
                 ctx.deadline = sent + self.ttl  # counted from the send, never past the server's
             elif state.status == ws.LEASE_STATUS_CANCEL_REQUESTED:

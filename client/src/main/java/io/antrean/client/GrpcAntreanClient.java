@@ -49,31 +49,41 @@ public final class GrpcAntreanClient implements AntreanClient {
   /** The deadline of each call when the builder is not told otherwise. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
+  /** How many times a call refused as overloaded is retried when the builder is not told. */
+  public static final int DEFAULT_OVERLOAD_RETRIES = 3;
+
   private static final Duration CLOSE_GRACE = Duration.ofSeconds(5);
 
   @Nullable private final ManagedChannel ownedChannel;
   private final JobServiceGrpc.JobServiceBlockingStub stub;
   private final AdminServiceGrpc.AdminServiceBlockingStub adminStub;
   private final Duration timeout;
+  private final OverloadRetry retry;
 
   private GrpcAntreanClient(
       @Nullable ManagedChannel ownedChannel,
       JobServiceGrpc.JobServiceBlockingStub stub,
       AdminServiceGrpc.AdminServiceBlockingStub adminStub,
-      Duration timeout) {
+      Duration timeout,
+      OverloadRetry retry) {
     this.ownedChannel = ownedChannel;
     this.stub = stub;
     this.adminStub = adminStub;
     this.timeout = timeout;
+    this.retry = retry;
   }
 
   private static GrpcAntreanClient onChannel(
-      @Nullable ManagedChannel ownedChannel, Channel channel, Duration timeout) {
+      @Nullable ManagedChannel ownedChannel,
+      Channel channel,
+      Duration timeout,
+      OverloadRetry retry) {
     return new GrpcAntreanClient(
         ownedChannel,
         JobServiceGrpc.newBlockingStub(channel),
         AdminServiceGrpc.newBlockingStub(channel),
-        timeout);
+        timeout,
+        retry);
   }
 
   /**
@@ -104,29 +114,29 @@ public final class GrpcAntreanClient implements AntreanClient {
 
   @Override
   public EnqueueResponse enqueue(EnqueueRequest request) {
-    return StatusTranslation.call(() -> deadlined().enqueue(request));
+    return retry.call(() -> deadlined().enqueue(request));
   }
 
   @Override
   public EnqueueBatchResponse enqueueBatch(EnqueueBatchRequest request) {
-    return StatusTranslation.call(() -> deadlined().enqueueBatch(request));
+    return retry.call(() -> deadlined().enqueueBatch(request));
   }
 
   @Override
   public Job getJob(long id) {
     GetJobRequest request = GetJobRequest.newBuilder().setId(id).build();
-    return StatusTranslation.call(() -> deadlined().getJob(request)).getJob();
+    return retry.call(() -> deadlined().getJob(request)).getJob();
   }
 
   @Override
   public ListJobsResponse listJobs(ListJobsRequest request) {
-    return StatusTranslation.call(() -> deadlined().listJobs(request));
+    return retry.call(() -> deadlined().listJobs(request));
   }
 
   @Override
   public Job cancelJob(long id) {
     CancelJobRequest request = CancelJobRequest.newBuilder().setId(id).build();
-    return StatusTranslation.call(() -> deadlined().cancelJob(request)).getJob();
+    return retry.call(() -> deadlined().cancelJob(request)).getJob();
   }
 
   @Override
@@ -151,33 +161,33 @@ public final class GrpcAntreanClient implements AntreanClient {
   public GetStatsResponse getStats(@Nullable String queue) {
     GetStatsRequest request =
         GetStatsRequest.newBuilder().setQueue(queue == null ? "" : queue).build();
-    return StatusTranslation.call(() -> deadlined().getStats(request));
+    return retry.call(() -> deadlined().getStats(request));
   }
 
   @Override
   public List<QueueInfo> listQueues() {
     ListQueuesRequest request = ListQueuesRequest.getDefaultInstance();
-    return StatusTranslation.call(() -> deadlinedAdmin().listQueues(request)).getQueuesList();
+    return retry.call(() -> deadlinedAdmin().listQueues(request)).getQueuesList();
   }
 
   @Override
   public List<WorkerStatus> listWorkers() {
     ListWorkersRequest request = ListWorkersRequest.getDefaultInstance();
-    return StatusTranslation.call(() -> deadlinedAdmin().listWorkers(request)).getWorkersList();
+    return retry.call(() -> deadlinedAdmin().listWorkers(request)).getWorkersList();
   }
 
   @Override
   public QueueInfo pauseQueue(String queue) {
     PauseQueueRequest request =
         PauseQueueRequest.newBuilder().setQueue(Objects.requireNonNull(queue, "queue")).build();
-    return StatusTranslation.call(() -> deadlinedAdmin().pauseQueue(request)).getQueue();
+    return retry.call(() -> deadlinedAdmin().pauseQueue(request)).getQueue();
   }
 
   @Override
   public QueueInfo resumeQueue(String queue) {
     ResumeQueueRequest request =
         ResumeQueueRequest.newBuilder().setQueue(Objects.requireNonNull(queue, "queue")).build();
-    return StatusTranslation.call(() -> deadlinedAdmin().resumeQueue(request)).getQueue();
+    return retry.call(() -> deadlinedAdmin().resumeQueue(request)).getQueue();
   }
 
   @Override
@@ -187,7 +197,7 @@ public final class GrpcAntreanClient implements AntreanClient {
 
   @Override
   public AntreanClient withTimeout(Duration timeout) {
-    return new GrpcAntreanClient(null, stub, adminStub, requirePositive(timeout));
+    return new GrpcAntreanClient(null, stub, adminStub, requirePositive(timeout), retry);
   }
 
   @Override
@@ -227,6 +237,8 @@ public final class GrpcAntreanClient implements AntreanClient {
     @Nullable private final CoordinatorChannels.Builder target;
     @Nullable private final Channel borrowedChannel;
     private Duration timeout = DEFAULT_TIMEOUT;
+    private int overloadRetries = DEFAULT_OVERLOAD_RETRIES;
+    private OverloadRetry.Sleeper sleeper = OverloadRetry.THREAD_SLEEP;
 
     private Builder(
         @Nullable CoordinatorChannels.Builder target, @Nullable Channel borrowedChannel) {
@@ -258,13 +270,36 @@ public final class GrpcAntreanClient implements AntreanClient {
       return this;
     }
 
+    /**
+     * How many times a unary call refused with {@link OverloadedException} is made again, each
+     * after the coordinator's retry hint (1 s when it sent none, at most 30 s); {@value
+     * #DEFAULT_OVERLOAD_RETRIES} when not set, 0 to throw the first refusal. The refused call did
+     * nothing, so repeating it is safe; each attempt gets the full {@link #timeout}.
+     *
+     * @throws IllegalArgumentException if {@code retries} is negative
+     */
+    public Builder overloadRetries(int retries) {
+      if (retries < 0) {
+        throw new IllegalArgumentException("overloadRetries must be at least 0, got " + retries);
+      }
+      this.overloadRetries = retries;
+      return this;
+    }
+
+    /** For tests: how the client waits between overload retries. */
+    Builder sleeper(OverloadRetry.Sleeper sleeper) {
+      this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+      return this;
+    }
+
     /** Builds the client; for {@link #forTarget} this creates the channel (it connects lazily). */
     public GrpcAntreanClient build() {
+      OverloadRetry retry = new OverloadRetry(overloadRetries, sleeper);
       if (borrowedChannel != null) {
-        return onChannel(null, borrowedChannel, timeout);
+        return onChannel(null, borrowedChannel, timeout, retry);
       }
       ManagedChannel channel = target.build();
-      return onChannel(channel, channel, timeout);
+      return onChannel(channel, channel, timeout, retry);
     }
   }
 }

@@ -4,9 +4,11 @@ import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.BadRequest;
 import com.google.rpc.ErrorInfo;
+import com.google.rpc.RetryInfo;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -53,9 +55,37 @@ final class StatusTranslation {
     table.put(
         Status.Code.FAILED_PRECONDITION,
         f -> new FailedPreconditionException(f.description(), f.reason(), f.cause()));
+    table.put(Status.Code.RESOURCE_EXHAUSTED, StatusTranslation::resourceExhausted);
     table.put(Status.Code.UNAVAILABLE, StatusTranslation::unavailable);
     table.put(Status.Code.DEADLINE_EXCEEDED, StatusTranslation::unavailable);
     return table;
+  }
+
+  /** The coordinator's overload refusal (reason OVERLOADED) is retryable; any other is not. */
+  private static AntreanException resourceExhausted(Failure f) {
+    if (!OverloadedException.REASON.equals(f.reason())) {
+      return new AntreanException(f.code(), f.description(), f.reason(), f.cause());
+    }
+    com.google.rpc.Status details = StatusProto.fromThrowable(f.cause());
+    Duration retryAfter = null;
+    String limit = null;
+    for (Any any : details == null ? List.<Any>of() : details.getDetailsList()) {
+      if (any.is(RetryInfo.class)) {
+        RetryInfo retry = unpack(any, RetryInfo.class);
+        if (retry != null && retry.hasRetryDelay()) {
+          com.google.protobuf.Duration d = retry.getRetryDelay();
+          if (d.getSeconds() >= 0 && d.getNanos() >= 0) {
+            retryAfter = Duration.ofSeconds(d.getSeconds(), d.getNanos());
+          }
+        }
+      } else if (any.is(ErrorInfo.class)) {
+        ErrorInfo info = unpack(any, ErrorInfo.class);
+        if (info != null && info.containsMetadata("limit")) {
+          limit = info.getMetadataOrThrow("limit");
+        }
+      }
+    }
+    return new OverloadedException(f.description(), retryAfter, limit, f.cause());
   }
 
   private static AntreanException unavailable(Failure f) {

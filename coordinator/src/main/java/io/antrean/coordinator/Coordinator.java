@@ -1,8 +1,10 @@
 package io.antrean.coordinator;
 
+import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.core.BackgroundDuties;
 import io.antrean.coordinator.core.BackupSweep;
 import io.antrean.coordinator.core.DeadLetters;
+import io.antrean.coordinator.core.InFlightLimits;
 import io.antrean.coordinator.core.JitteredBackoff;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
@@ -15,6 +17,7 @@ import io.antrean.coordinator.core.SchedulerEvents;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.grpc.AdminServiceCalls;
+import io.antrean.coordinator.grpc.AdmissionInterceptor;
 import io.antrean.coordinator.grpc.AuthInterceptor;
 import io.antrean.coordinator.grpc.CoordinatorServer;
 import io.antrean.coordinator.grpc.JobServiceCalls;
@@ -64,6 +67,7 @@ public final class Coordinator implements AutoCloseable {
   private final ExecutorService dispatch;
   private final BackgroundDuties duties;
   private final CoordinatorServer server;
+  private final Admission admission;
   @Nullable private final HttpApiServer http;
 
   private Coordinator(
@@ -72,9 +76,11 @@ public final class Coordinator implements AutoCloseable {
       Clock clock,
       ServerBuilder<?> serverBuilder,
       @Nullable HttpEndpoint httpEndpoint,
+      InFlightLimits inFlightLimits,
       SecurityConfig security)
       throws IOException {
     this.store = store;
+    this.admission = new Admission(inFlightLimits);
     this.metrics = new CoordinatorMetrics(() -> store.stats(null, clock.instant()));
     this.counters = new RecoveryCounters(metrics.schedulerEvents());
     ScheduledThreadPoolExecutor stpe = new ScheduledThreadPoolExecutor(1, daemon("antrean-timer"));
@@ -118,6 +124,7 @@ public final class Coordinator implements AutoCloseable {
     if (security.authenticator() != null) {
       interceptors.add(new AuthInterceptor(security.authenticator()));
     }
+    interceptors.add(new AdmissionInterceptor(admission));
     // Added last, so it runs first and times refused calls too.
     interceptors.add(new RpcMetricsInterceptor(metrics.rpcDurations()));
     this.server =
@@ -145,6 +152,7 @@ public final class Coordinator implements AutoCloseable {
           metrics,
           () -> store.list(new JobQuery(null, null, null, null, 1)),
           settings.maxPayloadBytes(),
+          admission,
           security,
           clock);
     } catch (IOException | RuntimeException e) {
@@ -157,7 +165,14 @@ public final class Coordinator implements AutoCloseable {
   public static Coordinator start(
       JobStore store, Settings settings, Clock clock, ServerBuilder<?> serverBuilder)
       throws IOException {
-    return new Coordinator(store, settings, clock, serverBuilder, null, SecurityConfig.open());
+    return new Coordinator(
+        store,
+        settings,
+        clock,
+        serverBuilder,
+        null,
+        InFlightLimits.defaults(),
+        SecurityConfig.open());
   }
 
   /**
@@ -171,13 +186,52 @@ public final class Coordinator implements AutoCloseable {
       ServerBuilder<?> serverBuilder,
       @Nullable HttpEndpoint http)
       throws IOException {
-    return new Coordinator(store, settings, clock, serverBuilder, http, SecurityConfig.open());
+    return new Coordinator(
+        store,
+        settings,
+        clock,
+        serverBuilder,
+        http,
+        InFlightLimits.defaults(),
+        SecurityConfig.open());
   }
 
   /**
    * Starts a coordinator as {@link #start(JobStore, Settings, Clock, ServerBuilder, HttpEndpoint)}
-   * does, protected as {@code security} says: identities and roles on gRPC and HTTP, HTTPS, the
-   * HTTP names allowed, reflection on or off. TLS on gRPC is the server builder's.
+   * does, holding at most {@code inFlight} in flight (gRPC and HTTP calls alike).
+   */
+  public static Coordinator start(
+      JobStore store,
+      Settings settings,
+      Clock clock,
+      ServerBuilder<?> serverBuilder,
+      @Nullable HttpEndpoint http,
+      InFlightLimits inFlight)
+      throws IOException {
+    return new Coordinator(
+        store, settings, clock, serverBuilder, http, inFlight, SecurityConfig.open());
+  }
+
+  /**
+   * Starts a coordinator as {@link #start(JobStore, Settings, Clock, ServerBuilder, HttpEndpoint,
+   * InFlightLimits)} does, protected as {@code security} says: identities and roles on gRPC and
+   * HTTP, HTTPS, the HTTP names allowed, reflection on or off. TLS on gRPC is the server builder's.
+   */
+  public static Coordinator start(
+      JobStore store,
+      Settings settings,
+      Clock clock,
+      ServerBuilder<?> serverBuilder,
+      @Nullable HttpEndpoint http,
+      InFlightLimits inFlight,
+      SecurityConfig security)
+      throws IOException {
+    return new Coordinator(store, settings, clock, serverBuilder, http, inFlight, security);
+  }
+
+  /**
+   * {@link #start(JobStore, Settings, Clock, ServerBuilder, HttpEndpoint, InFlightLimits,
+   * SecurityConfig)} with the default in-flight limits.
    */
   public static Coordinator start(
       JobStore store,
@@ -187,7 +241,8 @@ public final class Coordinator implements AutoCloseable {
       @Nullable HttpEndpoint http,
       SecurityConfig security)
       throws IOException {
-    return new Coordinator(store, settings, clock, serverBuilder, http, security);
+    return new Coordinator(
+        store, settings, clock, serverBuilder, http, InFlightLimits.defaults(), security);
   }
 
   public int port() {
@@ -210,6 +265,11 @@ public final class Coordinator implements AutoCloseable {
   /** Who watches which job (WatchJob calls). */
   public JobWatchers jobWatchers() {
     return watchers;
+  }
+
+  /** What is held in flight now, against which limits. */
+  public Admission admission() {
+    return admission;
   }
 
   /** The workers this coordinator has heard from. */

@@ -2,6 +2,7 @@ package io.antrean.coordinator;
 
 import io.antrean.coordinator.config.ConfigFile;
 import io.antrean.coordinator.core.DeadLetterAlert;
+import io.antrean.coordinator.core.InFlightLimits;
 import io.antrean.coordinator.core.Retention;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.http.HttpEndpoint;
@@ -166,11 +167,12 @@ public final class CoordinatorMain implements Callable<Integer> {
   Path httpPortFile;
 
   @Mixin SecurityOptions security;
+  @Mixin LimitOptions limits = new LimitOptions();
 
   private JobStore openStore() throws IOException {
     if (store == StoreKind.sqlite) {
       Files.createDirectories(dataDir);
-      return SqliteJobStore.open(dataDir);
+      return SqliteJobStore.open(dataDir, limits.sqlite());
     }
     if (postgresUrl == null) {
       throw new CommandLine.ParameterException(
@@ -214,6 +216,8 @@ public final class CoordinatorMain implements Callable<Integer> {
       security.close();
       return 78;
     }
+    InFlightLimits inFlight = limits.inFlight();
+    limits.http().apply();
     JobStore jobStore = openStore();
     Coordinator coordinator =
         Coordinator.start(
@@ -223,9 +227,13 @@ public final class CoordinatorMain implements Callable<Integer> {
             security
                 .grpcServer(new InetSocketAddress(host, grpcPort))
                 // Clients ping every 30 s while a long-poll is open; allow it, with margin.
-                .permitKeepAliveTime(20, TimeUnit.SECONDS),
+                .permitKeepAliveTime(20, TimeUnit.SECONDS)
+                .maxInboundMessageSize(limits.grpcMaxMessageBytes())
+                .maxConcurrentCallsPerConnection(limits.maxCallsPerConnection()),
             httpPort < 0 ? null : new HttpEndpoint(httpHostOrHost(), httpPort),
+            inFlight,
             securityConfig);
+    log.info("in-flight limits: {}", inFlight);
     // SIGTERM and SIGINT are the normal way to stop: close gracefully, then exit 0 (not 143).
     Thread hook =
         new Thread(

@@ -26,6 +26,9 @@ final class Cluster implements AfterEachCallback {
   private static final Path COORDINATOR_JAR = jar("antrean.coordinator.jar");
   private static final Path WORKER_JAR = jar("antrean.worker.jar");
 
+  /** Every bundled handler, those only loaded when named included. */
+  static final String TEST_HANDLERS = "email.send,report.build,flaky,sleep,crash,bench.noop";
+
   private final List<JvmProcess> processes = new ArrayList<>();
   private final List<ManagedChannel> channels = new ArrayList<>();
   private Path logDir;
@@ -110,11 +113,24 @@ final class Cluster implements AfterEachCallback {
     return dataDir.getParent();
   }
 
-  /** Starts a worker process talking to the given coordinator target(s). */
+  /**
+   * Starts a worker process talking to the given coordinator target(s). Unless {@code extraArgs}
+   * say {@code --types}, it runs {@link #TEST_HANDLERS}: the tests' handlers (crash, sleep,
+   * bench.noop) are loaded only when asked for by name.
+   */
   JvmProcess startWorkerOn(String target, String name, String... extraArgs) throws IOException {
+    return startWorkerOn(target, name, List.of(), extraArgs);
+  }
+
+  /** As {@link #startWorkerOn(String, String, String...)}, with extra JVM options. */
+  JvmProcess startWorkerOn(String target, String name, List<String> jvmOptions, String... extraArgs)
+      throws IOException {
     List<String> args = new ArrayList<>(List.of("--coordinator", target, "--worker-id", name));
+    if (!List.of(extraArgs).contains("--types")) {
+      args.addAll(List.of("--types", TEST_HANDLERS));
+    }
     args.addAll(List.of(extraArgs));
-    JvmProcess w = JvmProcess.start(name, WORKER_JAR, logDir, args);
+    JvmProcess w = JvmProcess.start(name, WORKER_JAR, logDir, jvmOptions, args);
     processes.add(w);
     return w;
   }
@@ -142,7 +158,7 @@ final class Cluster implements AfterEachCallback {
     return "127.0.0.1:" + port;
   }
 
-  /** Starts a worker process; it runs the example handlers. */
+  /** Starts a worker process; it runs {@link #TEST_HANDLERS} unless told otherwise. */
   JvmProcess startWorker(String name, String... extraArgs) throws IOException {
     return startWorkerOn(target(), name, extraArgs);
   }

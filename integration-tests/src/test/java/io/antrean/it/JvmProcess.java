@@ -26,9 +26,30 @@ final class JvmProcess implements AutoCloseable {
 
   static JvmProcess start(String name, Path jar, Path logDir, List<String> args)
       throws IOException {
+    return start(name, jar, logDir, List.of(), args);
+  }
+
+  /** As {@link #start(String, Path, Path, List)}, with extra JVM options (before {@code -jar}). */
+  static JvmProcess start(
+      String name, Path jar, Path logDir, List<String> jvmOptions, List<String> args)
+      throws IOException {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(jar + " is missing; run the package phase first");
     }
+    List<String> what = new ArrayList<>(jvmOptions);
+    what.addAll(List.of("-jar", jar.toString()));
+    return launch(name, logDir, what, args);
+  }
+
+  /** Runs {@code mainClass} from {@code classPath} (entries joined with the path separator). */
+  static JvmProcess startMain(
+      String name, String classPath, String mainClass, Path logDir, List<String> args)
+      throws IOException {
+    return launch(name, logDir, List.of("-cp", classPath, mainClass), args);
+  }
+
+  private static JvmProcess launch(String name, Path logDir, List<String> what, List<String> args)
+      throws IOException {
     Files.createDirectories(logDir);
     Path log = logDir.resolve(name + ".log");
     List<String> cmd = new ArrayList<>();
@@ -36,8 +57,7 @@ final class JvmProcess implements AutoCloseable {
     cmd.add("-Xmx256m");
     cmd.add("-XX:+UseSerialGC");
     cmd.add("-XX:TieredStopAtLevel=1");
-    cmd.add("-jar");
-    cmd.add(jar.toString());
+    cmd.addAll(what);
     cmd.addAll(args);
     Process p =
         new ProcessBuilder(cmd)

@@ -69,11 +69,11 @@ class WorkerLifecycleIT {
     assertThat(first.awaitExit(Duration.ofSeconds(20))).isZero();
     Job released = Jobs.get(jobs, id);
     assertThat(released.getState()).isEqualTo(JobState.JOB_STATE_PENDING);
-    assertThat(released.getAttempts()).as("release spends no attempt").isZero();
+    assertThat(released.getAttempts()).as("attempts counts the lease taken").isEqualTo(1);
 
     cluster.startWorker("second");
     Job done = Jobs.awaitState(jobs, id, JobState.JOB_STATE_SUCCEEDED, Duration.ofSeconds(40));
-    assertThat(done.getAttempts()).isEqualTo(1);
+    assertThat(done.getAttempts()).isEqualTo(2);
     assertThat(done.getHistoryList())
         .extracting(a -> a.getWorkerId() + ":" + a.getOutcome())
         .containsExactly(

@@ -1,8 +1,8 @@
 package io.antrean.worker;
 
 /**
- * Service-provider interface through which the runnable worker ({@link WorkerMain}) finds its
- * handlers with {@link java.util.ServiceLoader}. List implementations in {@code
+ * Service-provider interface through which the runnable worker (module {@code worker-runner}) finds
+ * its handlers with {@link java.util.ServiceLoader}. List implementations in {@code
  * META-INF/services/io.antrean.worker.JobHandlerProvider}; each needs a public no-argument
  * constructor.
  *
@@ -24,4 +24,16 @@ public interface JobHandlerProvider {
    * @return a handler, never {@code null}
    */
   JobHandler create();
+
+  /**
+   * Whether the runnable worker loads this handler when it is not told which types to run. A
+   * handler that exists only for tests and benchmarks (one that halts the JVM, or completes jobs
+   * without doing anything) answers false: a real deployment never runs it by accident, and a
+   * worker started with its type named ({@code --types crash}) still loads it.
+   *
+   * @return true unless the handler must be asked for by name; true by default
+   */
+  default boolean loadedByDefault() {
+    return true;
+  }
 }

@@ -2,7 +2,6 @@ package io.antrean.coordinator.core;
 
 import io.antrean.benchmarks.ForkedJvm;
 import io.antrean.coordinator.job.NewJob;
-import io.antrean.coordinator.job.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -56,18 +55,18 @@ public class EnqueueValidatorBenchmark {
   @Setup
   public void setUp() {
     Set<String> types = new HashSet<>();
-    Map<String, RetryPolicy> byType = new HashMap<>();
+    Map<String, RetryOverride> byType = new HashMap<>();
     for (int i = 0; i < DECLARED_TYPES; i++) {
       types.add("billing.invoice-" + i);
       if (i % 2 == 0) {
         byType.put(
             "billing.invoice-" + i,
-            new RetryPolicy(8, Duration.ofSeconds(2), 2.0, Duration.ofMinutes(10), 3));
+            new RetryOverride(8, Duration.ofSeconds(2), 2.0, Duration.ofMinutes(10), 3));
       }
     }
-    Map<String, RetryPolicy> byQueue =
+    Map<String, RetryOverride> byQueue =
         Map.of(
-            "billing", new RetryPolicy(3, Duration.ofMillis(500), 3.0, Duration.ofMinutes(1), 2));
+            "billing", new RetryOverride(3, Duration.ofMillis(500), 3.0, Duration.ofMinutes(1), 2));
     validator = new EnqueueValidator(Settings.defaults().withJobTypes(types, byType, byQueue));
     byte[] payload = new byte[100];
     plain = EnqueueCommand.of("billing", "billing.invoice-7", payload);

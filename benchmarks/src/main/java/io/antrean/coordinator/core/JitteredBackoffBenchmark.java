@@ -62,6 +62,7 @@ public class JitteredBackoffBenchmark {
             RetryPolicy.DEFAULT,
             3,
             0,
+            0,
             JobState.RUNNING,
             null,
             null,

@@ -2,6 +2,7 @@ package io.antrean.coordinator.config;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
+import io.antrean.coordinator.core.RetryOverride;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.job.RetryPolicy;
 import io.antrean.proto.config.v1.CoordinatorConfig;
@@ -19,7 +20,9 @@ import java.util.Set;
 
 /**
  * Reads the coordinator's JSON configuration file (the {@code antrean.config.v1.CoordinatorConfig}
- * message in protobuf's JSON mapping): declared job types and retry defaults per type and queue.
+ * message in protobuf's JSON mapping): declared job types and retry defaults per type and queue. A
+ * type's or queue's retry policy gives only the fields it sets; the rest come from the layer below,
+ * per field (see {@link Settings#retryDefaults}).
  */
 public final class ConfigFile {
   private ConfigFile() {}
@@ -46,7 +49,7 @@ public final class ConfigFile {
 
   static Settings apply(CoordinatorConfig config, Settings base, String source) {
     Set<String> types = new LinkedHashSet<>();
-    Map<String, RetryPolicy> byType = new HashMap<>();
+    Map<String, RetryOverride> byType = new HashMap<>();
     for (JobTypeConfig t : config.getJobTypesList()) {
       if (t.getName().isEmpty()) {
         throw new IllegalArgumentException(source + ": a job type has no name");
@@ -57,7 +60,7 @@ public final class ConfigFile {
             t.getName(), policy(t.getRetryPolicy(), base.defaultPolicy(), source, t.getName()));
       }
     }
-    Map<String, RetryPolicy> byQueue = new HashMap<>();
+    Map<String, RetryOverride> byQueue = new HashMap<>();
     for (QueueConfig q : config.getQueuesList()) {
       if (q.getName().isEmpty()) {
         throw new IllegalArgumentException(source + ": a queue has no name");
@@ -70,15 +73,22 @@ public final class ConfigFile {
     return base.withJobTypes(types, byType, byQueue);
   }
 
-  private static RetryPolicy policy(
+  /**
+   * The fields this policy sets (zero and unset mean "not set"), checked against {@code d}, so a
+   * field out of range is reported here, at start, naming its owner.
+   */
+  private static RetryOverride policy(
       io.antrean.proto.v1.RetryPolicy p, RetryPolicy d, String source, String owner) {
+    RetryOverride fields =
+        new RetryOverride(
+            p.getMaxAttempts() == 0 ? null : p.getMaxAttempts(),
+            p.hasInitialBackoff() ? duration(p.getInitialBackoff()) : null,
+            p.getBackoffMultiplier() == 0 ? null : p.getBackoffMultiplier(),
+            p.hasMaxBackoff() ? duration(p.getMaxBackoff()) : null,
+            p.getMaxLeaseExpiries() == 0 ? null : p.getMaxLeaseExpiries());
     try {
-      return new RetryPolicy(
-          p.getMaxAttempts() == 0 ? d.maxAttempts() : p.getMaxAttempts(),
-          p.hasInitialBackoff() ? duration(p.getInitialBackoff()) : d.initialBackoff(),
-          p.getBackoffMultiplier() == 0 ? d.multiplier() : p.getBackoffMultiplier(),
-          p.hasMaxBackoff() ? duration(p.getMaxBackoff()) : d.maxBackoff(),
-          p.getMaxLeaseExpiries() == 0 ? d.maxLeaseExpiries() : p.getMaxLeaseExpiries());
+      fields.applyTo(d);
+      return fields;
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           source + ": retry policy of " + owner + ": " + e.getMessage(), e);

@@ -130,11 +130,7 @@ final class EnqueueValidator {
 
   private RetryPolicy policy(
       EnqueueCommand cmd, String queue, String prefix, List<FieldViolation> out) {
-    RetryPolicy base =
-        settings
-            .typePolicies()
-            .getOrDefault(
-                cmd.type(), settings.queuePolicies().getOrDefault(queue, settings.defaultPolicy()));
+    RetryPolicy base = settings.retryDefaults(cmd.type(), queue);
     RetryOverride o = cmd.retry();
     String p = prefix + "retry_policy.";
     int maxAttempts = o.maxAttempts() == null ? base.maxAttempts() : o.maxAttempts();

@@ -10,8 +10,9 @@ import java.util.Set;
  * The coordinator's scheduling limits and defaults. Immutable.
  *
  * @param declaredTypes when not empty, the only job types Enqueue accepts
- * @param typePolicies retry defaults per job type; win over the queue's
- * @param queuePolicies retry defaults per queue; win over {@code defaultPolicy}
+ * @param typePolicies retry defaults per job type, the fields a type sets; win over the queue's
+ * @param queuePolicies retry defaults per queue, the fields a queue sets; win over {@code
+ *     defaultPolicy}
  * @param defaultLeaseTtl lease length when a worker asks for none
  * @param maxLeaseTtl the longest lease granted
  * @param defaultLeaseWait long-poll wait when a worker asks for none
@@ -26,8 +27,8 @@ import java.util.Set;
  */
 public record Settings(
     Set<String> declaredTypes,
-    Map<String, RetryPolicy> typePolicies,
-    Map<String, RetryPolicy> queuePolicies,
+    Map<String, RetryOverride> typePolicies,
+    Map<String, RetryOverride> queuePolicies,
     RetryPolicy defaultPolicy,
     Duration defaultLeaseTtl,
     Duration maxLeaseTtl,
@@ -46,6 +47,17 @@ public record Settings(
     typePolicies = Map.copyOf(typePolicies);
     queuePolicies = Map.copyOf(queuePolicies);
     Objects.requireNonNull(defaultPolicy, "defaultPolicy");
+  }
+
+  /**
+   * The retry defaults of a job of this type in this queue, per field: the type's where it sets the
+   * field, else the queue's, else {@code defaultPolicy}'s.
+   */
+  public RetryPolicy retryDefaults(String type, String queue) {
+    return typePolicies
+        .getOrDefault(type, RetryOverride.NONE)
+        .over(queuePolicies.getOrDefault(queue, RetryOverride.NONE))
+        .applyTo(defaultPolicy);
   }
 
   /** The built-in defaults: no declared types, 30 s leases, 20 s long-polls, 1 MiB payloads. */
@@ -70,7 +82,7 @@ public record Settings(
 
   /** A copy with other declared types and per-type and per-queue retry defaults. */
   public Settings withJobTypes(
-      Set<String> types, Map<String, RetryPolicy> byType, Map<String, RetryPolicy> byQueue) {
+      Set<String> types, Map<String, RetryOverride> byType, Map<String, RetryOverride> byQueue) {
     return new Settings(
         types,
         byType,

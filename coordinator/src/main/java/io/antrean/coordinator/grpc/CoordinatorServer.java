@@ -6,10 +6,12 @@ import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
+import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionService;
@@ -33,7 +35,8 @@ public final class CoordinatorServer {
    * @param watchers serves WatchJob
    * @param workers learns of workers from their calls
    * @param admin answers the AdminService (built on the same core, registry and clock)
-   * @param interceptors run on every call, for example {@link RpcMetricsInterceptor}
+   * @param interceptors run on every call whose request parses, for example {@link
+   *     RpcMetricsInterceptor}; they see typed requests
    */
   public CoordinatorServer(
       ServerBuilder<?> builder,
@@ -48,7 +51,7 @@ public final class CoordinatorServer {
 
   /**
    * @param reflection whether to serve gRPC server reflection
-   * @param interceptors run on every call (on its raw bytes); the last one runs first
+   * @param interceptors as for the constructor above; the last one runs first
    */
   public CoordinatorServer(
       ServerBuilder<?> builder,
@@ -59,33 +62,33 @@ public final class CoordinatorServer {
       Clock clock,
       boolean reflection,
       ServerInterceptor... interceptors) {
-    for (ServerInterceptor interceptor : interceptors) {
-      builder.intercept(interceptor);
-    }
     if (scheduler.asyncNeverBlocks()) {
       builder.callExecutor(new HotCallExecutors());
     }
-    // The queue check needs the parsed request, so it sits inside the parsing guard.
-    QueueAccessInterceptor queues = new QueueAccessInterceptor();
+    // The queue check runs after every given interceptor (authentication among them).
+    ServerInterceptor[] withQueues = new ServerInterceptor[interceptors.length + 1];
+    withQueues[0] = new QueueAccessInterceptor();
+    System.arraycopy(interceptors, 0, withQueues, 1, interceptors.length);
     builder
-        .addService(
-            unparseable.guard(
-                ServerInterceptors.intercept(
-                    new GrpcJobService(scheduler, clock, watchers).bindService(), queues)))
-        .addService(
-            unparseable.guard(
-                ServerInterceptors.intercept(
-                    new GrpcWorkerService(scheduler, workers, clock).bindService(), queues)))
-        .addService(
-            unparseable.guard(
-                ServerInterceptors.intercept(new GrpcAdminService(admin).bindService(), queues)))
-        .addService(unparseable.guard(health.getHealthService().bindService()));
+        .addService(guarded(new GrpcJobService(scheduler, clock, watchers), withQueues))
+        .addService(guarded(new GrpcWorkerService(scheduler, workers, clock), withQueues))
+        .addService(guarded(new GrpcAdminService(admin), withQueues))
+        .addService(guarded(health.getHealthService(), interceptors));
     if (reflection) {
       builder
-          .addService(unparseable.guard(ProtoReflectionServiceV1.newInstance().bindService()))
-          .addService(unparseable.guard(reflectionV1alpha().bindService()));
+          .addService(guarded(ProtoReflectionServiceV1.newInstance(), interceptors))
+          .addService(guarded(reflectionV1alpha(), interceptors));
     }
     this.server = builder.build();
+  }
+
+  /**
+   * The service behind its interceptors, behind the parse guard: interceptors see parsed (typed)
+   * requests, and a request that does not parse never reaches them.
+   */
+  private ServerServiceDefinition guarded(
+      BindableService service, ServerInterceptor... interceptors) {
+    return unparseable.guard(ServerInterceptors.intercept(service, interceptors));
   }
 
   /**

@@ -2,6 +2,7 @@ package io.antrean.coordinator.grpc;
 
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.LeaseCommand;
+import io.antrean.coordinator.core.WorkerIdentity;
 import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
@@ -52,10 +53,18 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
     CompletableFuture<List<Job>> jobs;
     String workerId = CallerIdentity.workerId(request.getWorkerId());
     boolean known = !workerId.isEmpty();
+    WorkerIdentity identity;
+    try {
+      identity = WorkerMapper.identity(request.hasWorker(), request.getWorker());
+    } catch (RuntimeException e) {
+      // A bad worker description is the request's fault; it must not escape as UNKNOWN.
+      observer.onError(StatusMapping.toStatus(e));
+      return;
+    }
     if (known) {
       workers.leaseStarted(
           workerId,
-          WorkerMapper.identity(request.hasWorker(), request.getWorker()),
+          identity,
           request.getQueue().isEmpty() ? "default" : request.getQueue(),
           request.getTypesList(),
           clock.instant());

@@ -21,6 +21,7 @@ import io.antrean.proto.v1.GetStatsResponse;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -91,11 +92,28 @@ public final class JobServiceCalls {
 
   public ListJobsResponse listJobs(ListJobsRequest request) {
     int size = checkPageSize(request.getPageSize());
+    Instant after =
+        request.hasCreatedAfter()
+            ? ProtoTime.requestInstant(request.getCreatedAfter(), "created_after")
+            : null;
+    Instant before =
+        request.hasCreatedBefore()
+            ? ProtoTime.requestInstant(request.getCreatedBefore(), "created_before")
+            : null;
+    if (after != null && before != null && !after.isBefore(before)) {
+      throw new ValidationException(
+          List.of(new FieldViolation("created_before", "must be after created_after")));
+    }
     JobQuery query =
         new JobQuery(
             emptyToNull(request.getQueue()),
             emptyToNull(request.getType()),
             JobMapper.state(request.getState()),
+            emptyToNull(request.getErrorContains()),
+            after,
+            before,
+            emptyToNull(request.getIdempotencyKey()),
+            request.getOldestFirst(),
             PageTokens.decode(request.getPageToken()),
             size);
     JobPage page = scheduler.list(query);

@@ -39,8 +39,18 @@ final class ProtoTime {
     return Instant.ofEpochSecond(t.getSeconds(), t.getNanos());
   }
 
+  /**
+   * A duration as protobuf's: a negative one with a fraction carries negative nanos (java.time
+   * counts -1 ns as -1 s plus 999,999,999 ns, which protobuf calls invalid and cannot print).
+   */
   static Duration duration(java.time.Duration d) {
-    return Duration.newBuilder().setSeconds(d.getSeconds()).setNanos(d.getNano()).build();
+    long seconds = d.getSeconds();
+    int nanos = d.getNano();
+    if (seconds < 0 && nanos > 0) {
+      seconds += 1;
+      nanos -= 1_000_000_000;
+    }
+    return Duration.newBuilder().setSeconds(seconds).setNanos(nanos).build();
   }
 
   /**

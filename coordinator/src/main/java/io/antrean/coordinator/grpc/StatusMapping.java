@@ -1,11 +1,10 @@
 package io.antrean.coordinator.grpc;
 
 import com.google.protobuf.Any;
-import com.google.rpc.BadRequest;
 import com.google.rpc.Code;
 import com.google.rpc.ErrorInfo;
+import com.google.rpc.RetryInfo;
 import io.antrean.coordinator.core.CoordinatorStoppingException;
-import io.antrean.coordinator.core.FieldViolation;
 import io.antrean.coordinator.core.JobFinishedException;
 import io.antrean.coordinator.core.NotDeadLetteredException;
 import io.antrean.coordinator.core.ValidationException;
@@ -13,6 +12,7 @@ import io.antrean.coordinator.security.AccessDeniedException;
 import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.LeaseLostException;
+import io.antrean.coordinator.store.OverloadedException;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
@@ -44,14 +44,10 @@ public final class StatusMapping {
       return sre;
     }
     if (t instanceof ValidationException v) {
-      BadRequest.Builder bad = BadRequest.newBuilder();
-      for (FieldViolation fv : v.violations()) {
-        bad.addFieldViolations(
-            BadRequest.FieldViolation.newBuilder()
-                .setField(fv.field())
-                .setDescription(fv.description()));
-      }
-      return status(Code.INVALID_ARGUMENT, v.getMessage(), Any.pack(bad.build()));
+      return status(
+          Code.INVALID_ARGUMENT,
+          BoundedViolations.message(v),
+          Any.pack(BoundedViolations.badRequest(v)));
     }
     if (t instanceof LeaseLostException e) {
       return status(Code.FAILED_PRECONDITION, e.getMessage(), info("LEASE_LOST"));
@@ -78,6 +74,9 @@ public final class StatusMapping {
           e.getMessage(),
           info(e.reason()));
     }
+    if (t instanceof OverloadedException e) {
+      return overloaded(e);
+    }
     if (t instanceof CoordinatorStoppingException e) {
       return status(Code.UNAVAILABLE, e.getMessage(), info("COORDINATOR_STOPPING"));
     }
@@ -92,6 +91,34 @@ public final class StatusMapping {
                 .setDomain(DOMAIN)
                 .putMetadata("correlation_id", correlationId)
                 .build()));
+  }
+
+  /**
+   * RESOURCE_EXHAUSTED with {@code ErrorInfo} reason {@code OVERLOADED} (metadata {@code limit}:
+   * which one) and a {@code RetryInfo} delay.
+   */
+  private static StatusRuntimeException overloaded(OverloadedException e) {
+    long millis = Math.max(1, e.retryAfter().toMillis());
+    return StatusProto.toStatusRuntimeException(
+        com.google.rpc.Status.newBuilder()
+            .setCode(Code.RESOURCE_EXHAUSTED.getNumber())
+            .setMessage(e.getMessage())
+            .addDetails(
+                Any.pack(
+                    ErrorInfo.newBuilder()
+                        .setReason("OVERLOADED")
+                        .setDomain(DOMAIN)
+                        .putMetadata("limit", e.limit())
+                        .build()))
+            .addDetails(
+                Any.pack(
+                    RetryInfo.newBuilder()
+                        .setRetryDelay(
+                            com.google.protobuf.Duration.newBuilder()
+                                .setSeconds(millis / 1000)
+                                .setNanos((int) (millis % 1000) * 1_000_000))
+                        .build()))
+            .build());
   }
 
   private static Any info(String reason) {

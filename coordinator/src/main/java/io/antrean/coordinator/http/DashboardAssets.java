@@ -23,7 +23,16 @@ import java.util.Set;
  * dashboard reads only the public JSON API. Thread-safe (immutable after construction).
  */
 final class DashboardAssets {
-  private static final List<String> FILES = List.of("index.html", "app.js", "app.css");
+  private static final List<String> FILES =
+      List.of(
+          "index.html",
+          "app.css",
+          "lib.js",
+          "queues.js",
+          "dead-letters.js",
+          "jobs.js",
+          "workers.js",
+          "app.js");
   private static final Map<String, String> TYPES =
       Map.of(
           "html", "text/html; charset=utf-8",

@@ -61,8 +61,7 @@ final class DeadLetterRoutes {
             .setPageSize(q.integer("page_size"))
             .setPageToken(q.text("page_token"))
             .build();
-    q.check();
-    call.respond(200, calls.listDeadLetters(request));
+    call.respond(200, q.checkedWith(() -> calls.listDeadLetters(request)));
   }
 
   private void get(HttpCall call) throws IOException {

@@ -3,6 +3,7 @@ package io.antrean.coordinator.http;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.grpc.AdminServiceCalls;
 import io.antrean.coordinator.grpc.JobServiceCalls;
 import io.antrean.coordinator.metrics.CoordinatorMetrics;
@@ -12,7 +13,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,14 +23,20 @@ import org.slf4j.LoggerFactory;
 /**
  * The coordinator's HTTP server: the JSON API ({@link JobRoutes}, {@link DeadLetterRoutes}), {@code
  * /metrics}, {@code /healthz} and {@code /readyz} ({@link OpsRoutes}), on the JDK's {@link
- * HttpServer}. Requests run on a bounded pool ({@value #THREADS} threads, {@value #QUEUE} waiting
- * connections); beyond that new connections are closed at once rather than queued without bound.
- * Thread-safe.
+ * HttpServer}, with the connection limit and timeouts of {@link HttpServerLimits}.
+ *
+ * <p>The JDK server reads a request on the executor's thread, so a client that stalls half-way
+ * through its body holds that thread until the request timeout closes its connection. The executor
+ * therefore has a thread for every connection the server may hold open (no queue): a probe never
+ * waits behind stalled or slow API calls, and API work is bounded by admission control instead of
+ * by a small pool. Thread-safe.
  */
 public final class HttpApiServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpApiServer.class);
-  private static final int THREADS = 8;
-  private static final int QUEUE = 256;
+
+  /** Threads beyond one per connection, for a connection's next request while its last ends. */
+  private static final int SPARE_THREADS = 16;
+
   private static final int EXTRA_BODY_BYTES = 64 * 1024;
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(1);
   private static final Duration DRAIN = Duration.ofSeconds(1);
@@ -54,6 +61,8 @@ public final class HttpApiServer implements AutoCloseable {
    * @param maxPayloadBytes the core's payload limit; a request body may be its base64 size plus 64
    *     KiB, and a larger one is answered 413
    * @param storeRead a cheap store read for {@code /readyz}; it throws when the store cannot answer
+   * @param admission counts the API's calls and body bytes in flight; past its limits a call is
+   *     answered 429 with {@code Retry-After}
    * @throws IOException when the address cannot be bound
    */
   public static HttpApiServer start(
@@ -62,7 +71,8 @@ public final class HttpApiServer implements AutoCloseable {
       AdminServiceCalls admin,
       CoordinatorMetrics metrics,
       Runnable storeRead,
-      int maxPayloadBytes)
+      int maxPayloadBytes,
+      Admission admission)
       throws IOException {
     return start(
         endpoint,
@@ -71,6 +81,7 @@ public final class HttpApiServer implements AutoCloseable {
         metrics,
         storeRead,
         maxPayloadBytes,
+        admission,
         SecurityConfig.open(),
         Clock.systemUTC());
   }
@@ -89,6 +100,7 @@ public final class HttpApiServer implements AutoCloseable {
       CoordinatorMetrics metrics,
       Runnable storeRead,
       int maxPayloadBytes,
+      Admission admission,
       SecurityConfig security,
       Clock clock)
       throws IOException {
@@ -97,7 +109,7 @@ public final class HttpApiServer implements AutoCloseable {
     ReadinessProbe readiness = new ReadinessProbe(storeRead, READY_TIMEOUT);
     HttpGuard guard =
         new HttpGuard(security, new Sessions(SESSION_LIFETIME), endpoint.host(), clock);
-    Router router = new Router(metrics.rpcDurations(), maxBodyBytes, guard);
+    Router router = new Router(metrics.rpcDurations(), maxBodyBytes, admission, guard);
     new SessionRoutes(guard, clock).addTo(router);
     new JobRoutes(jobs).addTo(router);
     new DeadLetterRoutes(admin).addTo(router);
@@ -105,6 +117,8 @@ public final class HttpApiServer implements AutoCloseable {
     new OperatorRoutes(admin).addTo(router);
     new OpsRoutes(metrics, readiness, security.warning()).addTo(router);
     new DashboardAssets().addTo(router);
+    HttpServerLimits.applyDefaults();
+    HttpServerLimits limits = HttpServerLimits.effective();
     InetSocketAddress address = new InetSocketAddress(endpoint.host(), endpoint.port());
     HttpServer server;
     if (security.httpTls() == null) {
@@ -115,32 +129,45 @@ public final class HttpApiServer implements AutoCloseable {
       server = https;
     }
     server.createContext("/", router);
-    ThreadPoolExecutor executor = pool();
+    ThreadPoolExecutor executor = pool(limits.maxConnections() + SPARE_THREADS);
     server.setExecutor(executor);
     server.start();
     HttpApiServer started = new HttpApiServer(server, router, executor, readiness);
     log.info(
-        "{} API, /metrics, /healthz and /readyz listening on {}:{}",
+        "{} API, /metrics, /healthz and /readyz listening on {}:{} ({})",
         security.httpTls() == null ? "HTTP" : "HTTPS",
         endpoint.host(),
-        started.port());
+        started.port(),
+        limits);
+    log.info("dashboard at {}", dashboardUrl(endpoint.host(), started.port()));
     return started;
   }
 
-  private static ThreadPoolExecutor pool() {
+  /** Hands every request a thread at once or refuses it; the server then closes the connection. */
+  private static ThreadPoolExecutor pool(int threads) {
     AtomicInteger n = new AtomicInteger();
     return new ThreadPoolExecutor(
-        THREADS,
-        THREADS,
-        60,
+        0,
+        threads,
+        30,
         TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(QUEUE),
+        new SynchronousQueue<>(),
         r -> {
           Thread t = new Thread(r, "antrean-http-" + n.incrementAndGet());
           t.setDaemon(true);
           return t;
         },
         new ThreadPoolExecutor.AbortPolicy());
+  }
+
+  /** The dashboard's address for a person to open: a wildcard bind is shown as loopback. */
+  static String dashboardUrl(String host, int port) {
+    String shown =
+        host.equals("0.0.0.0") || host.equals("::") || host.isEmpty() ? "localhost" : host;
+    if (shown.contains(":") && !shown.startsWith("[")) {
+      shown = "[" + shown + "]";
+    }
+    return "http://" + shown + ":" + port + "/";
   }
 
   /** The bound port. */

@@ -93,11 +93,6 @@ final class HttpCall {
     return null;
   }
 
-  /** Sets a response header, before the answer. */
-  void header(String name, String value) {
-    exchange.getResponseHeaders().add(name, value);
-  }
-
   /** The first value of a request header, or null. */
   @Nullable
   String requestHeader(String name) {
@@ -155,6 +150,28 @@ final class HttpCall {
     return HttpProblem.tooLarge(maxBodyBytes);
   }
 
+  /**
+   * The body bytes this call may hold while it is served: its declared length, or the size limit
+   * for a body of unknown length (chunked), at most the size limit plus one.
+   */
+  long bodyBytesToHold() {
+    long declared = declaredLength();
+    if (declared < 0) {
+      return exchange.getRequestHeaders().containsKey("Transfer-Encoding") ? maxBodyBytes : 0;
+    }
+    return Math.min(declared, maxBodyBytes + 1L);
+  }
+
+  /** Sets a response header; call before answering. */
+  void header(String name, String value) {
+    exchange.getResponseHeaders().set(name, value);
+  }
+
+  /** Asks for the connection to be closed after the answer (its request body was not read). */
+  void closeAfterAnswer() {
+    closeAfterAnswer = true;
+  }
+
   private long declaredLength() {
     String length = exchange.getRequestHeaders().getFirst("Content-Length");
     try {
@@ -203,6 +220,12 @@ final class HttpCall {
     exchange.getResponseHeaders().set("Content-Security-Policy", API_POLICY);
     headers.forEach(exchange.getResponseHeaders()::set);
     status = code;
+    if (exchange.getRequestMethod().equals("HEAD")) {
+      // What GET would answer, without the body; the JDK then sends no Content-Length of its own.
+      exchange.getResponseHeaders().set("Content-Length", Integer.toString(body.length));
+      exchange.sendResponseHeaders(code, -1);
+      return;
+    }
     exchange.sendResponseHeaders(code, body.length == 0 ? -1 : body.length);
     if (body.length > 0) {
       try (OutputStream out = exchange.getResponseBody()) {

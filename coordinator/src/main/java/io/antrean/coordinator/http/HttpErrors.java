@@ -26,6 +26,7 @@ import java.util.List;
  *   <tr><td>ALREADY_EXISTS</td><td>409</td><td>IDEMPOTENCY_KEY_CONFLICT</td></tr>
  *   <tr><td>FAILED_PRECONDITION</td><td>409</td><td>LEASE_LOST, JOB_FINISHED, NOT_DEAD_LETTERED</td></tr>
  *   <tr><td>UNAVAILABLE</td><td>503</td><td>STORE_UNAVAILABLE</td></tr>
+ *   <tr><td>RESOURCE_EXHAUSTED</td><td>429</td><td>OVERLOADED (the router adds Retry-After)</td></tr>
  *   <tr><td>anything else</td><td>500</td><td>INTERNAL, with a correlation id only</td></tr>
  * </table>
  *
@@ -65,6 +66,7 @@ final class HttpErrors {
       case NOT_FOUND -> plain(404, reason, status.getMessage());
       case ALREADY_EXISTS, FAILED_PRECONDITION -> plain(409, reason, status.getMessage());
       case UNAVAILABLE -> plain(503, reason, status.getMessage());
+      case RESOURCE_EXHAUSTED -> plain(429, reason, status.getMessage());
       default -> internal(info.getMetadataOrDefault("correlation_id", ""));
     };
   }

@@ -1,5 +1,6 @@
 package io.antrean.coordinator.http;
 
+import com.google.protobuf.Timestamp;
 import io.antrean.coordinator.grpc.JobServiceCalls;
 import io.antrean.proto.v1.CancelJobRequest;
 import io.antrean.proto.v1.EnqueueRequest;
@@ -17,7 +18,9 @@ import java.util.Set;
  * <ul>
  *   <li>{@code POST /v1/jobs}: body EnqueueRequest; 201 with {@code Location: /v1/jobs/{id}} and
  *       the EnqueueResponse, or 200 with the existing job when the idempotency key deduplicated it
- *   <li>{@code GET /v1/jobs?queue=&type=&state=&page_size=&page_token=}: ListJobsResponse
+ *   <li>{@code GET /v1/jobs?queue=&type=&state=&error=&created_after=&created_before=&key=
+ *       &order=newest|oldest&page_size=&page_token=} (times in RFC 3339, {@code key} the
+ *       idempotency key): ListJobsResponse
  *   <li>{@code GET /v1/jobs/{id}}: GetJobResponse, the job with its attempt history
  *   <li>{@code POST /v1/jobs/{id}:cancel}: CancelJobResponse (the body, if any, is ignored)
  *   <li>{@code GET /v1/stats?queue=}: GetStatsResponse
@@ -25,7 +28,17 @@ import java.util.Set;
  */
 final class JobRoutes {
   private static final Set<String> LIST_PARAMS =
-      Set.of("queue", "type", "state", "page_size", "page_token");
+      Set.of(
+          "queue",
+          "type",
+          "state",
+          "error",
+          "created_after",
+          "created_before",
+          "key",
+          "order",
+          "page_size",
+          "page_token");
 
   private final JobServiceCalls calls;
 
@@ -54,16 +67,34 @@ final class JobRoutes {
 
   private void list(HttpCall call) throws IOException {
     QueryParams q = call.query(LIST_PARAMS);
-    ListJobsRequest request =
+    ListJobsRequest.Builder request =
         ListJobsRequest.newBuilder()
             .setQueue(q.text("queue"))
             .setType(q.text("type"))
             .setState(q.state("state"))
+            .setErrorContains(q.text("error"))
+            .setIdempotencyKey(q.text("key"))
+            .setOldestFirst(oldestFirst(q))
             .setPageSize(q.integer("page_size"))
-            .setPageToken(q.text("page_token"))
-            .build();
-    q.check();
-    call.respond(200, calls.listJobs(request));
+            .setPageToken(q.text("page_token"));
+    Timestamp after = q.timestamp("created_after");
+    if (after != null) {
+      request.setCreatedAfter(after);
+    }
+    Timestamp before = q.timestamp("created_before");
+    if (before != null) {
+      request.setCreatedBefore(before);
+    }
+    call.respond(200, q.checkedWith(() -> calls.listJobs(request.build())));
+  }
+
+  /** {@code order=oldest} or {@code newest} (the default). */
+  private static boolean oldestFirst(QueryParams q) {
+    String order = q.text("order");
+    if (!order.isEmpty() && !order.equals("oldest") && !order.equals("newest")) {
+      q.invalid("order", "must be newest or oldest");
+    }
+    return order.equals("oldest");
   }
 
   private void get(HttpCall call) throws IOException {
@@ -78,8 +109,7 @@ final class JobRoutes {
 
   private void stats(HttpCall call) throws IOException {
     QueryParams q = call.query(Set.of("queue"));
-    q.check();
-    call.respond(
-        200, calls.getStats(GetStatsRequest.newBuilder().setQueue(q.text("queue")).build()));
+    GetStatsRequest request = GetStatsRequest.newBuilder().setQueue(q.text("queue")).build();
+    call.respond(200, q.checkedWith(() -> calls.getStats(request)));
   }
 }

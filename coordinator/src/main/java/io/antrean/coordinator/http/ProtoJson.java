@@ -4,7 +4,10 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.MessageOrBuilder;
 import com.google.protobuf.util.JsonFormat;
+import io.antrean.coordinator.core.FieldViolation;
+import io.antrean.coordinator.core.ValidationException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -42,11 +45,17 @@ final class ProtoJson {
    * Merges a JSON object into {@code builder}.
    *
    * @throws HttpProblem INVALID_JSON when the text is not JSON or not this message
+   * @throws ValidationException naming each field whose value is out of its range or malformed
    */
   static void merge(String json, Message.Builder builder) {
     String expected = builder.getDescriptorForType().getFullName();
     if (json.isBlank()) {
       throw HttpProblem.invalidJson("the request body is empty; expected a JSON " + expected, null);
+    }
+    List<FieldViolation> violations =
+        JsonFieldCheck.violations(json, builder.getDescriptorForType());
+    if (!violations.isEmpty()) {
+      throw new ValidationException(violations);
     }
     try {
       PARSER.merge(json, builder);

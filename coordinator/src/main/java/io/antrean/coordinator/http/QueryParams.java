@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 
 /**
@@ -68,6 +69,11 @@ final class QueryParams {
     }
   }
 
+  /** Records that the parameter's value is wrong, for {@link #check}. */
+  void invalid(String name, String description) {
+    violations.add(new FieldViolation(name, description));
+  }
+
   /** The value, or "" when absent. */
   String text(String name) {
     return values.getOrDefault(name, "");
@@ -94,11 +100,15 @@ final class QueryParams {
     if (v == null) {
       return null;
     }
+    String problem = JsonFieldCheck.timestampProblem(v);
+    if (problem != null) {
+      violations.add(new FieldViolation(name, problem));
+      return null;
+    }
     try {
       return Timestamps.parse(v);
     } catch (ParseException e) {
-      violations.add(
-          new FieldViolation(name, "must be an RFC 3339 time such as 2026-11-30T10:00:00Z"));
+      violations.add(new FieldViolation(name, "must be an RFC 3339 time"));
       return null;
     }
   }
@@ -120,6 +130,32 @@ final class QueryParams {
     violations.add(
         new FieldViolation(name, "must be one of pending, running, succeeded, failed, cancelled"));
     return JobState.JOB_STATE_UNSPECIFIED;
+  }
+
+  /**
+   * Runs a read-only call built from these parameters, reporting every bad parameter in one answer:
+   * when some failed to parse, the call still runs (with those parameters left at their defaults)
+   * so that the problems only the core finds, such as a page size out of range, are listed too.
+   *
+   * @throws ValidationException naming every bad parameter, the core's findings included
+   */
+  <T> T checkedWith(Supplier<T> readOnlyCall) {
+    if (violations.isEmpty()) {
+      return readOnlyCall.get();
+    }
+    List<FieldViolation> all = new ArrayList<>(violations);
+    try {
+      readOnlyCall.get();
+    } catch (ValidationException e) {
+      for (FieldViolation v : e.violations()) {
+        if (all.stream().noneMatch(seen -> seen.field().equals(v.field()))) {
+          all.add(v);
+        }
+      }
+    } catch (RuntimeException e) {
+      // The parameters' own problems are the answer.
+    }
+    throw new ValidationException(all);
   }
 
   /**

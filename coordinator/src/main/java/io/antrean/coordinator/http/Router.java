@@ -3,10 +3,12 @@ package io.antrean.coordinator.http;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.grpc.CallerIdentity;
 import io.antrean.coordinator.http.ErrorBodies.ErrorBody;
 import io.antrean.coordinator.metrics.RpcDurations;
 import io.antrean.coordinator.security.Identity;
+import io.antrean.coordinator.store.OverloadedException;
 import io.grpc.Context;
 import java.io.IOException;
 import java.time.Duration;
@@ -22,18 +24,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Dispatches every request to the route whose method and path template match: a path no route has
- * is 404 {@code ENDPOINT_NOT_FOUND}, a path served under other methods is 405 with {@code Allow}.
- * Every error a handler throws becomes a JSON error through {@link HttpErrors}. Each call is timed
- * into {@link RpcDurations} as {@code "METHOD /template"} (unmatched paths as {@code "unmatched"}).
- * Routes are added before the server starts; dispatching is thread-safe.
+ * Dispatches every request to the route whose method and path template match (a GET route serves
+ * HEAD too): a path no route has is 404 {@code ENDPOINT_NOT_FOUND}, a path served under other
+ * methods is 405 with {@code Allow}. Every error a handler throws becomes a JSON error through
+ * {@link HttpErrors}. Each call is timed into {@link RpcDurations} as {@code "METHOD /template"}
+ * (unmatched paths as {@code "unmatched"}). Routes are added before the server starts; dispatching
+ * is thread-safe.
  *
  * <p>It also counts calls in flight, so a shutdown can wait for them ({@link #drain}): once
- * draining, new calls are answered 503 {@code SHUTTING_DOWN}.
+ * draining, new calls are answered 503 {@code SHUTTING_DOWN}. Calls of the API ({@code /v1/...})
+ * are admitted by {@link Admission} first, holding their declared body length: past its limits they
+ * are answered 429 {@code OVERLOADED} with {@code Retry-After}, before the body is read. The
+ * probes, {@code /metrics} and the dashboard's files are never refused.
  */
 final class Router implements HttpHandler {
   private static final Logger log = LoggerFactory.getLogger(Router.class);
   private static final Pattern PARAM = Pattern.compile("\\{[a-z_]+}");
+  private static final String API_PREFIX = "/v1/";
   private static final String[] STATUS_LABELS = new String[600];
   private static final ErrorBody SHUTTING_DOWN =
       new ErrorBody(
@@ -56,6 +63,7 @@ final class Router implements HttpHandler {
   private final List<Route> routes = new ArrayList<>();
   private final RpcDurations durations;
   private final int maxBodyBytes;
+  private final Admission admission;
   private final Object lock = new Object();
 
   @GuardedBy("lock")
@@ -66,17 +74,18 @@ final class Router implements HttpHandler {
 
   @Nullable private final HttpGuard guard;
 
-  Router(RpcDurations durations, int maxBodyBytes) {
-    this(durations, maxBodyBytes, null);
+  Router(RpcDurations durations, int maxBodyBytes, Admission admission) {
+    this(durations, maxBodyBytes, admission, null);
   }
 
   /**
    * @param guard what a matched call must pass before its handler runs ({@link HttpGuard}); null
    *     for none
    */
-  Router(RpcDurations durations, int maxBodyBytes, @Nullable HttpGuard guard) {
+  Router(RpcDurations durations, int maxBodyBytes, Admission admission, @Nullable HttpGuard guard) {
     this.durations = durations;
     this.maxBodyBytes = maxBodyBytes;
+    this.admission = admission;
     this.guard = guard;
   }
 
@@ -141,8 +150,11 @@ final class Router implements HttpHandler {
         if (!m.matches()) {
           continue;
         }
-        if (!route.method().equals(method)) {
+        if (!serves(route, method)) {
           allowed.add(route.method());
+          if (route.method().equals("GET")) {
+            allowed.add("HEAD");
+          }
           continue;
         }
         label = route.label();
@@ -151,26 +163,11 @@ final class Router implements HttpHandler {
           params.add(m.group(i));
         }
         call = new HttpCall(exchange, params, maxBodyBytes);
-        Handler handler = route.handler();
-        String routeLabel = route.label();
-        run(
-            guard == null
-                ? handler
-                : c -> {
-                  Identity identity = guard.admit(routeLabel, c);
-                  if (identity == null) {
-                    handler.handle(c);
-                    return;
-                  }
-                  Context context = CallerIdentity.contextOf(identity);
-                  Context previous = context.attach();
-                  try {
-                    handler.handle(c);
-                  } finally {
-                    context.detach(previous);
-                  }
-                },
-            call);
+        Handler handler =
+            guarded(
+                route.label(),
+                path.startsWith(API_PREFIX) ? admitted(route.handler()) : route.handler());
+        run(handler, call);
         return;
       }
       call = new HttpCall(exchange, List.of(), maxBodyBytes);
@@ -194,6 +191,41 @@ final class Router implements HttpHandler {
     }
   }
 
+  /** A GET route also serves HEAD: the same status and headers, no body. */
+  private static boolean serves(Route route, String method) {
+    return route.method().equals(method) || (method.equals("HEAD") && route.method().equals("GET"));
+  }
+
+  private Handler admitted(Handler handler) {
+    return call -> {
+      try (Admission.Ticket ticket = admission.admit(Admission.Kind.UNARY)) {
+        ticket.addBytes(call.bodyBytesToHold());
+        handler.handle(call);
+      }
+    };
+  }
+
+  /** The handler behind the guard: admitted calls run as their caller's identity. */
+  private Handler guarded(String label, Handler handler) {
+    if (guard == null) {
+      return handler;
+    }
+    return c -> {
+      Identity identity = guard.admit(label, c);
+      if (identity == null) {
+        handler.handle(c);
+        return;
+      }
+      Context context = CallerIdentity.contextOf(identity);
+      Context previous = context.attach();
+      try {
+        handler.handle(c);
+      } finally {
+        context.detach(previous);
+      }
+    };
+  }
+
   private static void run(Handler handler, HttpCall call) throws IOException {
     try {
       handler.handle(call);
@@ -202,7 +234,28 @@ final class Router implements HttpHandler {
         log.error("HTTP handler failed after answering; closing the connection", e);
         return;
       }
+      OverloadedException overloaded = overloaded(e);
+      if (overloaded != null) {
+        call.header("Retry-After", retryAfterSeconds(overloaded));
+        call.closeAfterAnswer();
+      }
       call.respondError(HttpErrors.of(e));
     }
+  }
+
+  @Nullable
+  private static OverloadedException overloaded(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof OverloadedException o) {
+        return o;
+      }
+    }
+    return null;
+  }
+
+  /** Whole seconds, rounded up, at least 1: what {@code Retry-After} can say. */
+  private static String retryAfterSeconds(OverloadedException e) {
+    long millis = e.retryAfter().toMillis();
+    return Long.toString(Math.max(1, (millis + 999) / 1000));
   }
 }

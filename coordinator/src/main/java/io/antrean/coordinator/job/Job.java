@@ -13,6 +13,7 @@ import javax.annotation.Nullable;
  * @param id assigned from a counter, never reused
  * @param attempts leases taken so far (handler attempts and expired ones alike)
  * @param leaseExpiries how many of those leases expired
+ * @param releases how many of those leases the worker handed back unrun (Release, a cancel)
  * @param lease present while the job is {@link JobState#RUNNING}
  * @param history the attempt history, oldest first; empty when the store was not asked for it
  */
@@ -28,6 +29,7 @@ public record Job(
     RetryPolicy retryPolicy,
     int attempts,
     int leaseExpiries,
+    int releases,
     JobState state,
     @Nullable byte[] result,
     @Nullable String resultContentType,
@@ -65,9 +67,12 @@ public record Job(
     return result == null ? null : result.clone();
   }
 
-  /** Handler attempts spent so far: leases that did not end in an expiry. */
+  /**
+   * Handler attempts spent so far: leases that neither expired nor were handed back unrun. This,
+   * not {@link #attempts}, is what {@link RetryPolicy#maxAttempts} budgets.
+   */
   public int handlerAttempts() {
-    return attempts - leaseExpiries;
+    return attempts - leaseExpiries - releases;
   }
 
   /** This snapshot with another history. */
@@ -84,6 +89,7 @@ public record Job(
         retryPolicy,
         attempts,
         leaseExpiries,
+        releases,
         state,
         result,
         resultContentType,

@@ -3,6 +3,7 @@ package io.antrean.coordinator.metrics;
 import io.antrean.coordinator.core.SchedulerEvents;
 import io.antrean.coordinator.store.QueueCounts;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,7 +22,8 @@ import java.util.function.Supplier;
  * antrean_stale_completions_rejected_total}, {@code antrean_queue_depth}, {@code
  * antrean_oldest_pending_age_seconds}, {@code antrean_dead_letter_depth}, {@code
  * antrean_enqueue_to_start_seconds}, {@code antrean_job_run_seconds}, {@code
- * antrean_rpc_duration_seconds}. Thread-safe.
+ * antrean_rpc_duration_seconds}; and the Prometheus client's standard JVM and process metrics
+ * ({@code jvm_*}, {@code process_*}). Thread-safe.
  */
 public final class CoordinatorMetrics {
   /** The content type of {@link #writeText}. */
@@ -44,6 +46,7 @@ public final class CoordinatorMetrics {
     this.events = new PrometheusSchedulerEvents(registry);
     this.rpc = new RpcDurations(registry);
     new QueueGauges(queueCounts, nanoTime).register(registry);
+    JvmMetrics.builder().register(registry);
   }
 
   /** The listener to give the scheduling core. */

@@ -100,6 +100,7 @@ class DeadLetterMonitorTest {
         RetryPolicy.DEFAULT,
         1,
         0,
+        0,
         JobState.FAILED,
         null,
         null,

@@ -77,16 +77,18 @@ class EnqueueValidatorTest {
 
   @Test
   void typeDefaultsWinOverQueueDefaultsAndTheRequestWinsOverBoth() {
-    RetryPolicy byQueue = new RetryPolicy(7, Duration.ofSeconds(2), 2, Duration.ofMinutes(1), 3);
-    RetryPolicy byType = new RetryPolicy(9, Duration.ofSeconds(3), 3, Duration.ofMinutes(2), 2);
+    RetryOverride byQueue =
+        new RetryOverride(7, Duration.ofSeconds(2), 2.0, Duration.ofMinutes(1), 3);
+    RetryOverride byType =
+        new RetryOverride(9, Duration.ofSeconds(3), 3.0, Duration.ofMinutes(2), 2);
     EnqueueValidator v =
         new EnqueueValidator(
             Settings.defaults()
                 .withJobTypes(Set.of(), Map.of("report.build", byType), Map.of("q", byQueue)));
     assertThat(v.toNewJob(EnqueueCommand.of("q", "email.send", JSON), NOW).retryPolicy())
-        .isEqualTo(byQueue);
+        .isEqualTo(new RetryPolicy(7, Duration.ofSeconds(2), 2, Duration.ofMinutes(1), 3));
     assertThat(v.toNewJob(EnqueueCommand.of("q", "report.build", JSON), NOW).retryPolicy())
-        .isEqualTo(byType);
+        .isEqualTo(new RetryPolicy(9, Duration.ofSeconds(3), 3, Duration.ofMinutes(2), 2));
     EnqueueCommand override =
         new EnqueueCommand(
             "q",

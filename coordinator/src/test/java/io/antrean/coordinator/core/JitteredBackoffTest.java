@@ -122,6 +122,7 @@ class JitteredBackoffTest {
         policy,
         attempts,
         leaseExpiries,
+        0,
         JobState.RUNNING,
         null,
         null,

@@ -172,6 +172,7 @@ class LongPollTest {
         RetryPolicy.DEFAULT,
         1,
         0,
+        0,
         JobState.RUNNING,
         null,
         null,

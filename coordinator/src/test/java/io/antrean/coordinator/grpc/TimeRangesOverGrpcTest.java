@@ -20,9 +20,11 @@ import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.ListDeadLettersRequest;
 import io.antrean.proto.v1.ListJobsRequest;
+import io.antrean.proto.v1.ListWorkersRequest;
 import io.antrean.proto.v1.PurgeDeadLettersRequest;
 import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.RetryPolicy;
+import io.antrean.proto.v1.WorkerInfo;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -216,6 +218,36 @@ class TimeRangesOverGrpcTest {
     Job stored = jobs.getJob(GetJobRequest.newBuilder().setId(id).build()).getJob();
     assertThat(stored.getLastError()).isEqualTo("handler said no");
     assertThat(stored.getRetryPolicy().getBackoffMultiplier()).isEqualTo(100);
+  }
+
+  @Test
+  void aWorkerDescriptionWithABadIntervalIsInvalidArgumentAndANegativeOneStillPrints() {
+    LeaseRequest bad =
+        LeaseRequest.newBuilder()
+            .setWorkerId("w")
+            .setWait(seconds(0))
+            .setWorker(
+                WorkerInfo.newBuilder()
+                    .setHeartbeatInterval(
+                        Duration.newBuilder().setSeconds(-1).setNanos(999_999_999)))
+            .build();
+    assertThat(violatedFields(() -> workers.lease(bad)))
+        .containsExactly("worker.heartbeat_interval");
+    workers.lease(
+        bad.toBuilder()
+            .setWorker(
+                WorkerInfo.newBuilder()
+                    .setHeartbeatInterval(Duration.newBuilder().setSeconds(0).setNanos(-1)))
+            .build());
+    assertThat(
+            server
+                .admin()
+                .listWorkers(ListWorkersRequest.getDefaultInstance())
+                .getWorkers(0)
+                .getInfo()
+                .getHeartbeatInterval()
+                .getNanos())
+        .isEqualTo(-1);
   }
 
   private Job lease() {

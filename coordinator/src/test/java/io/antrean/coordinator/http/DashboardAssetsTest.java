@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,11 +40,16 @@ class DashboardAssetsTest {
     assertThat(page.headers().firstValue("Content-Security-Policy"))
         .hasValueSatisfying(v -> assertThat(v).contains("script-src 'self'"));
     assertThat(page.body()).contains("/dashboard/app.js").contains("/dashboard/app.css");
+    for (String script :
+        List.of("lib.js", "queues.js", "dead-letters.js", "jobs.js", "workers.js")) {
+      assertThat(page.body()).contains("/dashboard/" + script);
+      assertThat(api.get("/dashboard/" + script).statusCode()).as(script).isEqualTo(200);
+    }
   }
 
   @Test
   void scriptAndStyleSheetCarryTheirContentTypes() throws Exception {
-    HttpResponse<String> js = api.get("/dashboard/app.js");
+    HttpResponse<String> js = api.get("/dashboard/queues.js");
     HttpResponse<String> css = api.get("/dashboard/app.css");
 
     assertThat(js.statusCode()).isEqualTo(200);
@@ -82,6 +88,6 @@ class DashboardAssetsTest {
     HttpResponse<String> post = api.post("/", "{}");
 
     assertThat(post.statusCode()).isEqualTo(405);
-    assertThat(post.headers().firstValue("Allow")).hasValue("GET");
+    assertThat(post.headers().firstValue("Allow")).hasValue("GET, HEAD");
   }
 }

@@ -19,6 +19,7 @@ import io.antrean.proto.v1.QueueStats;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -86,7 +87,11 @@ class HttpJobsApiTest {
     assertThat(error.getFieldsMap()).containsOnlyKeys("code", "message");
     error(api.post("/v1/jobs", ""), 400, "INVALID_JSON");
     error(api.post("/v1/jobs", "[1,2]"), 400, "INVALID_JSON");
-    error(api.post("/v1/jobs", "{\"priority\":\"high\"}"), 400, "INVALID_JSON");
+    // A value of the wrong kind is a field violation naming the field (issue F2, defect 7).
+    assertThat(
+            details(
+                error(api.post("/v1/jobs", "{\"priority\":\"high\"}"), 422, "VALIDATION_FAILED")))
+        .containsExactly("priority: must be an integer from -2147483648 to 2147483647");
   }
 
   @Test
@@ -166,11 +171,52 @@ class HttpJobsApiTest {
             api.get("/v1/jobs?state=sleeping&page_size=ten&colour=red"), 422, "VALIDATION_FAILED");
     assertThat(details(error))
         .containsExactlyInAnyOrder(
-            "colour: unknown parameter; accepted: page_size, page_token, queue, state, type",
+            "colour: unknown parameter; accepted: created_after, created_before, error, key, order,"
+                + " page_size, page_token, queue, state, type",
             "state: must be one of pending, running, succeeded, failed, cancelled",
             "page_size: must be an integer");
     assertThat(details(error(api.get("/v1/jobs?page_size=5000"), 422, "VALIDATION_FAILED")))
         .containsExactly("page_size: must be between 0 and 1000, got 5000");
+    assertThat(details(error(api.get("/v1/jobs?order=random"), 422, "VALIDATION_FAILED")))
+        .containsExactly("order: must be newest or oldest");
+    assertThat(
+            details(
+                error(
+                    api.get(
+                        "/v1/jobs?created_after=2026-12-02T00:00:00Z"
+                            + "&created_before=2026-12-01T00:00:00Z"),
+                    422,
+                    "VALIDATION_FAILED")))
+        .containsExactly("created_before: must be after created_after");
+  }
+
+  @Test
+  void listFiltersByErrorKeyAndTimeAndSortsOldestFirst() throws Exception {
+    long keyed =
+        enqueued(api.post("/v1/jobs", HttpApiFixture.emailBody("\"idempotency_key\":\"k-1\"")));
+    long plain = enqueued(api.post("/v1/jobs", HttpApiFixture.emailBody("")));
+    api.failPermanently(api.lease(1).get(0));
+
+    assertThat(ids("/v1/jobs?error=RECIPIENT")).containsExactly(keyed);
+    assertThat(ids("/v1/jobs?key=k-1")).containsExactly(keyed);
+    assertThat(ids("/v1/jobs?order=oldest")).containsExactly(keyed, plain);
+    assertThat(ids("/v1/jobs?order=newest")).containsExactly(plain, keyed);
+    String hourAgo = java.time.Instant.now().minusSeconds(3600).toString();
+    assertThat(ids("/v1/jobs?created_before=" + hourAgo)).isEmpty();
+    assertThat(ids("/v1/jobs?created_after=" + hourAgo)).containsExactly(plain, keyed);
+  }
+
+  private List<Long> ids(String path) throws Exception {
+    HttpResponse<String> r = api.get(path);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return parse(r.body(), ListJobsResponse.newBuilder()).build().getJobsList().stream()
+        .map(Job::getId)
+        .toList();
+  }
+
+  private static long enqueued(HttpResponse<String> r) throws Exception {
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+    return parse(r.body(), EnqueueResponse.newBuilder()).getJob().getId();
   }
 
   @Test
@@ -233,7 +279,7 @@ class HttpJobsApiTest {
   void unsupportedMethodOnAKnownPathIs405WithAllow() throws Exception {
     HttpResponse<String> r = api.send("DELETE", "/v1/jobs", "");
     error(r, 405, "METHOD_NOT_ALLOWED");
-    assertThat(r.headers().firstValue("Allow")).hasValue("POST, GET");
+    assertThat(r.headers().firstValue("Allow")).hasValue("POST, GET, HEAD");
 
     HttpResponse<String> cancel =
         api.send(HttpRequest.newBuilder(api.uri("/v1/jobs/1:cancel")).GET());

@@ -71,4 +71,11 @@ class HttpOperatorApiTest {
         .satisfies(d -> assertThat(d).startsWith("queue: "));
     assertThat(api.get("/v1/workers?x=1").statusCode()).isEqualTo(422);
   }
+
+  @Test
+  void theDashboardUrlNamesAnAddressABrowserCanOpen() {
+    assertThat(HttpApiServer.dashboardUrl("127.0.0.1", 7401)).isEqualTo("http://127.0.0.1:7401/");
+    assertThat(HttpApiServer.dashboardUrl("0.0.0.0", 7401)).isEqualTo("http://localhost:7401/");
+    assertThat(HttpApiServer.dashboardUrl("::1", 80)).isEqualTo("http://[::1]:80/");
+  }
 }

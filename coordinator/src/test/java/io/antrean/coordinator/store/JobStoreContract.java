@@ -17,8 +17,10 @@ import org.junit.jupiter.api.BeforeEach;
  * @see LeaseHolderContract
  * @see BatchedCompletionContract
  * @see RepeatedReportContract
+ * @see AttemptCountContract
  * @see LeaseExpiryContract
  * @see ReadContract
+ * @see JobBrowsingContract
  * @see DeadLetterContract
  * @see RedriveContract
  * @see RetentionContract
@@ -31,8 +33,10 @@ public abstract class JobStoreContract
         LeaseHolderContract,
         BatchedCompletionContract,
         RepeatedReportContract,
+        AttemptCountContract,
         LeaseExpiryContract,
         ReadContract,
+        JobBrowsingContract,
         DeadLetterContract,
         RedriveContract,
         RetentionContract,

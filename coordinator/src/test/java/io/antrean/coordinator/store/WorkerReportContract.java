@@ -133,7 +133,7 @@ public interface WorkerReportContract extends JobStoreFixture {
   }
 
   @Test
-  default void releaseSpendsNoAttemptAndKeepsTheJobsPlace() {
+  default void releaseSpendsNoHandlerAttemptAndKeepsTheJobsPlace() {
     enqueue("first");
     enqueue("second");
     Job released = leaseOne("w");
@@ -141,7 +141,9 @@ public interface WorkerReportContract extends JobStoreFixture {
     Job after = store().release(released.id(), token(released), "w", "worker shutting down", at(5));
 
     assertThat(after.state()).isEqualTo(JobState.PENDING);
-    assertThat(after.attempts()).isZero();
+    assertThat(after.attempts()).isEqualTo(1);
+    assertThat(after.releases()).isEqualTo(1);
+    assertThat(after.handlerAttempts()).isZero();
     assertThat(after.runAt()).isEqualTo(T0);
     assertThat(after.lease()).isNull();
     assertThat(ids(store().lease(spec("w", 1, at(60)), at(6)))).containsExactly(released.id());

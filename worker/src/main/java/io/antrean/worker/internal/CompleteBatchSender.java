@@ -84,7 +84,7 @@ final class CompleteBatchSender {
         if (status.getCode() == Status.Code.UNIMPLEMENTED) {
           return items;
         }
-        if (!OutcomeReporter.isRetryable(status)) {
+        if (!OutcomeReporter.isRetryable(e)) {
           log.warn(
               "CompleteBatch of {} jobs (first job {}) failed, not retried: {}",
               items.size(),
@@ -92,7 +92,7 @@ final class CompleteBatchSender {
               StatusText.of(status));
           return List.of();
         }
-        Duration delay = backoff.nextDelay();
+        Duration delay = OverloadHint.delay(backoff, e);
         log.debug(
             "CompleteBatch of {} jobs failed ({}), retrying in {}",
             items.size(),

@@ -118,7 +118,7 @@ final class LeasePoller implements Runnable {
     } catch (StatusRuntimeException e) {
       slots.release(held);
       if (!stopping) {
-        Duration delay = backoff.nextDelay();
+        Duration delay = OverloadHint.delay(backoff, e);
         logFailure(e.getStatus(), delay);
         pause(delay);
       }

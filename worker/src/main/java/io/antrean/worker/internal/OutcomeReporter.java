@@ -131,11 +131,11 @@ final class OutcomeReporter {
         log.debug("{} of job {} (token {}) accepted", rpc, lease.jobId(), lease.fencingToken());
         return true;
       } catch (StatusRuntimeException e) {
-        if (!retry || !isRetryable(e.getStatus())) {
+        if (!retry || !isRetryable(e)) {
           logRejected(rpc, lease, e.getStatus());
           return false;
         }
-        Duration delay = backoff.nextDelay();
+        Duration delay = OverloadHint.delay(backoff, e);
         log.debug(
             "{} of job {} failed ({}), retrying in {}",
             rpc,
@@ -151,10 +151,15 @@ final class OutcomeReporter {
     }
   }
 
-  /** Whether a call that failed with {@code status} may be sent again. */
-  static boolean isRetryable(Status status) {
-    return status.getCode() == Status.Code.UNAVAILABLE
-        || status.getCode() == Status.Code.DEADLINE_EXCEEDED;
+  /**
+   * Whether a call that failed with {@code e} may be sent again: the coordinator was unreachable,
+   * too slow, or refused it as overloaded (it then did nothing).
+   */
+  static boolean isRetryable(StatusRuntimeException e) {
+    Status.Code code = e.getStatus().getCode();
+    return code == Status.Code.UNAVAILABLE
+        || code == Status.Code.DEADLINE_EXCEEDED
+        || OverloadHint.isOverloaded(e);
   }
 
   /** Logs a report of {@code rpc} that the coordinator refused, or that failed for good. */

@@ -25,6 +25,7 @@ import io.antrean.proto.v1.ReleaseRequest;
 import io.antrean.proto.v1.ReleaseResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -86,6 +87,15 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   public final AtomicInteger completeFailures = new AtomicInteger();
 
   public volatile Status completeError = Status.UNAVAILABLE;
+
+  /** When set, what the failing Lease calls throw instead of UNAVAILABLE (with its trailers). */
+  public volatile StatusRuntimeException leaseException;
+
+  /** When set, what failing Complete and CompleteBatch calls throw instead of completeError. */
+  public volatile StatusRuntimeException completeException;
+
+  /** When each Complete and CompleteBatch call arrived ({@link System#nanoTime}). */
+  public final List<Long> completeNanos = new CopyOnWriteArrayList<>();
 
   /**
    * False plays a coordinator older than CompleteBatch: the call is recorded in {@link
@@ -160,7 +170,11 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
     leaseNanos.add(System.nanoTime());
     outstandingAtLease.add(outstanding.get());
     if (leaseFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      answer.onError(Status.UNAVAILABLE.withDescription("injected").asRuntimeException());
+      StatusRuntimeException injected = leaseException;
+      answer.onError(
+          injected != null
+              ? injected
+              : Status.UNAVAILABLE.withDescription("injected").asRuntimeException());
       return;
     }
     List<Job> jobs = new ArrayList<>();
@@ -218,8 +232,13 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   public void complete(CompleteRequest request, StreamObserver<CompleteResponse> answer) {
     completes.add(request);
     unaryCompletes.add(request);
+    completeNanos.add(System.nanoTime());
     if (completeFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      answer.onError(completeError.withDescription("injected").asRuntimeException());
+      StatusRuntimeException injected = completeException;
+      answer.onError(
+          injected != null
+              ? injected
+              : completeError.withDescription("injected").asRuntimeException());
       return;
     }
     switch (completePolicy.apply(request.getJobId())) {
@@ -260,8 +279,13 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
               .setResultContentType(item.getResultContentType())
               .build());
     }
+    completeNanos.add(System.nanoTime());
     if (completeFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      answer.onError(completeError.withDescription("injected").asRuntimeException());
+      StatusRuntimeException injected = completeException;
+      answer.onError(
+          injected != null
+              ? injected
+              : completeError.withDescription("injected").asRuntimeException());
       return;
     }
     CompleteBatchResponse.Builder response = CompleteBatchResponse.newBuilder();

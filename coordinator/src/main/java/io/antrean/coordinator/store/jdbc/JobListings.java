@@ -24,12 +24,43 @@ public final class JobListings {
 
   private JobListings() {}
 
-  /** The SELECT of one page of {@link JobQuery}. */
-  public static String jobsSql(JobQuery query, List<Object> parameters) {
+  /**
+   * The SELECT of one page of {@link JobQuery}.
+   *
+   * @param errorContains as for {@link #deadLettersSql}
+   * @param storedCeil as for {@link #deadLettersSql}, for {@code created_at}
+   */
+  public static String jobsSql(
+      JobQuery query,
+      List<Object> parameters,
+      String errorContains,
+      Function<Instant, Object> storedCeil) {
     StringBuilder sql = new StringBuilder(SELECT_JOBS).append(" WHERE 1 = 1");
     filter(sql, parameters, "queue = ?", query.queue());
     filter(sql, parameters, "type = ?", query.type());
     filter(sql, parameters, "state = ?", query.state() == null ? null : query.state().name());
+    filter(
+        sql,
+        parameters,
+        errorContains,
+        query.errorContains() == null ? null : ErrorText.fold(query.errorContains()));
+    filter(
+        sql,
+        parameters,
+        "created_at >= ?",
+        query.createdAfter() == null ? null : storedCeil.apply(query.createdAfter()));
+    filter(
+        sql,
+        parameters,
+        "created_at < ?",
+        query.createdBefore() == null ? null : storedCeil.apply(query.createdBefore()));
+    filter(sql, parameters, "idempotency_key = ?", query.idempotencyKey());
+    if (query.oldestFirst()) {
+      filter(sql, parameters, "id > ?", query.beforeId());
+      sql.append(" ORDER BY id ASC LIMIT ?");
+      parameters.add(query.limit() + 1);
+      return sql.toString();
+    }
     return pageSql(sql, parameters, query.beforeId(), query.limit());
   }
 

@@ -7,8 +7,10 @@ import javax.annotation.Nullable;
 
 /**
  * A job's move out of PENDING or RUNNING, described by what differs from its row as it is: the new
- * state, a new run time and last error when they change, and how the attempt and lease-expiry
- * counters change. Each store turns it into its own UPDATE, which also clears the lease.
+ * state, a new run time and last error when they change, and how the lease-expiry and release
+ * counters change. The attempts counter never changes here: it counts leases taken, and a lease
+ * once taken stays counted however it ends. Each store turns it into its own UPDATE, which also
+ * clears the lease.
  *
  * @param runAt the new run time, or null to keep the row's
  * @param lastError the new last error, or null to keep the row's
@@ -17,8 +19,8 @@ public record JobMove(
     JobState to,
     @Nullable Instant runAt,
     @Nullable String lastError,
-    int attemptsDelta,
-    int leaseExpiriesDelta) {
+    int leaseExpiriesDelta,
+    int releasesDelta) {
 
   public JobMove {
     Objects.requireNonNull(to, "to");
@@ -29,18 +31,18 @@ public record JobMove(
   }
 
   public JobMove runAt(Instant value) {
-    return new JobMove(to, value, lastError, attemptsDelta, leaseExpiriesDelta);
+    return new JobMove(to, value, lastError, leaseExpiriesDelta, releasesDelta);
   }
 
   public JobMove lastError(String value) {
-    return new JobMove(to, runAt, value, attemptsDelta, leaseExpiriesDelta);
-  }
-
-  public JobMove attempts(int delta) {
-    return new JobMove(to, runAt, lastError, delta, leaseExpiriesDelta);
+    return new JobMove(to, runAt, value, leaseExpiriesDelta, releasesDelta);
   }
 
   public JobMove leaseExpiries(int delta) {
-    return new JobMove(to, runAt, lastError, attemptsDelta, delta);
+    return new JobMove(to, runAt, lastError, delta, releasesDelta);
+  }
+
+  public JobMove releases(int delta) {
+    return new JobMove(to, runAt, lastError, leaseExpiriesDelta, delta);
   }
 }

@@ -40,6 +40,7 @@ public final class JobRowReader {
           "max_lease_expiries",
           "attempts",
           "lease_expiries",
+          "releases",
           "state",
           "result",
           "result_content_type",
@@ -80,6 +81,7 @@ public final class JobRowReader {
   private static final int MAX_LEASE_EXPIRIES = position("max_lease_expiries");
   private static final int ATTEMPTS = position("attempts");
   private static final int LEASE_EXPIRIES = position("lease_expiries");
+  private static final int RELEASES = position("releases");
   private static final int STATE = position("state");
   private static final int RESULT = position("result");
   private static final int RESULT_CONTENT_TYPE = position("result_content_type");
@@ -156,6 +158,7 @@ public final class JobRowReader {
             row.getInt(MAX_LEASE_EXPIRIES)),
         row.getInt(ATTEMPTS),
         row.getInt(LEASE_EXPIRIES),
+        row.getInt(RELEASES),
         state,
         encoding.bytes(row, RESULT),
         row.getString(RESULT_CONTENT_TYPE),
@@ -200,6 +203,7 @@ public final class JobRowReader {
             policy.multiplier(),
             DurationColumns.asStored(policy.maxBackoff()),
             policy.maxLeaseExpiries()),
+        0,
         0,
         0,
         JobState.PENDING,

@@ -55,15 +55,16 @@ public record LeaseEnd(JobMove move, AttemptEnd attempt) {
   }
 
   /**
-   * The worker gave the job back unrun: PENDING again without using up an attempt, or CANCELLED if
-   * a cancellation is pending.
+   * The worker gave the job back unrun: PENDING again without using up a handler attempt (the lease
+   * stays counted in {@code attempts} and is counted in {@code releases}), or CANCELLED if a
+   * cancellation is pending.
    */
   public static LeaseEnd released(Job job, String reason) {
     JobMove move =
         job.cancelRequested() ? JobMove.to(JobState.CANCELLED) : JobMove.to(JobState.PENDING);
     AttemptOutcome outcome =
         job.cancelRequested() ? AttemptOutcome.CANCELLED : AttemptOutcome.RELEASED;
-    return new LeaseEnd(move.attempts(-1), new AttemptEnd(outcome, null, reason));
+    return new LeaseEnd(move.releases(1), new AttemptEnd(outcome, null, reason));
   }
 
   /**

@@ -41,7 +41,10 @@ final class JobReads {
 
   static JobPage list(Tx tx, JobQuery query) throws SQLException {
     List<Object> parameters = new ArrayList<>();
-    return page(tx, JobListings.jobsSql(query, parameters), parameters, query.limit());
+    String sql =
+        JobListings.jobsSql(
+            query, parameters, "strpos(last_error_folded, ?) > 0", Timestamps::ceil);
+    return page(tx, sql, parameters, query.limit());
   }
 
   /** Runs a page SELECT of {@link JobListings} and cuts the answer into a page. */

@@ -26,8 +26,9 @@ final class JobTransitions {
   private static final String LEAVE =
       "UPDATE jobs SET state = ?, run_at = coalesce(?, run_at),"
           + " last_error = coalesce(?, last_error),"
-          + " last_error_folded = coalesce(?, last_error_folded), attempts = attempts + ?,"
-          + " lease_expiries = lease_expiries + ?, finished_at = ?, updated_at = ?,"
+          + " last_error_folded = coalesce(?, last_error_folded),"
+          + " lease_expiries = lease_expiries + ?, releases = releases + ?,"
+          + " finished_at = ?, updated_at = ?,"
           + " lease_worker_id = NULL, lease_expires_at = NULL"
           + " WHERE id = ? RETURNING "
           + JobRowReader.JOB_COLUMNS;
@@ -83,8 +84,8 @@ final class JobTransitions {
     Timestamps.setNullable(update, 2, move.runAt());
     update.setString(3, move.lastError());
     update.setString(4, move.lastError() == null ? null : ErrorText.fold(move.lastError()));
-    update.setInt(5, move.attemptsDelta());
-    update.setInt(6, move.leaseExpiriesDelta());
+    update.setInt(5, move.leaseExpiriesDelta());
+    update.setInt(6, move.releasesDelta());
     Timestamps.setNullable(update, 7, move.to().isTerminal() ? now : null);
     Timestamps.set(update, 8, now);
     update.setLong(9, jobId);

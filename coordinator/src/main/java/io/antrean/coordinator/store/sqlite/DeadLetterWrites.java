@@ -19,7 +19,7 @@ final class DeadLetterWrites {
   // lease_token stays: the next lease increments it, so a redriven job never reissues a token.
   // last_error stays too, until the next attempt replaces it: operators still see why it died.
   private static final String REDRIVE =
-      "UPDATE jobs SET state = 'PENDING', run_at = ?, attempts = 0, lease_expiries = 0,"
+      "UPDATE jobs SET state = 'PENDING', run_at = ?, attempts = 0, lease_expiries = 0, releases = 0,"
           + " cancel_requested = 0, result = NULL, result_content_type = NULL, progress = NULL,"
           + " finished_at = NULL, lease_worker_id = NULL, lease_expires_at = NULL,"
           + " updated_at = ?"

@@ -41,7 +41,13 @@ final class JobReads {
 
   static JobPage list(CachedConnection connection, JobQuery query) throws SQLException {
     List<Object> parameters = new ArrayList<>();
-    return page(connection, JobListings.jobsSql(query, parameters), parameters, query.limit());
+    String sql =
+        JobListings.jobsSql(
+            query,
+            parameters,
+            "instr(" + CaseFolding.FUNCTION + "(last_error), ?) > 0",
+            Micros::ceil);
+    return page(connection, sql, parameters, query.limit());
   }
 
   /** Runs a page SELECT of {@link JobListings} and cuts the answer into a page. */

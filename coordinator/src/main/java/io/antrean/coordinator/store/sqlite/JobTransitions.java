@@ -19,8 +19,8 @@ import javax.annotation.Nullable;
 final class JobTransitions {
   private static final String LEAVE =
       "UPDATE jobs SET state = ?, run_at = coalesce(?, run_at),"
-          + " last_error = coalesce(?, last_error), attempts = attempts + ?,"
-          + " lease_expiries = lease_expiries + ?, finished_at = ?, updated_at = ?,"
+          + " last_error = coalesce(?, last_error), lease_expiries = lease_expiries + ?,"
+          + " releases = releases + ?, finished_at = ?, updated_at = ?,"
           + " lease_worker_id = NULL, lease_expires_at = NULL"
           + " WHERE id = ? RETURNING "
           + JobRowReader.JOB_COLUMNS;
@@ -46,8 +46,8 @@ final class JobTransitions {
     update.setString(1, move.to().name());
     JobRows.setNullableLong(update, 2, Micros.ofNullable(move.runAt()));
     update.setString(3, move.lastError());
-    update.setInt(4, move.attemptsDelta());
-    update.setInt(5, move.leaseExpiriesDelta());
+    update.setInt(4, move.leaseExpiriesDelta());
+    update.setInt(5, move.releasesDelta());
     JobRows.setNullableLong(update, 6, move.to().isTerminal() ? Micros.of(now) : null);
     update.setLong(7, Micros.of(now));
     update.setLong(8, jobId);

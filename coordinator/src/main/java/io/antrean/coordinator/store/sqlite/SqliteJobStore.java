@@ -77,7 +77,9 @@ public final class SqliteJobStore implements JobStore {
       writerConnection = file.openWriter();
       SqliteSchema.migrate(writerConnection.connection());
       ReadConnections reads = ReadConnections.open(file, options.readConnections());
-      SqliteWriter writer = SqliteWriter.start(writerConnection, options.maxGroupOperations());
+      SqliteWriter writer =
+          SqliteWriter.start(
+              writerConnection, options.maxGroupOperations(), options.maxQueuedWrites());
       log.info("SQLite job store open at {}", file.database());
       return new SqliteJobStore(file, writer, reads);
     } catch (SQLException | RuntimeException e) {

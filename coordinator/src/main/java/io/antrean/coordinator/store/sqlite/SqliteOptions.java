@@ -11,8 +11,12 @@ import java.util.Objects;
  * @param readConnections connections for reads (get, list, stats, running leases); at least 1
  * @param busyTimeout how long a connection waits for a lock held elsewhere (a checkpoint, a backup
  *     tool) before it fails
+ * @param maxQueuedWrites write operations waiting for the writer thread at most; a write past it
+ *     fails at once with {@link io.antrean.coordinator.store.OverloadedException} (limit {@code
+ *     write_queue}); at least 1
  */
-public record SqliteOptions(int maxGroupOperations, int readConnections, Duration busyTimeout) {
+public record SqliteOptions(
+    int maxGroupOperations, int readConnections, Duration busyTimeout, int maxQueuedWrites) {
 
   /** The database file's name inside the data directory. */
   public static final String DATABASE_FILE = "antrean.db";
@@ -27,25 +31,35 @@ public record SqliteOptions(int maxGroupOperations, int readConnections, Duratio
       throw new IllegalArgumentException(
           "readConnections must be at least 1, got " + readConnections);
     }
+    if (maxQueuedWrites < 1) {
+      throw new IllegalArgumentException(
+          "maxQueuedWrites must be at least 1, got " + maxQueuedWrites);
+    }
     if (busyTimeout.isNegative() || busyTimeout.toMillis() > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("busyTimeout out of range: " + busyTimeout);
     }
   }
 
-  /** 512 operations per group commit, 4 read connections, a 5 s busy timeout. */
+  /**
+   * 512 operations per group commit, 4 read connections, a 5 s busy timeout, 10,000 queued writes.
+   */
   public static SqliteOptions defaults() {
-    return new SqliteOptions(512, 4, Duration.ofSeconds(5));
+    return new SqliteOptions(512, 4, Duration.ofSeconds(5), 10_000);
   }
 
   public SqliteOptions withMaxGroupOperations(int value) {
-    return new SqliteOptions(value, readConnections, busyTimeout);
+    return new SqliteOptions(value, readConnections, busyTimeout, maxQueuedWrites);
   }
 
   public SqliteOptions withReadConnections(int value) {
-    return new SqliteOptions(maxGroupOperations, value, busyTimeout);
+    return new SqliteOptions(maxGroupOperations, value, busyTimeout, maxQueuedWrites);
   }
 
   public SqliteOptions withBusyTimeout(Duration value) {
-    return new SqliteOptions(maxGroupOperations, readConnections, value);
+    return new SqliteOptions(maxGroupOperations, readConnections, value, maxQueuedWrites);
+  }
+
+  public SqliteOptions withMaxQueuedWrites(int value) {
+    return new SqliteOptions(maxGroupOperations, readConnections, busyTimeout, value);
   }
 }

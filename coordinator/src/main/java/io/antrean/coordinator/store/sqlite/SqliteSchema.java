@@ -89,7 +89,9 @@ final class SqliteSchema {
                   + " WHERE finished_at IS NOT NULL",
               "CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at)"),
           // 3: queue control; a queue has a row once it was first paused, paused_at NULL when not.
-          List.of("CREATE TABLE queues (name TEXT PRIMARY KEY, paused_at INTEGER) WITHOUT ROWID"));
+          List.of("CREATE TABLE queues (name TEXT PRIMARY KEY, paused_at INTEGER) WITHOUT ROWID"),
+          // 4: leases handed back unrun, counted apart so that attempts never drops.
+          List.of("ALTER TABLE jobs ADD COLUMN releases INTEGER NOT NULL DEFAULT 0"));
 
   private SqliteSchema() {}
 

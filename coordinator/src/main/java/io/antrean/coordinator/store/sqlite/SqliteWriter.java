@@ -1,8 +1,10 @@
 package io.antrean.coordinator.store.sqlite;
 
+import io.antrean.coordinator.store.OverloadedException;
 import io.antrean.coordinator.store.StoreFutures;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -40,10 +42,12 @@ final class SqliteWriter implements AutoCloseable {
     T run(CachedConnection connection) throws SQLException;
   }
 
+  private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
   private static final Task<Void> STOP = new Task<>("stop", connection -> null);
 
   private final CachedConnection connection;
   private final int maxGroupOperations;
+  private final int maxQueued;
   private final BlockingQueue<Task<?>> queue = new LinkedBlockingQueue<>();
   private final Object submitLock = new Object();
   private final AtomicLong commits = new AtomicLong();
@@ -55,9 +59,10 @@ final class SqliteWriter implements AutoCloseable {
   @GuardedBy("submitLock")
   private boolean closed;
 
-  private SqliteWriter(CachedConnection connection, int maxGroupOperations) {
+  private SqliteWriter(CachedConnection connection, int maxGroupOperations, int maxQueued) {
     this.connection = connection;
     this.maxGroupOperations = maxGroupOperations;
+    this.maxQueued = maxQueued;
     this.thread = new Thread(this::run, "antrean-sqlite-writer");
     thread.setDaemon(true);
     this.completer =
@@ -70,9 +75,13 @@ final class SqliteWriter implements AutoCloseable {
             });
   }
 
-  /** Starts the writer thread, which owns {@code connection} from now on. */
-  static SqliteWriter start(CachedConnection connection, int maxGroupOperations) {
-    SqliteWriter writer = new SqliteWriter(connection, maxGroupOperations);
+  /**
+   * Starts the writer thread, which owns {@code connection} from now on.
+   *
+   * @param maxQueued operations waiting at most; {@link #submit} refuses more
+   */
+  static SqliteWriter start(CachedConnection connection, int maxGroupOperations, int maxQueued) {
+    SqliteWriter writer = new SqliteWriter(connection, maxGroupOperations, maxQueued);
     writer.thread.start();
     return writer;
   }
@@ -113,7 +122,8 @@ final class SqliteWriter implements AutoCloseable {
    * Queues the operation for the next group commit. The future completes, on the completer thread,
    * once that group is durable: with the operation's value, with whatever the operation threw (its
    * changes rolled back), or with {@link StoreUnavailableException} if the store is closed or the
-   * commit failed. Never blocks.
+   * commit failed. Never blocks: with {@code maxQueued} operations already waiting, the future
+   * fails at once with {@link OverloadedException} and the operation never runs.
    */
   <T> CompletableFuture<T> submit(String name, WriteOperation<T> operation) {
     Task<T> task = new Task<>(name, operation);
@@ -121,6 +131,13 @@ final class SqliteWriter implements AutoCloseable {
       if (closed) {
         return CompletableFuture.failedFuture(
             new StoreUnavailableException("the SQLite store is closed", null));
+      }
+      if (queue.size() >= maxQueued) {
+        return CompletableFuture.failedFuture(
+            new OverloadedException(
+                "write_queue",
+                maxQueued + " writes are waiting for the SQLite writer, its limit; retry later",
+                RETRY_AFTER));
       }
       queue.add(task);
     }

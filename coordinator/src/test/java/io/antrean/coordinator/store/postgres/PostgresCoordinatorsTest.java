@@ -22,8 +22,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -149,12 +151,15 @@ class PostgresCoordinatorsTest {
           }
         });
 
-    List<Long> completed =
+    // The six batches come from one worker with the same tokens, so a repeat of a completion that
+    // already committed is that worker's own retry: it is answered COMPLETED again, but the job is
+    // completed (and its attempt recorded) once, which the history check below holds.
+    Set<Long> completed =
         outcomes.stream()
             .filter(o -> o.status() == CompletionOutcome.Status.COMPLETED)
             .map(CompletionOutcome::jobId)
-            .toList();
-    assertThat(completed).doesNotHaveDuplicates();
+            .collect(Collectors.toSet());
+    assertThat(completed).doesNotContainAnyElementsOf(takenBack);
     assertThat(outcomes).hasSize(6 * 200);
     assertThat(outcomes)
         .filteredOn(o -> o.status() != CompletionOutcome.Status.COMPLETED)
@@ -168,7 +173,8 @@ class PostgresCoordinatorsTest {
       assertThat(after.history())
           .filteredOn(a -> a.workerId().equals("doomed-worker"))
           .extracting(Attempt::outcome)
-          .first()
+          .filteredOn(o -> o != AttemptOutcome.STALE_COMPLETION_REJECTED)
+          .singleElement()
           .isEqualTo(
               expected == JobState.SUCCEEDED
                   ? AttemptOutcome.SUCCEEDED

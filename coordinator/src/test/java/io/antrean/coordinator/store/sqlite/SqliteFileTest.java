@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteConnection;
 
 /** The settings every connection of the database file is opened with. */
 class SqliteFileTest {
@@ -25,6 +26,23 @@ class SqliteFileTest {
       assertThat(pragma(reader, "cache_size"))
           .isEqualTo(String.valueOf(-SqliteFile.READER_CACHE_KIB));
       assertThat(pragma(reader, "query_only")).isEqualTo("1");
+    }
+  }
+
+  @Test
+  void noConnectionMatchesEachStatementForGeneratedKeys() throws SQLException {
+    try (SqliteFile file = SqliteFile.lock(dataDir, SqliteOptions.defaults());
+        CachedConnection writer = file.openWriter();
+        CachedConnection reader = file.openReader()) {
+      for (CachedConnection connection : new CachedConnection[] {writer, reader}) {
+        assertThat(
+                connection
+                    .connection()
+                    .unwrap(SQLiteConnection.class)
+                    .getConnectionConfig()
+                    .isGetGeneratedKeys())
+            .isFalse();
+      }
     }
   }
 

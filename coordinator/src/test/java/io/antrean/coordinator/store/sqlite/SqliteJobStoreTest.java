@@ -238,6 +238,7 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("DROP INDEX jobs_finished");
     update("DROP INDEX idempotency_keys_expiry");
     update("DROP TABLE queues");
+    update("ALTER TABLE jobs DROP COLUMN releases");
     update("DELETE FROM schema_version WHERE version > 1");
 
     store = SqliteJobStore.open(dataDir);
@@ -273,6 +274,7 @@ class SqliteJobStoreTest extends JobStoreContract {
     Job pending = enqueue("t");
     store.close();
     update("DROP TABLE queues");
+    update("ALTER TABLE jobs DROP COLUMN releases");
     update("DELETE FROM schema_version WHERE version > 2");
 
     store = SqliteJobStore.open(dataDir);

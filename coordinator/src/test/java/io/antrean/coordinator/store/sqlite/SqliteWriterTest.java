@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.antrean.coordinator.store.OverloadedException;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Group commit, savepoints and shutdown of the writer thread, on a table of its own. */
 @Timeout(30)
 class SqliteWriterTest {
+  private static final int MAX_QUEUED = 64;
+
   @TempDir Path dataDir;
 
   private SqliteFile file;
@@ -42,7 +45,7 @@ class SqliteWriterTest {
     try (Statement statement = connection.connection().createStatement()) {
       statement.execute("CREATE TABLE items (value INTEGER NOT NULL)");
     }
-    writer = SqliteWriter.start(connection, 512);
+    writer = SqliteWriter.start(connection, 512, MAX_QUEUED);
   }
 
   @AfterEach
@@ -105,6 +108,38 @@ class SqliteWriterTest {
 
   private void awaitQueued(int operations) {
     await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == operations);
+  }
+
+  @Test
+  void aWritePastTheQueueBoundFailsAtOnceOverloadedAndNeverRuns() throws Exception {
+    CompletableFuture<Integer> blocker = blockWriter();
+    List<CompletableFuture<Integer>> queued = new ArrayList<>();
+    for (int i = 1; i <= MAX_QUEUED; i++) {
+      int value = i;
+      queued.add(writer.submit("insert", c -> insert(c, value)));
+    }
+
+    CompletableFuture<Integer> refused = writer.submit("insert", c -> insert(c, 9999));
+
+    assertThat(refused).isCompletedExceptionally();
+    assertThatThrownBy(refused::join)
+        .hasCauseInstanceOf(OverloadedException.class)
+        .cause()
+        .satisfies(
+            e -> {
+              OverloadedException o = (OverloadedException) e;
+              assertThat(o.limit()).isEqualTo("write_queue");
+              assertThat(o.retryAfter()).isPositive();
+            });
+    unblock.countDown();
+    blocker.get(10, TimeUnit.SECONDS);
+    for (CompletableFuture<Integer> f : queued) {
+      f.get(10, TimeUnit.SECONDS);
+    }
+    assertThat(stored()).hasSize(MAX_QUEUED + 1).doesNotContain(9999);
+    // Once the queue drained, writes are taken again.
+    assertThat(writer.submit("insert", c -> insert(c, 10_000)).get(10, TimeUnit.SECONDS))
+        .isEqualTo(10_000);
   }
 
   @Test

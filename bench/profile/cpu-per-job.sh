@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# CPU per job on the real path, and where it goes: a fresh SQLite coordinator, two worker processes
+# (bin/antrean worker --concurrency 25 --types bench.noop) and `antrean bench end-to-end` against
+# them. One unmeasured run warms every JVM; then CPU time (utime + stime from /proc/PID/stat) of the
+# coordinator and of each worker is read before and after ROUNDS measured runs, and divided by the
+# jobs those runs ran (each end-to-end runs min(N, 2000) warm-up jobs before its N). With PROFILE=1
+# the three JVMs record JFR (jcmd JFR.start, profile settings) during the measured runs only, and
+# jfr-top.py prints where each spent its CPU.
+#
+#   bench/profile/cpu-per-job.sh [OUT_DIR]     env: JOBS (20000), ROUNDS (1), PROFILE (0|1),
+#                                              CONCURRENCY (25), WORKERS (2), TIMEOUT (60s)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out="${1:-$(mktemp -d /tmp/antrean-cpu.XXXXXX)}"
+mkdir -p "$out"
+jobs="${JOBS:-20000}"
+rounds="${ROUNDS:-1}"
+concurrency="${CONCURRENCY:-25}"
+workers="${WORKERS:-2}"
+ticks=$(getconf CLK_TCK)
+
+cpu_ticks() { # utime + stime of PID $1, in clock ticks
+  awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+thread_ticks() { # "name ticks" per thread of PID $1 (pool numbers dropped, summed)
+  for task in /proc/"$1"/task/*; do
+    # comm is field 2 in parentheses and may hold spaces; utime and stime follow the state.
+    sed -E 's/^[0-9]+ \((.*)\) [A-Za-z] (.*)$/\1|\2/' "$task/stat" 2>/dev/null |
+      awk -F'|' '{ split($2, f, " "); name = $1; gsub(/[-#]?[0-9]+$/, "", name); print name "|" f[11] + f[12] }'
+  done | awk -F'|' '{ t[$1] += $2 } END { for (n in t) print n "|" t[n] }' | sort
+}
+
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+bin/antrean coordinator --data-dir "$out/data" \
+  --grpc-port 0 --http-port 0 --ready-file "$out/port" >"$out/coordinator.log" 2>&1 &
+coordinator=$!
+pids+=("$coordinator")
+for _ in $(seq 1 600); do
+  [[ -s "$out/port" ]] && break
+  kill -0 "$coordinator" || { cat "$out/coordinator.log"; exit 1; }
+  sleep 0.1
+done
+target="127.0.0.1:$(cat "$out/port")"
+worker_pids=()
+for i in $(seq 1 "$workers"); do
+  bin/antrean worker --coordinator "$target" \
+    --queue bench-real --concurrency "$concurrency" --types bench.noop \
+    --worker-id "cpu-worker-$i" >"$out/worker-$i.log" 2>&1 &
+  worker_pids+=("$!")
+  pids+=("$!")
+done
+
+bench() {
+  bin/antrean --coordinator "$target" --timeout "${TIMEOUT:-60s}" bench end-to-end --queue bench-real --jobs "$jobs" \
+    --no-progress --json
+}
+
+bench >"$out/warm.json"
+declare -A before
+for pid in "$coordinator" "${worker_pids[@]}"; do
+  before[$pid]=$(cpu_ticks "$pid")
+  thread_ticks "$pid" >"$out/threads-before-$pid"
+done
+if [[ "${PROFILE:-0}" == 1 ]]; then
+  jcmd "$coordinator" JFR.start name=measured settings=profile filename="$out/coordinator.jfr" >/dev/null
+  i=1
+  for pid in "${worker_pids[@]}"; do
+    jcmd "$pid" JFR.start name=measured settings=profile filename="$out/worker-$i.jfr" >/dev/null
+    i=$((i + 1))
+  done
+fi
+start=$(date +%s.%N)
+for r in $(seq 1 "$rounds"); do bench >"$out/run-$r.json"; done
+elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+declare -A after
+for pid in "$coordinator" "${worker_pids[@]}"; do
+  after[$pid]=$(cpu_ticks "$pid")
+  thread_ticks "$pid" >"$out/threads-after-$pid"
+done
+if [[ "${PROFILE:-0}" == 1 ]]; then
+  for pid in "$coordinator" "${worker_pids[@]}"; do jcmd "$pid" JFR.stop name=measured >/dev/null; done
+fi
+
+warm_up=$((jobs < 2000 ? jobs : 2000))
+ran=$(((jobs + warm_up) * rounds))
+per_job() { echo "scale=1; ($1) * 1000000 / $ticks / $ran" | bc; }
+echo "jobs run in the measured runs: $ran (end-to-end N=$jobs plus $warm_up warm-up, x$rounds), $elapsed s wall"
+for r in $(seq 1 "$rounds"); do
+  grep -o '"jobsPerSecond": [0-9.]*' "$out/run-$r.json" | sed "s/^/run $r: /"
+done
+c=$((after[$coordinator] - before[$coordinator]))
+echo "coordinator: $(per_job "$c") us CPU per job"
+total=$c
+i=1
+for pid in "${worker_pids[@]}"; do
+  w=$((after[$pid] - before[$pid]))
+  total=$((total + w))
+  echo "worker $i: $(per_job "$w") us CPU per job run by the pair (both workers share the jobs)"
+  i=$((i + 1))
+done
+echo "all three processes: $(per_job "$total") us CPU per job"
+for pid in "$coordinator" "${worker_pids[@]}"; do
+  echo "-- threads of pid $pid ($([[ $pid == "$coordinator" ]] && echo coordinator || echo worker)): us CPU per job"
+  join -t'|' "$out/threads-before-$pid" "$out/threads-after-$pid" |
+    awk -F'|' -v tck="$ticks" -v n="$ran" '{ d = $3 - $2; if (d > 0) printf "  %8.1f  %s\n", d * 1e6 / tck / n, $1 }' |
+    sort -rn | head -12
+done
+if [[ "${PROFILE:-0}" == 1 ]]; then
+  for f in "$out"/coordinator.jfr "$out"/worker-*.jfr; do
+    echo "== $(basename "$f" .jfr): top frames (self) and where the CPU goes"
+    python3 bench/profile/jfr-top.py "$f"
+  done
+fi
+echo "output in $out"

@@ -1,0 +1,79 @@
+package io.antrean.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.annotation.Nullable;
+
+/**
+ * How the bench starts one worker process: the command up to the worker's own options, such as
+ * {@code java -jar worker-runner/target/antrean-worker-runner.jar}. The bench appends {@code
+ * --coordinator}, {@code --queue}, {@code --concurrency}, {@code --types bench.noop} and {@code
+ * --worker-id}. Immutable.
+ *
+ * @param command the program and its arguments before the worker's options
+ */
+record WorkerLaunch(List<String> command) {
+  /** Where the runnable worker's jar lies in a checkout, from its root. */
+  static final Path JAR_IN_CHECKOUT =
+      Path.of("worker-runner", "target", "antrean-worker-runner.jar");
+
+  WorkerLaunch {
+    command = List.copyOf(command);
+  }
+
+  /**
+   * {@code java [jvmOptions] -jar JAR} with this JVM's {@code java}: {@code jar} when given, else
+   * the checkout's (under {@code ANTREAN_HOME}, which {@code bin/antrean} sets, else the checkout
+   * the bench's own jar or classes lie in).
+   *
+   * @throws BenchFailedException if the jar is not there, saying how to build it
+   */
+  static WorkerLaunch runnableJar(@Nullable Path jar, List<String> jvmOptions) {
+    Path chosen = jar != null ? jar : checkoutJar();
+    if (!Files.isRegularFile(chosen)) {
+      throw new BenchFailedException(
+          "the runnable worker "
+              + chosen
+              + " is not there; build it with ./mvnw -B -DskipTests package, or name one with"
+              + " --worker-jar, or use --in-process-workers");
+    }
+    List<String> command = new ArrayList<>();
+    command.add(javaBinary());
+    command.addAll(jvmOptions);
+    command.add("-jar");
+    command.add(chosen.toString());
+    return new WorkerLaunch(command);
+  }
+
+  private static Path checkoutJar() {
+    String home = System.getenv("ANTREAN_HOME");
+    if (home != null && !home.isBlank()) {
+      return Path.of(home).resolve(JAR_IN_CHECKOUT);
+    }
+    try {
+      // bench/target/antrean-bench.jar or bench/target/classes: three levels below the root.
+      Path here =
+          Path.of(BenchMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Path root = here.getParent().getParent().getParent();
+      return root.resolve(JAR_IN_CHECKOUT);
+    } catch (Exception e) {
+      return JAR_IN_CHECKOUT.toAbsolutePath();
+    }
+  }
+
+  /** {@code ANTREAN_WORKER_JAVA_OPTS} split on spaces: extra JVM options for worker processes. */
+  static List<String> jvmOptionsFromEnv() {
+    String options = System.getenv("ANTREAN_WORKER_JAVA_OPTS");
+    if (options == null || options.isBlank()) {
+      return List.of();
+    }
+    return List.of(options.strip().split("\\s+"));
+  }
+
+  /** The {@code java} running the bench, so workers run on the same Java. */
+  static String javaBinary() {
+    return ProcessHandle.current().info().command().orElse("java");
+  }
+}

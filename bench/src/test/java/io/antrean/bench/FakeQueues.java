@@ -1,0 +1,411 @@
+package io.antrean.bench;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.util.Timestamps;
+import io.antrean.proto.v1.CompleteBatchRequest;
+import io.antrean.proto.v1.CompleteBatchResponse;
+import io.antrean.proto.v1.CompleteItem;
+import io.antrean.proto.v1.CompleteRequest;
+import io.antrean.proto.v1.CompleteResponse;
+import io.antrean.proto.v1.CompleteStatus;
+import io.antrean.proto.v1.EnqueueBatchRequest;
+import io.antrean.proto.v1.EnqueueBatchResponse;
+import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.EnqueueResponse;
+import io.antrean.proto.v1.GetStatsRequest;
+import io.antrean.proto.v1.GetStatsResponse;
+import io.antrean.proto.v1.HeartbeatRequest;
+import io.antrean.proto.v1.HeartbeatResponse;
+import io.antrean.proto.v1.Job;
+import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.JobState;
+import io.antrean.proto.v1.Lease;
+import io.antrean.proto.v1.LeaseRef;
+import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.LeaseResponse;
+import io.antrean.proto.v1.LeaseStatus;
+import io.antrean.proto.v1.ListJobsRequest;
+import io.antrean.proto.v1.ListJobsResponse;
+import io.antrean.proto.v1.QueueStats;
+import io.antrean.proto.v1.WorkerServiceGrpc;
+import io.grpc.Context;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import javax.annotation.concurrent.GuardedBy;
+
+/**
+ * A coordinator in miniature for bench tests: Enqueue and EnqueueBatch really store jobs, Lease
+ * hands out pending ones (long-polling until one arrives, in short slices so a cancelled call ends
+ * at once), Heartbeat extends held leases, Complete and CompleteBatch check the fencing token and
+ * mark the job succeeded with its result, ListJobs lists succeeded jobs, GetStats counts. Records
+ * what the bench did: unary calls in flight at most, batch sizes, Lease sizes and workers,
+ * completion calls. Thread-safe.
+ */
+final class FakeQueues {
+  private static final long LEASE_SLICE_MILLIS = 20;
+
+  private final Object lock = new Object();
+
+  @GuardedBy("lock")
+  private final Map<String, ArrayDeque<Job>> pending = new HashMap<>();
+
+  @GuardedBy("lock")
+  private final Map<Long, Job> running = new HashMap<>();
+
+  @GuardedBy("lock")
+  private final Map<String, Long> succeeded = new HashMap<>();
+
+  /** Every job that succeeded, with its result, in the order they did. */
+  @GuardedBy("lock")
+  private final List<Job> done = new ArrayList<>();
+
+  @GuardedBy("lock")
+  private long nextId = 1;
+
+  private final AtomicInteger unaryInFlight = new AtomicInteger();
+  private final AtomicInteger maxUnaryInFlight = new AtomicInteger();
+  final AtomicInteger unaryCalls = new AtomicInteger();
+  final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+  final List<Integer> leaseMaxJobs = new CopyOnWriteArrayList<>();
+  final List<String> leaseWorkers = new CopyOnWriteArrayList<>();
+  final List<LeaseRequest> leaseRequests = new CopyOnWriteArrayList<>();
+  final AtomicInteger unaryCompletes = new AtomicInteger();
+  final AtomicInteger listJobsCalls = new AtomicInteger();
+  final AtomicInteger completeBatchCalls = new AtomicInteger();
+  final List<Integer> completeBatchSizes = new CopyOnWriteArrayList<>();
+  private final Map<String, AtomicInteger> completeBatchesInFlight = new ConcurrentHashMap<>();
+  private final AtomicInteger maxCompleteBatchesInFlight = new AtomicInteger();
+
+  /** Checks each enqueued job; throw a {@link StatusRuntimeException} to refuse it. */
+  volatile UnaryOperator<EnqueueRequest> admission = request -> request;
+
+  /** When set, jobs succeed the moment they are stored, as if external workers ran them. */
+  volatile boolean externalWorkers;
+
+  /** When set, every Complete is refused as if the lease had been lost. */
+  volatile boolean loseLeases;
+
+  /** When set, CompleteBatch answers UNIMPLEMENTED, like a coordinator that predates it. */
+  volatile boolean completeBatchUnimplemented;
+
+  /** How long each CompleteBatch takes to be answered, so that completions pile up behind it. */
+  volatile long completeBatchMillis;
+
+  /** How long a Lease that found jobs takes to answer, as if the network were slow. */
+  volatile long leaseAnswerMillis;
+
+  /** How long each unary Enqueue takes to be answered, so that concurrent calls overlap. */
+  volatile long enqueueMillis;
+
+  /** Answers slow calls later, as a slow server would, without holding the call's thread. */
+  private final ScheduledExecutorService slowAnswers =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "fake-queues-slow-answers");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  /** Runs {@code answer} now, or after {@code millis} on the slow-answer thread. */
+  private void answerAfter(long millis, Runnable answer) {
+    if (millis <= 0) {
+      answer.run();
+    } else {
+      slowAnswers.schedule(answer, millis, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Stops answering slow calls. */
+  void close() {
+    slowAnswers.shutdownNow();
+  }
+
+  /** The most unary Enqueue calls that were in flight at once. */
+  int maxUnaryInFlight() {
+    return maxUnaryInFlight.get();
+  }
+
+  /** The most CompleteBatch calls one worker had in flight at once. */
+  int maxCompleteBatchesInFlight() {
+    return maxCompleteBatchesInFlight.get();
+  }
+
+  /** The queue's counts, as GetStats reports them. */
+  QueueStats stats(String queue) {
+    synchronized (lock) {
+      ArrayDeque<Job> waiting = pending.get(queue);
+      long runningHere = running.values().stream().filter(j -> j.getQueue().equals(queue)).count();
+      return QueueStats.newBuilder()
+          .setQueue(queue)
+          .setPending(waiting == null ? 0 : waiting.size())
+          .setRunning(runningHere)
+          .setSucceeded(succeeded.getOrDefault(queue, 0L))
+          .build();
+    }
+  }
+
+  /**
+   * One ListJobs page of succeeded jobs of {@code queue}; the page token is the offset. Other
+   * filters than queue and state SUCCEEDED are not supported.
+   */
+  ListJobsResponse listSucceeded(ListJobsRequest request) {
+    listJobsCalls.incrementAndGet();
+    if (request.getState() != JobState.JOB_STATE_SUCCEEDED) {
+      throw Status.UNIMPLEMENTED
+          .withDescription("the fake lists succeeded jobs only")
+          .asRuntimeException();
+    }
+    synchronized (lock) {
+      List<Job> matching =
+          done.stream().filter(job -> job.getQueue().equals(request.getQueue())).toList();
+      int from = request.getPageToken().isEmpty() ? 0 : Integer.parseInt(request.getPageToken());
+      int to = Math.min(matching.size(), from + request.getPageSize());
+      return ListJobsResponse.newBuilder()
+          .addAllJobs(matching.subList(from, to))
+          .setNextPageToken(to < matching.size() ? Integer.toString(to) : "")
+          .build();
+    }
+  }
+
+  /** Every queue that ever held a job. */
+  List<String> queues() {
+    synchronized (lock) {
+      List<String> names = new ArrayList<>(pending.keySet());
+      succeeded.keySet().stream().filter(q -> !names.contains(q)).forEach(names::add);
+      return names;
+    }
+  }
+
+  private Job store(EnqueueRequest request) {
+    EnqueueRequest admitted = admission.apply(request);
+    synchronized (lock) {
+      Job job =
+          Job.newBuilder()
+              .setId(nextId++)
+              .setQueue(admitted.getQueue())
+              .setType(admitted.getType())
+              .setPayload(admitted.getPayload())
+              .setState(JobState.JOB_STATE_PENDING)
+              .build();
+      if (externalWorkers) {
+        succeeded.merge(job.getQueue(), 1L, Long::sum);
+        done.add(job.toBuilder().setState(JobState.JOB_STATE_SUCCEEDED).build());
+      } else {
+        pending.computeIfAbsent(job.getQueue(), q -> new ArrayDeque<>()).add(job);
+        lock.notifyAll();
+      }
+      return job;
+    }
+  }
+
+  private List<Job> leaseJobs(LeaseRequest request) throws InterruptedException {
+    long deadline = System.nanoTime() + request.getWait().getSeconds() * 1_000_000_000L;
+    synchronized (lock) {
+      ArrayDeque<Job> waiting =
+          pending.computeIfAbsent(request.getQueue(), q -> new ArrayDeque<>());
+      while (waiting.isEmpty()
+          && System.nanoTime() < deadline
+          && !Context.current().isCancelled()) {
+        lock.wait(LEASE_SLICE_MILLIS);
+      }
+      List<Job> leased = new ArrayList<>();
+      while (!waiting.isEmpty() && leased.size() < Math.max(1, request.getMaxJobs())) {
+        Job next = waiting.poll();
+        Job job =
+            next.toBuilder()
+                .setState(JobState.JOB_STATE_RUNNING)
+                .setLease(
+                    Lease.newBuilder()
+                        .setWorkerId(request.getWorkerId())
+                        .setFencingToken(next.getId() + 1000))
+                .build();
+        running.put(job.getId(), job);
+        leased.add(job);
+      }
+      return leased;
+    }
+  }
+
+  private void completeJob(CompleteRequest request) {
+    CompleteStatus status =
+        complete(request.getJobId(), request.getFencingToken(), request.getResult());
+    if (status == CompleteStatus.COMPLETE_STATUS_NOT_FOUND) {
+      throw Status.NOT_FOUND.withDescription("no job " + request.getJobId()).asRuntimeException();
+    }
+    if (status != CompleteStatus.COMPLETE_STATUS_COMPLETED) {
+      throw Status.FAILED_PRECONDITION.withDescription("lease lost").asRuntimeException();
+    }
+  }
+
+  private CompleteBatchResponse judgeBatch(CompleteBatchRequest request) {
+    CompleteBatchResponse.Builder response = CompleteBatchResponse.newBuilder();
+    for (CompleteItem item : request.getItemsList()) {
+      response
+          .addOutcomesBuilder()
+          .setJobId(item.getJobId())
+          .setStatus(complete(item.getJobId(), item.getFencingToken(), item.getResult()));
+    }
+    return response.build();
+  }
+
+  private CompleteStatus complete(long jobId, long fencingToken, ByteString result) {
+    synchronized (lock) {
+      Job job = running.get(jobId);
+      if (job == null && (jobId < 1 || jobId >= nextId)) {
+        return CompleteStatus.COMPLETE_STATUS_NOT_FOUND;
+      }
+      if (loseLeases || job == null || job.getLease().getFencingToken() != fencingToken) {
+        return CompleteStatus.COMPLETE_STATUS_LEASE_LOST;
+      }
+      running.remove(jobId);
+      succeeded.merge(job.getQueue(), 1L, Long::sum);
+      done.add(job.toBuilder().setState(JobState.JOB_STATE_SUCCEEDED).setResult(result).build());
+      return CompleteStatus.COMPLETE_STATUS_COMPLETED;
+    }
+  }
+
+  /** The fake's JobService: Enqueue, EnqueueBatch and GetStats. */
+  JobServiceGrpc.JobServiceImplBase jobService() {
+    return new JobServiceGrpc.JobServiceImplBase() {
+      @Override
+      public void enqueue(EnqueueRequest request, StreamObserver<EnqueueResponse> observer) {
+        maxUnaryInFlight.accumulateAndGet(unaryInFlight.incrementAndGet(), Math::max);
+        unaryCalls.incrementAndGet();
+        answerAfter(
+            enqueueMillis,
+            () -> {
+              EnqueueResponse response;
+              try {
+                response = EnqueueResponse.newBuilder().setJob(store(request)).build();
+              } catch (StatusRuntimeException e) {
+                unaryInFlight.decrementAndGet();
+                observer.onError(e);
+                return;
+              }
+              // Out of flight before answering: the client may send its next call at once.
+              unaryInFlight.decrementAndGet();
+              observer.onNext(response);
+              observer.onCompleted();
+            });
+      }
+
+      @Override
+      public void enqueueBatch(
+          EnqueueBatchRequest request, StreamObserver<EnqueueBatchResponse> observer) {
+        batchSizes.add(request.getJobsCount());
+        EnqueueBatchResponse.Builder response = EnqueueBatchResponse.newBuilder();
+        request.getJobsList().forEach(job -> response.addResultsBuilder().setJob(store(job)));
+        observer.onNext(response.build());
+        observer.onCompleted();
+      }
+
+      @Override
+      public void listJobs(ListJobsRequest request, StreamObserver<ListJobsResponse> observer) {
+        try {
+          observer.onNext(listSucceeded(request));
+          observer.onCompleted();
+        } catch (StatusRuntimeException e) {
+          observer.onError(e);
+        }
+      }
+
+      @Override
+      public void getStats(GetStatsRequest request, StreamObserver<GetStatsResponse> observer) {
+        observer.onNext(GetStatsResponse.newBuilder().addQueues(stats(request.getQueue())).build());
+        observer.onCompleted();
+      }
+    };
+  }
+
+  /** The fake's WorkerService: Lease, Complete and CompleteBatch. */
+  WorkerServiceGrpc.WorkerServiceImplBase workerService() {
+    return new WorkerServiceGrpc.WorkerServiceImplBase() {
+      @Override
+      public void lease(LeaseRequest request, StreamObserver<LeaseResponse> observer) {
+        leaseMaxJobs.add(request.getMaxJobs());
+        leaseWorkers.add(request.getWorkerId());
+        leaseRequests.add(request);
+        try {
+          List<Job> jobs = leaseJobs(request);
+          if (!jobs.isEmpty() && leaseAnswerMillis > 0) {
+            Thread.sleep(leaseAnswerMillis);
+          }
+          observer.onNext(LeaseResponse.newBuilder().addAllJobs(jobs).build());
+          observer.onCompleted();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          observer.onError(Status.CANCELLED.asRuntimeException());
+        }
+      }
+
+      @Override
+      public void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> observer) {
+        HeartbeatResponse.Builder response = HeartbeatResponse.newBuilder();
+        synchronized (lock) {
+          for (LeaseRef ref : request.getLeasesList()) {
+            Job job = running.get(ref.getJobId());
+            boolean held = job != null && job.getLease().getFencingToken() == ref.getFencingToken();
+            response
+                .addLeasesBuilder()
+                .setJobId(ref.getJobId())
+                .setFencingToken(ref.getFencingToken())
+                .setStatus(held ? LeaseStatus.LEASE_STATUS_EXTENDED : LeaseStatus.LEASE_STATUS_LOST)
+                .setExpiresAt(Timestamps.fromMillis(System.currentTimeMillis() + 30_000));
+          }
+        }
+        observer.onNext(response.build());
+        observer.onCompleted();
+      }
+
+      @Override
+      public void complete(CompleteRequest request, StreamObserver<CompleteResponse> observer) {
+        unaryCompletes.incrementAndGet();
+        try {
+          completeJob(request);
+          observer.onNext(CompleteResponse.getDefaultInstance());
+          observer.onCompleted();
+        } catch (StatusRuntimeException e) {
+          observer.onError(e);
+        }
+      }
+
+      @Override
+      public void completeBatch(
+          CompleteBatchRequest request, StreamObserver<CompleteBatchResponse> observer) {
+        completeBatchCalls.incrementAndGet();
+        if (completeBatchUnimplemented) {
+          super.completeBatch(request, observer);
+          return;
+        }
+        completeBatchSizes.add(request.getItemsCount());
+        AtomicInteger inFlight =
+            completeBatchesInFlight.computeIfAbsent(
+                request.getWorkerId(), w -> new AtomicInteger());
+        maxCompleteBatchesInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        answerAfter(
+            completeBatchMillis,
+            () -> {
+              CompleteBatchResponse response = judgeBatch(request);
+              // Out of flight before answering: the worker sends its next batch the moment it
+              // hears.
+              inFlight.decrementAndGet();
+              observer.onNext(response);
+              observer.onCompleted();
+            });
+      }
+    };
+  }
+}
