@@ -4,6 +4,7 @@ import io.antrean.coordinator.security.Authenticator;
 import io.antrean.coordinator.security.ExposureCheck;
 import io.antrean.coordinator.security.SecurityConfig;
 import io.antrean.coordinator.security.ServerTls;
+import io.grpc.InsecureServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -142,8 +143,8 @@ final class SecurityOptions implements AutoCloseable {
 
   /** A gRPC server builder for {@code address}: TLS when configured, else plaintext. */
   NettyServerBuilder grpcServer(InetSocketAddress address) {
-    NettyServerBuilder builder = NettyServerBuilder.forAddress(address);
-    return tls == null ? builder : builder.sslContext(tls.grpcSslContext());
+    return NettyServerBuilder.forAddress(
+        address, tls == null ? InsecureServerCredentials.create() : tls.grpcCredentials());
   }
 
   @Override

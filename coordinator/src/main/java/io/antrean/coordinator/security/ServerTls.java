@@ -1,10 +1,7 @@
 package io.antrean.coordinator.security;
 
-import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
-import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
-import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
-import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
-import io.grpc.netty.shaded.io.netty.handler.ssl.SslProvider;
+import io.grpc.ServerCredentials;
+import io.grpc.TlsServerCredentials;
 import io.grpc.util.AdvancedTlsX509KeyManager;
 import io.grpc.util.AdvancedTlsX509TrustManager;
 import java.io.IOException;
@@ -18,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLException;
 import javax.net.ssl.TrustManager;
 
 /**
@@ -90,21 +86,13 @@ public final class ServerTls implements AutoCloseable {
     return clientCas != null;
   }
 
-  /**
-   * For the gRPC (Netty) server. The JDK's TLS engine asks the key manager on every handshake, so a
-   * re-read certificate is served from the next connection on (OpenSSL would cache it).
-   */
-  public SslContext grpcSslContext() {
-    SslContextBuilder b =
-        GrpcSslContexts.configure(SslContextBuilder.forServer(keys), SslProvider.JDK);
+  /** For the gRPC server builder. */
+  public ServerCredentials grpcCredentials() {
+    TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder().keyManager(keys);
     if (clientCas != null) {
-      b.trustManager(clientCas).clientAuth(ClientAuth.REQUIRE);
+      b.trustManager(clientCas).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
     }
-    try {
-      return b.build();
-    } catch (SSLException e) {
-      throw new IllegalStateException("cannot set up TLS for gRPC: " + e.getMessage(), e);
-    }
+    return b.build();
   }
 
   /**
