@@ -53,6 +53,7 @@ public final class JobScheduler {
   private final DeadLetterMonitor deadLetterMonitor;
   private final SchedulerEvents events;
   private final WorkerReports reports;
+  private final CancelWatch cancelWatch;
 
   /**
    * @param scheduler runs long-poll timeouts and wake-ups of jobs due later; owned by the caller
@@ -87,6 +88,7 @@ public final class JobScheduler {
     this.timers = new LeaseExpiryTimers();
     this.reports = new WorkerReports(store, clock, requests, timers, events);
     this.longPoll = new LongPoll(new StoreLeaser(), dispatch, scheduler);
+    this.cancelWatch = new CancelWatch(scheduler);
     this.wakeups = new DueWakeups(longPoll::jobsReady, scheduler, clock);
     this.deadLetterMonitor = new DeadLetterMonitor(settings.deadLetterAlert());
     // Jobs made ready through another coordinator (a shared PostgreSQL) wake our waiters too.
@@ -193,6 +195,26 @@ public final class JobScheduler {
     return reports.heartbeat(workerId, renewals, leaseTtl);
   }
 
+  /**
+   * {@link #heartbeat}, then, when {@code wait} is positive and every lease was extended, holds the
+   * answer for up to {@code wait} (capped at the longest Lease wait): it completes early, woken,
+   * when one of this worker's jobs is asked to cancel. Cancelling the future forgets the hold.
+   *
+   * @throws ValidationException for bad input, at once
+   */
+  public CompletableFuture<HeldHeartbeat> heartbeat(
+      String workerId,
+      List<LeaseRenewal> renewals,
+      @Nullable Duration leaseTtl,
+      @Nullable Duration wait) {
+    if (wait == null || wait.isNegative() || wait.isZero() || workerId.isEmpty()) {
+      return CompletableFuture.completedFuture(
+          new HeldHeartbeat(heartbeat(workerId, renewals, leaseTtl), false));
+    }
+    return cancelWatch.hold(
+        workerId, requests.wait(wait), () -> heartbeat(workerId, renewals, leaseTtl));
+  }
+
   /** Stores a job's result. */
   public Job complete(
       long jobId,
@@ -286,6 +308,9 @@ public final class JobScheduler {
     if (after.state() == JobState.SUCCEEDED || after.state() == JobState.FAILED) {
       throw new JobFinishedException(jobId, after.state());
     }
+    if (after.state() == JobState.RUNNING && after.lease() != null) {
+      cancelWatch.cancelRequested(after.lease().workerId());
+    }
     events.onCancelled(after);
     return after;
   }
@@ -349,6 +374,11 @@ public final class JobScheduler {
     return store.asyncNeverBlocks();
   }
 
+  /** Heartbeats held open now, waiting for a cancel. */
+  public int heldHeartbeats() {
+    return cancelWatch.held();
+  }
+
   /** Lease calls waiting for work now. */
   public int waitingLeaseCalls() {
     return longPoll.waiting();
@@ -369,6 +399,7 @@ public final class JobScheduler {
   /** Answers every waiting Lease call with no jobs, so a shutdown need not wait for them. */
   public void releaseWaitingLeaseCalls() {
     longPoll.releaseAll();
+    cancelWatch.releaseAll();
   }
 
   /** Restarts expiry timers for the leases the store holds (after a restart). */

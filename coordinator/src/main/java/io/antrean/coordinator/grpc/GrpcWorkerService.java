@@ -1,5 +1,6 @@
 package io.antrean.coordinator.grpc;
 
+import io.antrean.coordinator.core.HeldHeartbeat;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.LeaseCommand;
 import io.antrean.coordinator.core.WorkerIdentity;
@@ -111,48 +112,72 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
 
   @Override
   public void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> observer) {
-    Unary.answer(
-        observer,
-        () -> {
-          List<LeaseRenewal> renewals =
-              request.getLeasesList().stream()
-                  .map(
-                      l ->
-                          new LeaseRenewal(
-                              l.getJobId(),
-                              l.getFencingToken(),
-                              l.getProgress().isEmpty() ? null : l.getProgress()))
-                  .toList();
-          List<HeartbeatResult> results =
-              scheduler.heartbeat(
-                  CallerIdentity.workerId(request.getWorkerId()),
-                  renewals,
-                  request.hasLeaseTtl()
-                      ? ProtoTime.requestDuration(request.getLeaseTtl(), "lease_ttl")
-                      : null);
-          HeartbeatResponse.Builder b = HeartbeatResponse.newBuilder();
-          int held = 0;
-          for (HeartbeatResult r : results) {
-            if (r.status() != HeartbeatResult.Status.LOST) {
-              held++;
-            }
-            LeaseState.Builder s =
-                LeaseState.newBuilder()
-                    .setJobId(r.jobId())
-                    .setFencingToken(r.fencingToken())
-                    .setStatus(status(r.status()));
-            if (r.expiresAt() != null) {
-              s.setExpiresAt(ProtoTime.timestamp(r.expiresAt()));
-            }
-            b.addLeases(s);
-          }
-          workers.heartbeat(
+    // Read here, on the call's context; the answer may come from another thread.
+    String workerId = CallerIdentity.workerId(request.getWorkerId());
+    CompletableFuture<HeldHeartbeat> answer;
+    try {
+      List<LeaseRenewal> renewals =
+          request.getLeasesList().stream()
+              .map(
+                  l ->
+                      new LeaseRenewal(
+                          l.getJobId(),
+                          l.getFencingToken(),
+                          l.getProgress().isEmpty() ? null : l.getProgress()))
+              .toList();
+      answer =
+          scheduler.heartbeat(
               CallerIdentity.workerId(request.getWorkerId()),
-              WorkerMapper.identity(request.hasWorker(), request.getWorker()),
-              held,
-              clock.instant());
-          return b.build();
+              renewals,
+              request.hasLeaseTtl()
+                  ? ProtoTime.requestDuration(request.getLeaseTtl(), "lease_ttl")
+                  : null,
+              request.hasWait() ? ProtoTime.requestDuration(request.getWait(), "wait") : null);
+    } catch (RuntimeException e) {
+      observer.onError(StatusMapping.toStatus(e));
+      return;
+    }
+    if (observer instanceof ServerCallStreamObserver<HeartbeatResponse> call) {
+      call.setOnCancelHandler(() -> answer.cancel(false));
+    }
+    answer.whenComplete(
+        (held, error) -> {
+          if (answer.isCancelled()) {
+            return;
+          }
+          if (error != null) {
+            observer.onError(StatusMapping.toStatus(error));
+            return;
+          }
+          observer.onNext(response(request, workerId, held));
+          observer.onCompleted();
         });
+  }
+
+  private HeartbeatResponse response(
+      HeartbeatRequest request, String workerId, HeldHeartbeat held) {
+    HeartbeatResponse.Builder b = HeartbeatResponse.newBuilder().setWoken(held.woken());
+    int kept = 0;
+    for (HeartbeatResult r : held.results()) {
+      if (r.status() != HeartbeatResult.Status.LOST) {
+        kept++;
+      }
+      LeaseState.Builder s =
+          LeaseState.newBuilder()
+              .setJobId(r.jobId())
+              .setFencingToken(r.fencingToken())
+              .setStatus(status(r.status()));
+      if (r.expiresAt() != null) {
+        s.setExpiresAt(ProtoTime.timestamp(r.expiresAt()));
+      }
+      b.addLeases(s);
+    }
+    workers.heartbeat(
+        workerId,
+        WorkerMapper.identity(request.hasWorker(), request.getWorker()),
+        kept,
+        clock.instant());
+    return b.build();
   }
 
   private static LeaseStatus status(HeartbeatResult.Status s) {

@@ -90,6 +90,41 @@ class LeaseKeeperTest {
   }
 
   @Test
+  void eachHeartbeatAsksToBeHeldForOneInterval() throws Exception {
+    runOnceAt(start + 10 * SECOND);
+
+    assertThat(Polling.await(WAIT, () -> !coordinator.service.heartbeats.isEmpty())).isTrue();
+    assertThat(coordinator.service.heartbeats.get(0).getWait().getSeconds())
+        .as("held for one interval")
+        .isEqualTo(10);
+    assertThat(coordinator.service.heartbeats.get(0).getLeasesList())
+        .as("sent with no lease held too")
+        .isEmpty();
+  }
+
+  @Test
+  void aWokenHeartbeatIsFollowedByTheNextOneAtOnceInsteadOfAfterTheInterval() throws Exception {
+    coordinator.service.wokenHeartbeats.set(1);
+    hold(1, 11);
+
+    runOnceAt(start + 10 * SECOND);
+    assertThat(Polling.await(WAIT, () -> coordinator.service.heartbeats.size() == 1)).isTrue();
+
+    // Same instant: the woken answer made the next heartbeat due at once.
+    assertThat(
+            Polling.await(
+                WAIT,
+                () -> {
+                  runQuietly(start + 10 * SECOND);
+                  return coordinator.service.heartbeats.size() == 2;
+                }))
+        .isTrue();
+    // Not woken this time: nothing more until the interval has passed.
+    runOnceAt(start + 19 * SECOND);
+    assertThat(coordinator.service.heartbeats).hasSize(2);
+  }
+
+  @Test
   void extendedLeaseGetsADeadlineCountedFromTheSendTime() throws Exception {
     HeldLease lease = hold(1, 11);
 

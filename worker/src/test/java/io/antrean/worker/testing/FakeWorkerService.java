@@ -119,6 +119,9 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   /** When set, every heartbeat fails with it. */
   public volatile Status heartbeatError;
 
+  /** Heartbeats still to answer with {@code woken} set, as a coordinator woken by a cancel. */
+  public final AtomicInteger wokenHeartbeats = new AtomicInteger();
+
   /** Decides each lease's heartbeat answer; EXTENDED by default. */
   public volatile Function<LeaseRef, LeaseStatus> heartbeatPolicy =
       ref -> LeaseStatus.LEASE_STATUS_EXTENDED;
@@ -215,7 +218,9 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
       answer.onError(error.asRuntimeException());
       return;
     }
-    HeartbeatResponse.Builder response = HeartbeatResponse.newBuilder();
+    HeartbeatResponse.Builder response =
+        HeartbeatResponse.newBuilder()
+            .setWoken(wokenHeartbeats.getAndUpdate(n -> Math.max(0, n - 1)) > 0);
     for (LeaseRef ref : request.getLeasesList()) {
       response.addLeases(
           LeaseState.newBuilder()
