@@ -207,7 +207,10 @@ class InteropIT {
             "--worker-id",
             "py-worker",
             "--lease-ttl",
-            "2");
+            "2",
+            // One slot: holding the job, it has no Lease in flight that could take the job back.
+            "--concurrency",
+            "1");
     Job running = Jobs.awaitProgress(jobs, id, Duration.ofSeconds(60));
     long staleToken = running.getLease().getFencingToken();
 
