@@ -55,6 +55,27 @@
     mounted = { key: current.key, results };
   }
 
+  // With authentication on, the dashboard signs in with a token once; the coordinator answers with
+  // an HttpOnly session cookie, so the page never keeps the token.
+  function signInForm() {
+    const input = A.el("input", { type: "password", id: "token", autocomplete: "off" });
+    const form = A.el("form", { id: "sign-in" },
+      A.el("h2", {}, "Sign in"),
+      A.el("label", { for: "token" }, "Token "), input,
+      A.el("button", { type: "submit" }, "Sign in"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await A.api("POST", "/v1/session", { token: input.value });
+        flash = null;
+      } catch (e) {
+        flash = { text: "Could not sign in: " + e.message, error: true, until: Date.now() + 10000 };
+      }
+      refresh();
+    });
+    return form;
+  }
+
   async function refresh() {
     clearTimeout(timer);
     const mine = ++generation;
@@ -70,7 +91,7 @@
         : [A.el("p", { class: "empty" }, "No such page: " + current.key)];
     } catch (e) {
       failed = e;
-      nodes = [A.errorBox("load this page", e)];
+      nodes = [e.status === 401 ? signInForm() : A.errorBox("load this page", e)];
     }
     if (mine !== generation) return;
     if (flash && flash.until < Date.now()) flash = null;

@@ -32,10 +32,11 @@ window.Antrean = (function () {
   }
 
   async function api(method, path, body) {
-    const init = { method, headers: { Accept: "application/json" } };
-    if (body !== undefined) {
+    const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+    // The coordinator accepts state changes only as JSON, so every one carries a JSON body.
+    if (method !== "GET") {
       init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
+      init.body = JSON.stringify(body === undefined ? {} : body);
     }
     const response = await fetch(path, init);
     const text = await response.text();
@@ -48,8 +49,11 @@ window.Antrean = (function () {
     if (!response.ok) {
       const error = json.error || {};
       const details = (error.details || []).map((d) => d.field + ": " + d.message);
-      throw new Error((error.code || response.status) + ": " + (error.message || "request failed")
+      const failure = new Error((error.code || response.status) + ": "
+        + (error.message || "request failed")
         + (details.length ? " (" + details.join("; ") + ")" : ""));
+      failure.status = response.status;
+      throw failure;
     }
     return json;
   }

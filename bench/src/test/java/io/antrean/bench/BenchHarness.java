@@ -92,6 +92,9 @@ final class BenchHarness implements AutoCloseable {
     if (coordinator != null) {
       all.add("--coordinator");
       all.add(coordinator);
+      // Worker processes share a loaded machine with the test; calls get room to be slow.
+      all.add("--timeout");
+      all.add("60s");
     }
     all.addAll(List.of(args));
     StringWriter out = new StringWriter();

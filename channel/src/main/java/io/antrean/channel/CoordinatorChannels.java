@@ -2,7 +2,6 @@ package io.antrean.channel;
 
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.NameResolverRegistry;
@@ -38,7 +37,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Keepalive pings go every 30 s while calls are open (none on an idle channel), so a long-poll
  * on a dead connection fails within about 40 s instead of waiting for its deadline.
  *
- * <p>The channel is plaintext. Nothing here changes gRPC's global registries. Thread-safe.
+ * <p>The channel is plaintext unless {@link Builder#security} asks for TLS, a client certificate or
+ * a bearer token. Nothing here changes gRPC's global registries. Thread-safe.
  */
 public final class CoordinatorChannels {
   /** How often an open connection with calls in flight is pinged. */
@@ -79,6 +79,7 @@ public final class CoordinatorChannels {
     private final String targets;
     private final ChannelTarget target;
     private String userAgent;
+    private ChannelSecurity security = ChannelSecurity.none();
 
     private Builder(String targets, ChannelTarget target) {
       this.targets = targets;
@@ -106,12 +107,23 @@ public final class CoordinatorChannels {
     }
 
     /**
+     * TLS and the bearer token; none by default (plaintext, no token).
+     *
+     * @param security how to prove who is calling
+     * @return this builder
+     */
+    public Builder security(ChannelSecurity security) {
+      this.security = Objects.requireNonNull(security, "security");
+      return this;
+    }
+
+    /**
      * Opens the channel; it connects lazily. The caller owns it and shuts it down.
      *
      * @return a new channel
      */
     public ManagedChannel build() {
-      ChannelCredentials plaintext = InsecureChannelCredentials.create();
+      ChannelCredentials plaintext = security.channelCredentials();
       ManagedChannelBuilder<?> builder;
       if (target.addressList()) {
         NameResolverRegistry registry = new NameResolverRegistry();

@@ -1,5 +1,6 @@
 package io.antrean.client;
 
+import io.antrean.channel.ChannelSecurity;
 import io.antrean.channel.CoordinatorChannels;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.CancelJobRequest;
@@ -252,6 +253,20 @@ public final class GrpcAntreanClient implements AntreanClient {
      */
     public Builder timeout(Duration timeout) {
       this.timeout = requirePositive(timeout);
+      return this;
+    }
+
+    /**
+     * TLS, a client certificate and the bearer token, for a client made {@link #forTarget}; none
+     * (plaintext, no token) by default.
+     *
+     * @throws IllegalStateException for a client that borrows its channel
+     */
+    public Builder security(ChannelSecurity security) {
+      if (target == null) {
+        throw new IllegalStateException("a borrowed channel brings its own security");
+      }
+      target.security(security);
       return this;
     }
 

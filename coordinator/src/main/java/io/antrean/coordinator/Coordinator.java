@@ -18,17 +18,22 @@ import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.grpc.AdminServiceCalls;
 import io.antrean.coordinator.grpc.AdmissionInterceptor;
+import io.antrean.coordinator.grpc.AuthInterceptor;
 import io.antrean.coordinator.grpc.CoordinatorServer;
 import io.antrean.coordinator.grpc.JobServiceCalls;
 import io.antrean.coordinator.grpc.RpcMetricsInterceptor;
 import io.antrean.coordinator.http.HttpApiServer;
 import io.antrean.coordinator.http.HttpEndpoint;
 import io.antrean.coordinator.metrics.CoordinatorMetrics;
+import io.antrean.coordinator.security.SecurityConfig;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.JobStore;
 import io.grpc.ServerBuilder;
+import io.grpc.ServerInterceptor;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -71,7 +76,8 @@ public final class Coordinator implements AutoCloseable {
       Clock clock,
       ServerBuilder<?> serverBuilder,
       @Nullable HttpEndpoint httpEndpoint,
-      InFlightLimits inFlightLimits)
+      InFlightLimits inFlightLimits,
+      SecurityConfig security)
       throws IOException {
     this.store = store;
     this.admission = new Admission(inFlightLimits);
@@ -114,6 +120,13 @@ public final class Coordinator implements AutoCloseable {
             timers,
             settings.sweepInterval(),
             settings.retention().interval());
+    List<ServerInterceptor> interceptors = new ArrayList<>();
+    if (security.authenticator() != null) {
+      interceptors.add(new AuthInterceptor(security.authenticator()));
+    }
+    interceptors.add(new AdmissionInterceptor(admission));
+    // Added last, so it runs first and times refused calls too.
+    interceptors.add(new RpcMetricsInterceptor(metrics.rpcDurations()));
     this.server =
         new CoordinatorServer(
                 serverBuilder,
@@ -122,13 +135,14 @@ public final class Coordinator implements AutoCloseable {
                 workers,
                 admin,
                 clock,
-                new AdmissionInterceptor(admission),
-                new RpcMetricsInterceptor(metrics.rpcDurations()))
+                security.reflection(),
+                interceptors.toArray(ServerInterceptor[]::new))
             .start();
-    this.http = httpEndpoint == null ? null : startHttp(httpEndpoint, settings, clock);
+    this.http = httpEndpoint == null ? null : startHttp(httpEndpoint, settings, clock, security);
   }
 
-  private HttpApiServer startHttp(HttpEndpoint endpoint, Settings settings, Clock clock)
+  private HttpApiServer startHttp(
+      HttpEndpoint endpoint, Settings settings, Clock clock, SecurityConfig security)
       throws IOException {
     try {
       return HttpApiServer.start(
@@ -138,7 +152,9 @@ public final class Coordinator implements AutoCloseable {
           metrics,
           () -> store.list(new JobQuery(null, null, null, null, 1)),
           settings.maxPayloadBytes(),
-          admission);
+          admission,
+          security,
+          clock);
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
@@ -149,7 +165,14 @@ public final class Coordinator implements AutoCloseable {
   public static Coordinator start(
       JobStore store, Settings settings, Clock clock, ServerBuilder<?> serverBuilder)
       throws IOException {
-    return new Coordinator(store, settings, clock, serverBuilder, null, InFlightLimits.defaults());
+    return new Coordinator(
+        store,
+        settings,
+        clock,
+        serverBuilder,
+        null,
+        InFlightLimits.defaults(),
+        SecurityConfig.open());
   }
 
   /**
@@ -163,7 +186,14 @@ public final class Coordinator implements AutoCloseable {
       ServerBuilder<?> serverBuilder,
       @Nullable HttpEndpoint http)
       throws IOException {
-    return new Coordinator(store, settings, clock, serverBuilder, http, InFlightLimits.defaults());
+    return new Coordinator(
+        store,
+        settings,
+        clock,
+        serverBuilder,
+        http,
+        InFlightLimits.defaults(),
+        SecurityConfig.open());
   }
 
   /**
@@ -178,7 +208,41 @@ public final class Coordinator implements AutoCloseable {
       @Nullable HttpEndpoint http,
       InFlightLimits inFlight)
       throws IOException {
-    return new Coordinator(store, settings, clock, serverBuilder, http, inFlight);
+    return new Coordinator(
+        store, settings, clock, serverBuilder, http, inFlight, SecurityConfig.open());
+  }
+
+  /**
+   * Starts a coordinator as {@link #start(JobStore, Settings, Clock, ServerBuilder, HttpEndpoint,
+   * InFlightLimits)} does, protected as {@code security} says: identities and roles on gRPC and
+   * HTTP, HTTPS, the HTTP names allowed, reflection on or off. TLS on gRPC is the server builder's.
+   */
+  public static Coordinator start(
+      JobStore store,
+      Settings settings,
+      Clock clock,
+      ServerBuilder<?> serverBuilder,
+      @Nullable HttpEndpoint http,
+      InFlightLimits inFlight,
+      SecurityConfig security)
+      throws IOException {
+    return new Coordinator(store, settings, clock, serverBuilder, http, inFlight, security);
+  }
+
+  /**
+   * {@link #start(JobStore, Settings, Clock, ServerBuilder, HttpEndpoint, InFlightLimits,
+   * SecurityConfig)} with the default in-flight limits.
+   */
+  public static Coordinator start(
+      JobStore store,
+      Settings settings,
+      Clock clock,
+      ServerBuilder<?> serverBuilder,
+      @Nullable HttpEndpoint http,
+      SecurityConfig security)
+      throws IOException {
+    return new Coordinator(
+        store, settings, clock, serverBuilder, http, InFlightLimits.defaults(), security);
   }
 
   public int port() {

@@ -6,11 +6,11 @@ import io.antrean.coordinator.core.InFlightLimits;
 import io.antrean.coordinator.core.Retention;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.http.HttpEndpoint;
+import io.antrean.coordinator.security.SecurityConfig;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.postgres.PostgresJobStore;
 import io.antrean.coordinator.store.postgres.PostgresOptions;
 import io.antrean.coordinator.store.sqlite.SqliteJobStore;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +31,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "antrean coordinator",
     mixinStandardHelpOptions = true,
-    description = "Runs an Antrean coordinator on the embedded SQLite store or on PostgreSQL.")
+    description = "Runs an Antrean coordinator on the embedded SQLite store or on PostgreSQL.",
+    subcommands = TokenCommand.class)
 public final class CoordinatorMain implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(CoordinatorMain.class);
 
@@ -165,6 +166,7 @@ public final class CoordinatorMain implements Callable<Integer> {
               + " before --ready-file.")
   Path httpPortFile;
 
+  @Mixin SecurityOptions security;
   @Mixin LimitOptions limits = new LimitOptions();
 
   private JobStore openStore() throws IOException {
@@ -205,6 +207,15 @@ public final class CoordinatorMain implements Callable<Integer> {
     if (config != null) {
       settings = ConfigFile.apply(config, settings);
     }
+    SecurityConfig securityConfig;
+    try {
+      securityConfig = security.open(host, httpPort < 0 ? null : httpHostOrHost());
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      log.error("{}", e.getMessage());
+      System.err.println("antrean coordinator: " + e.getMessage());
+      security.close();
+      return 78;
+    }
     InFlightLimits inFlight = limits.inFlight();
     limits.http().apply();
     JobStore jobStore = openStore();
@@ -213,13 +224,15 @@ public final class CoordinatorMain implements Callable<Integer> {
             jobStore,
             settings,
             Clock.systemUTC(),
-            NettyServerBuilder.forAddress(new InetSocketAddress(host, grpcPort))
+            security
+                .grpcServer(new InetSocketAddress(host, grpcPort))
                 // Clients ping every 30 s while a long-poll is open; allow it, with margin.
                 .permitKeepAliveTime(20, TimeUnit.SECONDS)
                 .maxInboundMessageSize(limits.grpcMaxMessageBytes())
                 .maxConcurrentCallsPerConnection(limits.maxCallsPerConnection()),
-            httpPort < 0 ? null : new HttpEndpoint(httpHost == null ? host : httpHost, httpPort),
-            inFlight);
+            httpPort < 0 ? null : new HttpEndpoint(httpHostOrHost(), httpPort),
+            inFlight,
+            securityConfig);
     log.info("in-flight limits: {}", inFlight);
     // SIGTERM and SIGINT are the normal way to stop: close gracefully, then exit 0 (not 143).
     Thread hook =
@@ -227,6 +240,7 @@ public final class CoordinatorMain implements Callable<Integer> {
             () -> {
               log.info("shutting down");
               coordinator.close();
+              security.close();
               System.err.flush();
               Runtime.getRuntime().halt(0);
             },
@@ -248,6 +262,10 @@ public final class CoordinatorMain implements Callable<Integer> {
     }
     coordinator.awaitTermination();
     return 0;
+  }
+
+  private String httpHostOrHost() {
+    return httpHost == null ? host : httpHost;
   }
 
   private static void writeAtomically(Path file, String text) throws IOException {

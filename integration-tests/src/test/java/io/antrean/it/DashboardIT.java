@@ -10,7 +10,6 @@ import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.ErrorKind;
 import io.antrean.proto.v1.FailRequest;
 import io.antrean.proto.v1.Job;
-import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.ListQueuesRequest;
@@ -84,9 +83,6 @@ class DashboardIT {
   void dashboardFollowsQueuesDeadLettersAndAJobThroughRedriveToSuccess() throws Exception {
     cluster.startCoordinator();
     cluster.startWorker("w1");
-    JobServiceGrpc.JobServiceBlockingStub jobs = cluster.jobs();
-    WorkerServiceGrpc.WorkerServiceBlockingStub worker =
-        cluster.workerStub().withDeadlineAfter(30, TimeUnit.SECONDS);
 
     browser.get(cluster.httpBase() + "/");
     waitForText(By.id("status"), "updated");
@@ -94,13 +90,13 @@ class DashboardIT {
 
     // Counts move as the worker process runs jobs on the default queue.
     for (int i = 0; i < 5; i++) {
-      Jobs.enqueue(jobs, "bench.noop", "{}");
+      Jobs.enqueue(cluster.jobs(), "bench.noop", "{}");
     }
     waitForText(By.cssSelector("[data-queue='default'] [data-count='succeeded']"), "5");
 
     // A job the bundled handler fails permanently shows up with its last error, and is purged.
-    long bad = Jobs.enqueue(jobs, "email.send", "{\"subject\":\"x\"}");
-    Jobs.awaitState(jobs, bad, JobState.JOB_STATE_FAILED, WAIT);
+    long bad = Jobs.enqueue(cluster.jobs(), "email.send", "{\"subject\":\"x\"}");
+    Jobs.awaitState(cluster.jobs(), bad, JobState.JOB_STATE_FAILED, WAIT);
     By badRow = By.cssSelector("#dead-letters tr[data-id='" + bad + "']");
     waitForText(By.cssSelector("#dead-letters tr[data-id='" + bad + "'] td.error"), "to");
     click(By.cssSelector("#dead-letters tr[data-id='" + bad + "'] button.purge"));
@@ -109,20 +105,23 @@ class DashboardIT {
 
     // A job on the manual queue, failed permanently by the test acting as its worker.
     long id =
-        jobs.enqueue(
+        cluster
+            .jobs()
+            .enqueue(
                 Jobs.request("report.build", "{\"pages\":3}").toBuilder().setQueue(MANUAL).build())
             .getJob()
             .getId();
-    Job first = lease(worker, "it-1");
-    worker.fail(
-        FailRequest.newBuilder()
-            .setJobId(id)
-            .setFencingToken(first.getLease().getFencingToken())
-            .setWorkerId("it-1")
-            .setKind(ErrorKind.ERROR_KIND_PERMANENT)
-            .setErrorType("ReportTemplateMissing")
-            .setErrorMessage("template v2 not deployed")
-            .build());
+    Job first = lease(worker(), "it-1");
+    worker()
+        .fail(
+            FailRequest.newBuilder()
+                .setJobId(id)
+                .setFencingToken(first.getLease().getFencingToken())
+                .setWorkerId("it-1")
+                .setKind(ErrorKind.ERROR_KIND_PERMANENT)
+                .setErrorType("ReportTemplateMissing")
+                .setErrorMessage("template v2 not deployed")
+                .build());
     waitForText(
         By.cssSelector("#dead-letters tr[data-id='" + id + "'] td.error"),
         "template v2 not deployed");
@@ -137,14 +136,15 @@ class DashboardIT {
     click(By.cssSelector("button.redrive[data-id='" + id + "']"));
     waitForText(By.id("job-state"), "PENDING");
 
-    Job second = lease(worker, "it-2");
-    worker.complete(
-        CompleteRequest.newBuilder()
-            .setJobId(id)
-            .setFencingToken(second.getLease().getFencingToken())
-            .setWorkerId("it-2")
-            .setResult(ByteString.copyFromUtf8("{\"pages\":3,\"url\":\"/r/1\"}"))
-            .build());
+    Job second = lease(worker(), "it-2");
+    worker()
+        .complete(
+            CompleteRequest.newBuilder()
+                .setJobId(id)
+                .setFencingToken(second.getLease().getFencingToken())
+                .setWorkerId("it-2")
+                .setResult(ByteString.copyFromUtf8("{\"pages\":3,\"url\":\"/r/1\"}"))
+                .build());
     waitForText(By.id("job-state"), "SUCCEEDED");
     assertThat(browser.findElement(By.id("result")).getText()).contains("\"url\": \"/r/1\"");
     assertThat(browser.findElement(By.id("history")).getText())
@@ -154,7 +154,9 @@ class DashboardIT {
 
     // Cancel is offered on a pending job and cancels it.
     long later =
-        jobs.enqueue(
+        cluster
+            .jobs()
+            .enqueue(
                 Jobs.request("report.build", "{\"pages\":1}").toBuilder()
                     .setQueue(MANUAL)
                     .setDelay(Durations.fromSeconds(3600))
@@ -165,17 +167,16 @@ class DashboardIT {
     waitForText(By.id("job-state"), "PENDING");
     click(By.cssSelector("button.cancel"));
     waitForText(By.id("job-state"), "CANCELLED");
-    assertThat(Jobs.get(jobs, later).getState()).isEqualTo(JobState.JOB_STATE_CANCELLED);
+    assertThat(Jobs.get(cluster.jobs(), later).getState()).isEqualTo(JobState.JOB_STATE_CANCELLED);
     assertThat(browser.findElements(By.cssSelector("button.cancel"))).isEmpty();
   }
 
   @Test
   void pauseAndResumeButtonsHoldAndReleaseAQueue() throws Exception {
     cluster.startCoordinator();
-    JobServiceGrpc.JobServiceBlockingStub jobs = cluster.jobs();
     AdminServiceGrpc.AdminServiceBlockingStub admin =
         AdminServiceGrpc.newBlockingStub(cluster.channel()).withDeadlineAfter(30, TimeUnit.SECONDS);
-    long id = Jobs.enqueue(jobs, "bench.noop", "{}");
+    long id = Jobs.enqueue(cluster.jobs(), "bench.noop", "{}");
 
     browser.get(cluster.httpBase() + "/");
     click(By.cssSelector("button.pause[data-queue='default']"));
@@ -190,8 +191,13 @@ class DashboardIT {
     cluster.startWorker("w1");
     click(By.cssSelector("button.resume[data-queue='default']"));
     waitForText(By.cssSelector("[data-queue='default'] [data-count='succeeded']"), "1");
-    assertThat(Jobs.get(jobs, id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+    assertThat(Jobs.get(cluster.jobs(), id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
     assertThat(browser.findElements(By.cssSelector("button.resume"))).isEmpty();
+  }
+
+  /** A stub with a fresh deadline: one made at the start can run out before a slow test ends. */
+  private WorkerServiceGrpc.WorkerServiceBlockingStub worker() {
+    return cluster.workerStub().withDeadlineAfter(30, TimeUnit.SECONDS);
   }
 
   private static Job lease(WorkerServiceGrpc.WorkerServiceBlockingStub worker, String workerId) {

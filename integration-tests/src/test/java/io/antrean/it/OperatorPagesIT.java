@@ -6,7 +6,6 @@ import com.google.protobuf.util.Durations;
 import io.antrean.proto.v1.ErrorKind;
 import io.antrean.proto.v1.FailRequest;
 import io.antrean.proto.v1.Job;
-import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
@@ -83,12 +82,11 @@ class OperatorPagesIT {
   @Test
   void jobBrowserFiltersSearchesAndOpensAJobWithItsStackTrace() throws Exception {
     cluster.startCoordinator();
-    JobServiceGrpc.JobServiceBlockingStub jobs = cluster.jobs();
-    long first = enqueueManual(jobs, "report.build", "order-1");
-    long second = enqueueManual(jobs, "report.build", "order-2");
-    long invoice = enqueueManual(jobs, "invoice.send", "order-3");
+    long first = enqueueManual("report.build", "order-1");
+    long second = enqueueManual("report.build", "order-2");
+    long invoice = enqueueManual("invoice.send", "order-3");
     failNext(cluster.workerStub(), "TemplateMissing", "template v2 not deployed", 1);
-    Jobs.enqueue(jobs, "bench.noop", "{}");
+    Jobs.enqueue(cluster.jobs(), "bench.noop", "{}");
 
     browser.driver.get(cluster.httpBase() + "/#/jobs");
     browser.type(By.cssSelector("#job-filters input[name='queue']"), MANUAL);
@@ -130,13 +128,12 @@ class OperatorPagesIT {
   @Test
   void deadLettersFilterPageAndBulkRedriveAfterAConfirmationWithTheCount() throws Exception {
     cluster.startCoordinator();
-    JobServiceGrpc.JobServiceBlockingStub jobs = cluster.jobs();
     List<Long> quota = new ArrayList<>();
     for (int i = 0; i < 53; i++) {
-      quota.add(enqueueManual(jobs, "report.build", null));
+      quota.add(enqueueManual("report.build", null));
     }
     failNext(cluster.workerStub(), "QuotaExceeded", "quota exceeded for tenant 7", 53);
-    long other = enqueueManual(jobs, "report.build", null);
+    long other = enqueueManual("report.build", null);
     failNext(cluster.workerStub(), "BadPayload", "missing field pages", 1);
 
     browser.driver.get(cluster.httpBase() + "/#/dead-letters");
@@ -179,11 +176,10 @@ class OperatorPagesIT {
   void everyPageFitsA400PixelWindowWithoutSidewaysScrolling() throws Exception {
     cluster.startCoordinator();
     cluster.startWorker("w1");
-    JobServiceGrpc.JobServiceBlockingStub jobs = cluster.jobs();
-    long id = enqueueManual(jobs, "report.build-with-a-rather-long-type-name", "key-1");
+    long id = enqueueManual("report.build-with-a-rather-long-type-name", "key-1");
     failNext(
         cluster.workerStub(), "TemplateMissing", "template v2 not deployed; " + "x".repeat(200), 1);
-    Jobs.enqueue(jobs, "bench.noop", "{}");
+    Jobs.enqueue(cluster.jobs(), "bench.noop", "{}");
     browser.resize(400, 900);
 
     String[][] pages = {
@@ -219,13 +215,13 @@ class OperatorPagesIT {
                     .equals(expected));
   }
 
-  private static long enqueueManual(
-      JobServiceGrpc.JobServiceBlockingStub jobs, String type, String key) {
+  /** Enqueues on the manual queue through a stub with a fresh deadline. */
+  private long enqueueManual(String type, String key) {
     var request = Jobs.request(type, "{\"pages\":3}").toBuilder().setQueue(MANUAL);
     if (key != null) {
       request.setIdempotencyKey(key);
     }
-    return jobs.enqueue(request.build()).getJob().getId();
+    return cluster.jobs().enqueue(request.build()).getJob().getId();
   }
 
   /** Leases the next {@code count} jobs of the manual queue and fails each permanently. */

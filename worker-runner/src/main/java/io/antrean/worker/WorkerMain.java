@@ -1,5 +1,7 @@
 package io.antrean.worker;
 
+import io.antrean.channel.ChannelSecurity;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +55,28 @@ public final class WorkerMain implements Callable<Integer> {
               + " (env ANTREAN_COORDINATOR; default: ${DEFAULT-VALUE}).",
       defaultValue = "${env:ANTREAN_COORDINATOR:-127.0.0.1:7400}")
   private String coordinator;
+
+  @Option(
+      names = "--tls-ca",
+      paramLabel = "PEM",
+      description = "Connect over TLS, trusting these CA certificates (PEM).")
+  private Path tlsCa;
+
+  @Option(
+      names = "--tls-cert",
+      paramLabel = "PEM",
+      description = "Client certificate chain (PEM) for mutual TLS, with --tls-key.")
+  private Path tlsCert;
+
+  @Option(names = "--tls-key", paramLabel = "PEM", description = "Private key (PEM) of --tls-cert.")
+  private Path tlsKey;
+
+  @Option(
+      names = "--token-file",
+      paramLabel = "FILE",
+      description =
+          "File holding the bearer token (default: the ANTREAN_TOKEN environment variable).")
+  private Path tokenFile;
 
   @Option(
       names = "--queue",
@@ -153,6 +177,7 @@ public final class WorkerMain implements Callable<Integer> {
       WorkerBuilder builder =
           Worker.builder()
               .coordinator(coordinator)
+              .security(ChannelSecurity.of(tlsCa, tlsCert, tlsKey, tokenFile, System.getenv()))
               .queue(queue)
               .concurrency(concurrency)
               .leaseTtl(leaseTtl)

@@ -1,5 +1,6 @@
 package io.antrean.worker;
 
+import io.antrean.channel.ChannelSecurity;
 import io.antrean.channel.CoordinatorChannels;
 import io.antrean.worker.internal.SelfDescription;
 import io.antrean.worker.internal.WorkerSettings;
@@ -22,6 +23,7 @@ public final class WorkerBuilder {
   private static final int MAX_CONCURRENCY = 1024;
 
   private CoordinatorChannels.Builder target;
+  private ChannelSecurity security = ChannelSecurity.none();
   private ManagedChannel channel;
   private String queue = "default";
   private int concurrency = 4;
@@ -68,6 +70,22 @@ public final class WorkerBuilder {
    * @return this builder
    */
   public WorkerBuilder channel(ManagedChannel channel) {
+    return borrow(channel);
+  }
+
+  /**
+   * TLS, a client certificate and the bearer token for the channel {@link #coordinator(String)}
+   * opens; none (plaintext, no token) by default.
+   *
+   * @param security how the worker proves who it is
+   * @return this builder
+   */
+  public WorkerBuilder security(ChannelSecurity security) {
+    this.security = Objects.requireNonNull(security, "security");
+    return this;
+  }
+
+  private WorkerBuilder borrow(ManagedChannel channel) {
     this.channel = Objects.requireNonNull(channel, "channel");
     this.target = null;
     return this;
@@ -282,7 +300,7 @@ public final class WorkerBuilder {
     if (channel != null) {
       return Worker.create(settings, channel.authority(), channel, false);
     }
-    return Worker.create(settings, target.targets(), target.build(), true);
+    return Worker.create(settings, target.targets(), target.security(security).build(), true);
   }
 
   /** {@code <hostname>-<pid>-<6 hex digits>}. */

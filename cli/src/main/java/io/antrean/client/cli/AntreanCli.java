@@ -1,8 +1,10 @@
 package io.antrean.client.cli;
 
+import io.antrean.channel.ChannelSecurity;
 import io.antrean.channel.CoordinatorChannels;
 import io.antrean.client.AntreanClient;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,6 +59,28 @@ public final class AntreanCli implements Callable<Integer> {
           "The coordinator's gRPC address: HOST:PORT, a comma-separated list, or"
               + " dns:///name:port (env ANTREAN_COORDINATOR; default: ${DEFAULT-VALUE}).")
   private String coordinator;
+
+  @Option(
+      names = "--tls-ca",
+      paramLabel = "PEM",
+      description = "Connect over TLS, trusting these CA certificates (PEM).")
+  private Path tlsCa;
+
+  @Option(
+      names = "--tls-cert",
+      paramLabel = "PEM",
+      description = "Client certificate chain (PEM) for mutual TLS, with --tls-key.")
+  private Path tlsCert;
+
+  @Option(names = "--tls-key", paramLabel = "PEM", description = "Private key (PEM) of --tls-cert.")
+  private Path tlsKey;
+
+  @Option(
+      names = "--token-file",
+      paramLabel = "FILE",
+      description =
+          "File holding the bearer token (default: the ANTREAN_TOKEN environment variable).")
+  private Path tokenFile;
 
   @Option(
       names = "--timeout",
@@ -131,7 +155,13 @@ public final class AntreanCli implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), "--coordinator: " + e.getMessage(), e);
     }
-    return connector.connect(coordinator, timeout);
+    ChannelSecurity security;
+    try {
+      security = ChannelSecurity.of(tlsCa, tlsCert, tlsKey, tokenFile, System.getenv());
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    return connector.connect(coordinator, timeout, security);
   }
 
   /** The current time, for options given relative to now. */

@@ -1,5 +1,6 @@
 package io.antrean.client.cli;
 
+import io.antrean.channel.ChannelSecurity;
 import io.antrean.client.AntreanClient;
 import io.antrean.client.GrpcAntreanClient;
 import java.time.Duration;
@@ -10,9 +11,19 @@ import java.time.Duration;
  */
 @FunctionalInterface
 interface ClientConnector {
-  /** Dials {@code target} over plaintext gRPC; the returned client owns its channel. */
+  /** Dials {@code target} over gRPC; the returned client owns its channel. */
   ClientConnector GRPC =
-      (target, timeout) -> GrpcAntreanClient.forTarget(target).timeout(timeout).build();
+      new ClientConnector() {
+        @Override
+        public AntreanClient connect(String target, Duration timeout) {
+          return connect(target, timeout, ChannelSecurity.none());
+        }
+
+        @Override
+        public AntreanClient connect(String target, Duration timeout, ChannelSecurity security) {
+          return GrpcAntreanClient.forTarget(target).timeout(timeout).security(security).build();
+        }
+      };
 
   /**
    * Opens a client; the caller closes it.
@@ -22,4 +33,12 @@ interface ClientConnector {
    * @param timeout the deadline of each call
    */
   AntreanClient connect(String target, Duration timeout);
+
+  /**
+   * Opens a client that proves itself with {@code security} (TLS, client certificate, token);
+   * connectors that dial nothing ignore it.
+   */
+  default AntreanClient connect(String target, Duration timeout, ChannelSecurity security) {
+    return connect(target, timeout);
+  }
 }

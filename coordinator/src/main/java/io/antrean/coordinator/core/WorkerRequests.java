@@ -33,7 +33,7 @@ final class WorkerRequests {
   LeasePlan plan(LeaseCommand c) {
     String queue = Names.queueOrDefault(c.queue());
     new Violations()
-        .required(c.workerId(), "worker_id")
+        .problem(WorkerIds.problem(c.workerId()), "worker_id")
         .problem(Names.queueProblem(queue), "queue")
         .check(
             c.maxJobs() >= 0 && c.maxJobs() <= settings.maxLeaseBatch(),
@@ -66,7 +66,7 @@ final class WorkerRequests {
   static List<LeaseRenewal> heartbeat(
       String workerId, List<LeaseRenewal> renewals, @Nullable Duration leaseTtl) {
     new Violations()
-        .required(workerId, "worker_id")
+        .problem(WorkerIds.problem(workerId), "worker_id")
         .check(
             renewals.size() <= MAX_HEARTBEAT_LEASES,
             "leases",
@@ -88,7 +88,7 @@ final class WorkerRequests {
   static void leaseCall(long jobId, String workerId) {
     new Violations()
         .check(jobId > 0, "job_id", "must be positive")
-        .required(workerId, "worker_id")
+        .problem(WorkerIds.problem(workerId), "worker_id")
         .throwIfAny();
   }
 
@@ -99,7 +99,7 @@ final class WorkerRequests {
   static void completeBatch(String workerId, List<Completion> completions) {
     Violations v =
         new Violations()
-            .required(workerId, "worker_id")
+            .problem(WorkerIds.problem(workerId), "worker_id")
             .check(!completions.isEmpty(), "items", "at least one item is required")
             .check(
                 completions.size() <= MAX_COMPLETE_BATCH,

@@ -46,18 +46,40 @@ public final class CoordinatorServer {
       AdminServiceCalls admin,
       Clock clock,
       ServerInterceptor... interceptors) {
+    this(builder, scheduler, watchers, workers, admin, clock, true, interceptors);
+  }
+
+  /**
+   * @param reflection whether to serve gRPC server reflection
+   * @param interceptors as for the constructor above; the last one runs first
+   */
+  public CoordinatorServer(
+      ServerBuilder<?> builder,
+      JobScheduler scheduler,
+      JobWatchers watchers,
+      WorkerRegistry workers,
+      AdminServiceCalls admin,
+      Clock clock,
+      boolean reflection,
+      ServerInterceptor... interceptors) {
     if (scheduler.asyncNeverBlocks()) {
       builder.callExecutor(new HotCallExecutors());
     }
-    this.server =
-        builder
-            .addService(guarded(new GrpcJobService(scheduler, clock, watchers), interceptors))
-            .addService(guarded(new GrpcWorkerService(scheduler, workers, clock), interceptors))
-            .addService(guarded(new GrpcAdminService(admin), interceptors))
-            .addService(guarded(health.getHealthService(), interceptors))
-            .addService(guarded(ProtoReflectionServiceV1.newInstance(), interceptors))
-            .addService(guarded(reflectionV1alpha(), interceptors))
-            .build();
+    // The queue check runs after every given interceptor (authentication among them).
+    ServerInterceptor[] withQueues = new ServerInterceptor[interceptors.length + 1];
+    withQueues[0] = new QueueAccessInterceptor();
+    System.arraycopy(interceptors, 0, withQueues, 1, interceptors.length);
+    builder
+        .addService(guarded(new GrpcJobService(scheduler, clock, watchers), withQueues))
+        .addService(guarded(new GrpcWorkerService(scheduler, workers, clock), withQueues))
+        .addService(guarded(new GrpcAdminService(admin), withQueues))
+        .addService(guarded(health.getHealthService(), interceptors));
+    if (reflection) {
+      builder
+          .addService(guarded(ProtoReflectionServiceV1.newInstance(), interceptors))
+          .addService(guarded(reflectionV1alpha(), interceptors));
+    }
+    this.server = builder.build();
   }
 
   /**

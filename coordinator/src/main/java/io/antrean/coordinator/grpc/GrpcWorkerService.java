@@ -4,6 +4,7 @@ import io.antrean.coordinator.core.HeldHeartbeat;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.LeaseCommand;
 import io.antrean.coordinator.core.WorkerIdentity;
+import io.antrean.coordinator.core.WorkerIds;
 import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
@@ -52,8 +53,9 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   @Override
   public void lease(LeaseRequest request, StreamObserver<LeaseResponse> observer) {
     CompletableFuture<List<Job>> jobs;
-    String workerId = request.getWorkerId();
-    boolean known = !workerId.isEmpty();
+    String workerId = CallerIdentity.workerId(request.getWorkerId());
+    // Only an acceptable id is registered; the core rejects the call with the reason below.
+    boolean known = WorkerIds.problem(workerId) == null;
     WorkerIdentity identity;
     try {
       identity = WorkerMapper.identity(request.hasWorker(), request.getWorker());
@@ -74,7 +76,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
       jobs =
           scheduler.lease(
               new LeaseCommand(
-                  request.getWorkerId(),
+                  CallerIdentity.workerId(request.getWorkerId()),
                   request.getQueue(),
                   request.getTypesList(),
                   request.getMaxJobs(),
@@ -112,6 +114,8 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
 
   @Override
   public void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> observer) {
+    // Read here, on the call's context; the answer may come from another thread.
+    String workerId = CallerIdentity.workerId(request.getWorkerId());
     CompletableFuture<HeldHeartbeat> answer;
     try {
       List<LeaseRenewal> renewals =
@@ -125,7 +129,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
               .toList();
       answer =
           scheduler.heartbeat(
-              request.getWorkerId(),
+              CallerIdentity.workerId(request.getWorkerId()),
               renewals,
               request.hasLeaseTtl()
                   ? ProtoTime.requestDuration(request.getLeaseTtl(), "lease_ttl")
@@ -147,12 +151,13 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
             observer.onError(StatusMapping.toStatus(error));
             return;
           }
-          observer.onNext(response(request, held));
+          observer.onNext(response(request, workerId, held));
           observer.onCompleted();
         });
   }
 
-  private HeartbeatResponse response(HeartbeatRequest request, HeldHeartbeat held) {
+  private HeartbeatResponse response(
+      HeartbeatRequest request, String workerId, HeldHeartbeat held) {
     HeartbeatResponse.Builder b = HeartbeatResponse.newBuilder().setWoken(held.woken());
     int kept = 0;
     for (HeartbeatResult r : held.results()) {
@@ -170,7 +175,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
       b.addLeases(s);
     }
     workers.heartbeat(
-        request.getWorkerId(),
+        workerId,
         WorkerMapper.identity(request.hasWorker(), request.getWorker()),
         kept,
         clock.instant());
@@ -194,10 +199,11 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                 .completeAsync(
                     request.getJobId(),
                     request.getFencingToken(),
-                    request.getWorkerId(),
+                    CallerIdentity.workerId(request.getWorkerId()),
                     request.getResult().toByteArray(),
                     emptyToNull(request.getResultContentType()))
-                .whenComplete((job, e) -> reported(request.getWorkerId(), 1))
+                .whenComplete(
+                    (job, e) -> reported(CallerIdentity.workerId(request.getWorkerId()), 1))
                 .thenApply(job -> CompleteResponse.getDefaultInstance()));
   }
 
@@ -218,8 +224,10 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                               emptyToNull(i.getResultContentType())))
                   .toList();
           return scheduler
-              .completeAll(request.getWorkerId(), completions)
-              .whenComplete((o, e) -> reported(request.getWorkerId(), completions.size()))
+              .completeAll(CallerIdentity.workerId(request.getWorkerId()), completions)
+              .whenComplete(
+                  (o, e) ->
+                      reported(CallerIdentity.workerId(request.getWorkerId()), completions.size()))
               .thenApply(GrpcWorkerService::completeBatchResponse);
         });
   }
@@ -258,9 +266,12 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
           try {
             job =
                 scheduler.fail(
-                    request.getJobId(), request.getFencingToken(), request.getWorkerId(), failure);
+                    request.getJobId(),
+                    request.getFencingToken(),
+                    CallerIdentity.workerId(request.getWorkerId()),
+                    failure);
           } finally {
-            reported(request.getWorkerId(), 1);
+            reported(CallerIdentity.workerId(request.getWorkerId()), 1);
           }
           FailResponse.Builder b = FailResponse.newBuilder().setState(JobMapper.state(job.state()));
           if (job.state() == JobState.PENDING) {
@@ -279,18 +290,18 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
             scheduler.release(
                 request.getJobId(),
                 request.getFencingToken(),
-                request.getWorkerId(),
+                CallerIdentity.workerId(request.getWorkerId()),
                 request.getReason().isEmpty() ? "released" : request.getReason());
           } finally {
-            reported(request.getWorkerId(), 1);
+            reported(CallerIdentity.workerId(request.getWorkerId()), 1);
           }
           return ReleaseResponse.getDefaultInstance();
         });
   }
 
-  /** Counts reported jobs of a worker the registry already knows; ignores a missing id. */
+  /** Counts reported jobs of a worker the registry already knows; ignores a missing or bad id. */
   private void reported(String workerId, int jobs) {
-    if (!workerId.isEmpty()) {
+    if (WorkerIds.problem(workerId) == null) {
       workers.reported(workerId, jobs, clock.instant());
     }
   }

@@ -108,10 +108,14 @@ public final class JobMapper {
     return b.build();
   }
 
+  /**
+   * The lease, with its fencing token only for its holder: with authentication on, a caller that is
+   * not the identity holding the lease sees who holds it and until when, never the token.
+   */
   static Lease lease(LeaseInfo l) {
     return Lease.newBuilder()
         .setWorkerId(l.workerId())
-        .setFencingToken(l.fencingToken())
+        .setFencingToken(CallerIdentity.holds(l.workerId()) ? l.fencingToken() : 0)
         .setExpiresAt(timestamp(l.expiresAt()))
         .build();
   }
@@ -121,7 +125,11 @@ public final class JobMapper {
         io.antrean.proto.v1.Attempt.newBuilder()
             .setAttempt(a.attempt())
             .setWorkerId(a.workerId())
-            .setFencingToken(a.fencingToken())
+            .setFencingToken(
+                a.outcome() != io.antrean.coordinator.job.AttemptOutcome.RUNNING
+                        || CallerIdentity.holds(a.workerId())
+                    ? a.fencingToken()
+                    : 0)
             .setLeasedAt(timestamp(a.leasedAt()))
             .setOutcome(AttemptOutcome.valueOf("ATTEMPT_OUTCOME_" + a.outcome().name()));
     if (a.endedAt() != null) {

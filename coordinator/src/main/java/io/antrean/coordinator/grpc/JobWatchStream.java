@@ -88,7 +88,9 @@ final class JobWatchStream implements JobWatchers.Watcher {
       }
       call.onNext(
           WatchJobResponse.newBuilder()
-              .setJob(JobMapper.job(job).toBuilder().clearHistory())
+              // Sent from the store's thread, outside the call's context: a watcher is never the
+              // lease's holder, so it never gets the fencing token.
+              .setJob(clearFencingToken(JobMapper.job(job).toBuilder().clearHistory()))
               .build());
       if (job.state().isTerminal()) {
         call.onCompleted();
@@ -96,5 +98,13 @@ final class JobWatchStream implements JobWatchers.Watcher {
       }
     }
     return false;
+  }
+
+  private static io.antrean.proto.v1.Job.Builder clearFencingToken(
+      io.antrean.proto.v1.Job.Builder job) {
+    if (job.hasLease()) {
+      job.getLeaseBuilder().clearFencingToken();
+    }
+    return job;
   }
 }

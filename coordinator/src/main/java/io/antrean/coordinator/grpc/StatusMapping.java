@@ -8,6 +8,7 @@ import io.antrean.coordinator.core.CoordinatorStoppingException;
 import io.antrean.coordinator.core.JobFinishedException;
 import io.antrean.coordinator.core.NotDeadLetteredException;
 import io.antrean.coordinator.core.ValidationException;
+import io.antrean.coordinator.security.AccessDeniedException;
 import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.LeaseLostException;
@@ -66,6 +67,12 @@ public final class StatusMapping {
     if (t instanceof StoreUnavailableException e) {
       log.warn("store unavailable: {}", e.getMessage(), e);
       return status(Code.UNAVAILABLE, "store unavailable; retry later", info("STORE_UNAVAILABLE"));
+    }
+    if (t instanceof AccessDeniedException e) {
+      return status(
+          e.unauthenticated() ? Code.UNAUTHENTICATED : Code.PERMISSION_DENIED,
+          e.getMessage(),
+          info(e.reason()));
     }
     if (t instanceof OverloadedException e) {
       return overloaded(e);

@@ -1,12 +1,17 @@
 package io.antrean.coordinator.http;
 
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.grpc.AdminServiceCalls;
 import io.antrean.coordinator.grpc.JobServiceCalls;
 import io.antrean.coordinator.metrics.CoordinatorMetrics;
+import io.antrean.coordinator.security.SecurityConfig;
+import io.antrean.coordinator.security.Sessions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -35,6 +40,7 @@ public final class HttpApiServer implements AutoCloseable {
   private static final int EXTRA_BODY_BYTES = 64 * 1024;
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(1);
   private static final Duration DRAIN = Duration.ofSeconds(1);
+  private static final Duration SESSION_LIFETIME = Duration.ofHours(12);
 
   private final HttpServer server;
   private final Router router;
@@ -68,27 +74,68 @@ public final class HttpApiServer implements AutoCloseable {
       int maxPayloadBytes,
       Admission admission)
       throws IOException {
+    return start(
+        endpoint,
+        jobs,
+        admin,
+        metrics,
+        storeRead,
+        maxPayloadBytes,
+        admission,
+        SecurityConfig.open(),
+        Clock.systemUTC());
+  }
+
+  /**
+   * Binds and starts serving, protected as {@code security} says ({@link HttpGuard}): HTTPS when it
+   * has a TLS context, identities when it has an authenticator, and the {@code Host} and {@code
+   * Origin} names it allows.
+   *
+   * @param clock for the dashboard's sign-in sessions
+   */
+  public static HttpApiServer start(
+      HttpEndpoint endpoint,
+      JobServiceCalls jobs,
+      AdminServiceCalls admin,
+      CoordinatorMetrics metrics,
+      Runnable storeRead,
+      int maxPayloadBytes,
+      Admission admission,
+      SecurityConfig security,
+      Clock clock)
+      throws IOException {
     int maxBodyBytes =
         (int) Math.min(Integer.MAX_VALUE - 1, maxPayloadBytes * 4L / 3 + 4 + EXTRA_BODY_BYTES);
     ReadinessProbe readiness = new ReadinessProbe(storeRead, READY_TIMEOUT);
-    Router router = new Router(metrics.rpcDurations(), maxBodyBytes, admission);
+    HttpGuard guard =
+        new HttpGuard(security, new Sessions(SESSION_LIFETIME), endpoint.host(), clock);
+    Router router = new Router(metrics.rpcDurations(), maxBodyBytes, admission, guard);
+    new SessionRoutes(guard, clock).addTo(router);
     new JobRoutes(jobs).addTo(router);
     new DeadLetterRoutes(admin).addTo(router);
     new QueueRoutes(admin).addTo(router);
     new OperatorRoutes(admin).addTo(router);
-    new OpsRoutes(metrics, readiness).addTo(router);
+    new OpsRoutes(metrics, readiness, security.warning()).addTo(router);
     new DashboardAssets().addTo(router);
     HttpServerLimits.applyDefaults();
     HttpServerLimits limits = HttpServerLimits.effective();
-    HttpServer server =
-        HttpServer.create(new InetSocketAddress(endpoint.host(), endpoint.port()), 0);
+    InetSocketAddress address = new InetSocketAddress(endpoint.host(), endpoint.port());
+    HttpServer server;
+    if (security.httpTls() == null) {
+      server = HttpServer.create(address, 0);
+    } else {
+      HttpsServer https = HttpsServer.create(address, 0);
+      https.setHttpsConfigurator(new HttpsConfigurator(security.httpTls()));
+      server = https;
+    }
     server.createContext("/", router);
     ThreadPoolExecutor executor = pool(limits.maxConnections() + SPARE_THREADS);
     server.setExecutor(executor);
     server.start();
     HttpApiServer started = new HttpApiServer(server, router, executor, readiness);
     log.info(
-        "HTTP API, /metrics, /healthz and /readyz listening on {}:{} ({})",
+        "{} API, /metrics, /healthz and /readyz listening on {}:{} ({})",
+        security.httpTls() == null ? "HTTP" : "HTTPS",
         endpoint.host(),
         started.port(),
         limits);

@@ -6,6 +6,9 @@ import com.sun.net.httpserver.HttpExchange;
 import io.antrean.coordinator.core.FieldViolation;
 import io.antrean.coordinator.core.ValidationException;
 import io.antrean.coordinator.http.ErrorBodies.ErrorBody;
+import io.antrean.coordinator.security.AccessPolicy;
+import io.antrean.coordinator.security.Identity;
+import io.antrean.coordinator.security.RequestQueues;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -24,12 +27,15 @@ import javax.annotation.Nullable;
 final class HttpCall {
   static final String JSON = "application/json; charset=utf-8";
   private static final long MAX_DISCARD_BYTES = 16L << 20;
+  // What an API answer opened as a page may do: nothing.
+  private static final String API_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
   private final HttpExchange exchange;
   private final List<String> pathParams;
   private final int maxBodyBytes;
   private int status;
   private boolean closeAfterAnswer;
+  @Nullable private Identity identity;
 
   HttpCall(HttpExchange exchange, List<String> pathParams, int maxBodyBytes) {
     this.exchange = exchange;
@@ -64,6 +70,29 @@ final class HttpCall {
     return pathParams.get(0);
   }
 
+  String method() {
+    return exchange.getRequestMethod();
+  }
+
+  /** Records who is calling, so the queues a JSON body names are checked against it. */
+  void authorize(Identity identity) {
+    this.identity = identity;
+  }
+
+  /** The value of a request cookie, or null. */
+  @Nullable
+  String cookie(String name) {
+    for (String header : exchange.getRequestHeaders().getOrDefault("Cookie", List.of())) {
+      for (String pair : header.split(";")) {
+        int eq = pair.indexOf('=');
+        if (eq > 0 && pair.substring(0, eq).strip().equals(name)) {
+          return pair.substring(eq + 1).strip();
+        }
+      }
+    }
+    return null;
+  }
+
   /** The first value of a request header, or null. */
   @Nullable
   String requestHeader(String name) {
@@ -95,6 +124,11 @@ final class HttpCall {
       throw HttpProblem.invalidJson("the request body is not UTF-8", null);
     }
     ProtoJson.merge(text, builder);
+    if (identity != null) {
+      for (String queue : RequestQueues.of(builder.build())) {
+        AccessPolicy.checkQueue(identity, queue);
+      }
+    }
     return builder;
   }
 
@@ -181,6 +215,9 @@ final class HttpCall {
   void send(int code, String contentType, Map<String, String> headers, byte[] body)
       throws IOException {
     exchange.getResponseHeaders().set("Content-Type", contentType);
+    exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+    exchange.getResponseHeaders().set("X-Frame-Options", "DENY");
+    exchange.getResponseHeaders().set("Content-Security-Policy", API_POLICY);
     headers.forEach(exchange.getResponseHeaders()::set);
     status = code;
     if (exchange.getRequestMethod().equals("HEAD")) {

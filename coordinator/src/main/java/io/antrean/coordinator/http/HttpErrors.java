@@ -20,6 +20,8 @@ import java.util.List;
  *   <caption>status codes</caption>
  *   <tr><th>gRPC status</th><th>HTTP</th><th>code</th></tr>
  *   <tr><td>INVALID_ARGUMENT</td><td>422</td><td>VALIDATION_FAILED, with the field violations</td></tr>
+ *   <tr><td>UNAUTHENTICATED</td><td>401</td><td>CREDENTIALS_MISSING, CREDENTIALS_INVALID</td></tr>
+ *   <tr><td>PERMISSION_DENIED</td><td>403</td><td>ROLE_NOT_ALLOWED, QUEUE_NOT_ALLOWED</td></tr>
  *   <tr><td>NOT_FOUND</td><td>404</td><td>the reason, e.g. JOB_NOT_FOUND</td></tr>
  *   <tr><td>ALREADY_EXISTS</td><td>409</td><td>IDEMPOTENCY_KEY_CONFLICT</td></tr>
  *   <tr><td>FAILED_PRECONDITION</td><td>409</td><td>LEASE_LOST, JOB_FINISHED, NOT_DEAD_LETTERED</td></tr>
@@ -59,6 +61,8 @@ final class HttpErrors {
     return switch (code) {
       case INVALID_ARGUMENT ->
           new ErrorBody(422, "VALIDATION_FAILED", status.getMessage(), details, null, null);
+      case UNAUTHENTICATED -> plain(401, reason, status.getMessage());
+      case PERMISSION_DENIED -> plain(403, reason, status.getMessage());
       case NOT_FOUND -> plain(404, reason, status.getMessage());
       case ALREADY_EXISTS, FAILED_PRECONDITION -> plain(409, reason, status.getMessage());
       case UNAVAILABLE -> plain(503, reason, status.getMessage());

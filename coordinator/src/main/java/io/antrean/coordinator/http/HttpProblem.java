@@ -58,6 +58,20 @@ final class HttpProblem extends RuntimeException {
         405, "METHOD_NOT_ALLOWED", "this endpoint serves only " + allow, List.of(), allow);
   }
 
+  /** A request refused before authentication: a foreign Host or Origin. */
+  static HttpProblem forbidden(String code, String message) {
+    return new HttpProblem(403, code, message, List.of(), null);
+  }
+
+  static HttpProblem unsupportedMediaType() {
+    return new HttpProblem(
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+        "a request that changes state must be sent as Content-Type: application/json",
+        List.of(),
+        null);
+  }
+
   int status() {
     return status;
   }

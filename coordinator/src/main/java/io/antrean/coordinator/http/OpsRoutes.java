@@ -8,13 +8,15 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
+import javax.annotation.Nullable;
 
 /**
  * The operator routes outside the API's versioned paths:
  *
  * <ul>
  *   <li>{@code GET /metrics}: Prometheus text exposition
- *   <li>{@code GET /healthz}: 200 {@code {"status":"ok"}} while the process serves HTTP
+ *   <li>{@code GET /healthz}: 200 {@code {"status":"ok"}} while the process serves HTTP, with a
+ *       {@code "warning"} when it runs exposed without TLS or authentication ({@code --insecure})
  *   <li>{@code GET /readyz}: 200 {@code {"status":"ready"}} when the store answered a cheap read
  *       within the probe's timeout, else 503 {@code STORE_UNAVAILABLE}
  * </ul>
@@ -22,10 +24,16 @@ import java.util.Set;
 final class OpsRoutes {
   private final CoordinatorMetrics metrics;
   private final ReadinessProbe readiness;
+  @Nullable private final String warning;
 
-  OpsRoutes(CoordinatorMetrics metrics, ReadinessProbe readiness) {
+  /**
+   * @param warning what {@code /healthz} adds as {@code "warning"}, for a coordinator exposed
+   *     without TLS or authentication; null for none
+   */
+  OpsRoutes(CoordinatorMetrics metrics, ReadinessProbe readiness, @Nullable String warning) {
     this.metrics = metrics;
     this.readiness = readiness;
+    this.warning = warning;
   }
 
   void addTo(Router router) {
@@ -43,7 +51,13 @@ final class OpsRoutes {
   }
 
   private void health(HttpCall call) throws IOException {
-    call.respond(200, status("ok"));
+    Struct ok = status("ok");
+    call.respond(
+        200,
+        warning == null
+            ? ok
+            : ok.toBuilder()
+                .putFields("warning", Value.newBuilder().setStringValue(warning).build()));
   }
 
   private void ready(HttpCall call) throws IOException {

@@ -4,9 +4,12 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.antrean.coordinator.core.Admission;
+import io.antrean.coordinator.grpc.CallerIdentity;
 import io.antrean.coordinator.http.ErrorBodies.ErrorBody;
 import io.antrean.coordinator.metrics.RpcDurations;
+import io.antrean.coordinator.security.Identity;
 import io.antrean.coordinator.store.OverloadedException;
+import io.grpc.Context;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,10 +72,21 @@ final class Router implements HttpHandler {
   @GuardedBy("lock")
   private boolean draining;
 
+  @Nullable private final HttpGuard guard;
+
   Router(RpcDurations durations, int maxBodyBytes, Admission admission) {
+    this(durations, maxBodyBytes, admission, null);
+  }
+
+  /**
+   * @param guard what a matched call must pass before its handler runs ({@link HttpGuard}); null
+   *     for none
+   */
+  Router(RpcDurations durations, int maxBodyBytes, Admission admission, @Nullable HttpGuard guard) {
     this.durations = durations;
     this.maxBodyBytes = maxBodyBytes;
     this.admission = admission;
+    this.guard = guard;
   }
 
   /**
@@ -149,7 +163,11 @@ final class Router implements HttpHandler {
           params.add(m.group(i));
         }
         call = new HttpCall(exchange, params, maxBodyBytes);
-        run(path.startsWith(API_PREFIX) ? admitted(route.handler()) : route.handler(), call);
+        Handler handler =
+            guarded(
+                route.label(),
+                path.startsWith(API_PREFIX) ? admitted(route.handler()) : route.handler());
+        run(handler, call);
         return;
       }
       call = new HttpCall(exchange, List.of(), maxBodyBytes);
@@ -183,6 +201,27 @@ final class Router implements HttpHandler {
       try (Admission.Ticket ticket = admission.admit(Admission.Kind.UNARY)) {
         ticket.addBytes(call.bodyBytesToHold());
         handler.handle(call);
+      }
+    };
+  }
+
+  /** The handler behind the guard: admitted calls run as their caller's identity. */
+  private Handler guarded(String label, Handler handler) {
+    if (guard == null) {
+      return handler;
+    }
+    return c -> {
+      Identity identity = guard.admit(label, c);
+      if (identity == null) {
+        handler.handle(c);
+        return;
+      }
+      Context context = CallerIdentity.contextOf(identity);
+      Context previous = context.attach();
+      try {
+        handler.handle(c);
+      } finally {
+        context.detach(previous);
       }
     };
   }

@@ -250,6 +250,23 @@ class TimeRangesOverGrpcTest {
         .isEqualTo(-1);
   }
 
+  @Test
+  void anOverlongWorkerIdIsInvalidArgumentOnEveryWorkerCall() {
+    String id = "w".repeat(257);
+    assertThat(
+            violatedFields(
+                () ->
+                    workers.lease(
+                        LeaseRequest.newBuilder().setWorkerId(id).setWait(seconds(0)).build())))
+        .containsExactly("worker_id");
+    assertThat(
+            violatedFields(
+                () -> workers.fail(FailRequest.newBuilder().setJobId(1).setWorkerId(id).build())))
+        .containsExactly("worker_id");
+    assertThat(server.admin().listWorkers(ListWorkersRequest.getDefaultInstance()).getWorkersList())
+        .isEmpty();
+  }
+
   private Job lease() {
     return workers
         .lease(LeaseRequest.newBuilder().setWorkerId("w").setWait(seconds(0)).build())

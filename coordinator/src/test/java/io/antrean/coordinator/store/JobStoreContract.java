@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see ProducerContract
  * @see LeaseContract
  * @see WorkerReportContract
+ * @see LeaseHolderContract
  * @see BatchedCompletionContract
  * @see RepeatedReportContract
  * @see AttemptCountContract
@@ -29,6 +30,7 @@ public abstract class JobStoreContract
     implements ProducerContract,
         LeaseContract,
         WorkerReportContract,
+        LeaseHolderContract,
         BatchedCompletionContract,
         RepeatedReportContract,
         AttemptCountContract,

@@ -52,6 +52,7 @@ final class LeaseKeeper {
   private final long intervalNanos;
   private final Duration rpcTimeout;
   private final Duration hold;
+  private final Ticker ticker;
   private final LeaseTable leases;
   private final Executor callbacks;
   private final Backoff retry;
@@ -76,6 +77,7 @@ final class LeaseKeeper {
     this.rpcTimeout =
         interval.compareTo(Duration.ofSeconds(10)) > 0 ? Duration.ofSeconds(10) : interval;
     this.hold = interval;
+    this.ticker = ticker;
     this.leases = leases;
     this.callbacks = callbacks;
     this.retry = new Backoff(min(RETRY_INITIAL, interval), interval);
@@ -131,14 +133,20 @@ final class LeaseKeeper {
       log.info("heartbeats recovered after {} failures", retry.failures());
     }
     retry.reset();
-    // Woken: one of this worker's jobs was asked to cancel; the next heartbeat says which.
-    nextBeatNanos = response.getWoken() ? sentNanos : sentNanos + intervalNanos;
+    nextBeatNanos = sentNanos + intervalNanos;
     long extendedDeadline = sentNanos + leaseTtl.toNanos();
     for (LeaseState state : response.getLeasesList()) {
       HeldLease lease = leases.get(new LeaseKey(state.getJobId(), state.getFencingToken()));
       if (lease != null) {
         apply(lease, state, extendedDeadline);
       }
+    }
+    // Woken: one of this worker's jobs was asked to cancel, and the next heartbeat says which; a
+    // held heartbeat that ran its wait is followed at once, not at the keeper's next tick, so one
+    // is always held.
+    long now = ticker.nanos();
+    if (response.getWoken() || now - nextBeatNanos >= 0) {
+      beat(now);
     }
   }
 

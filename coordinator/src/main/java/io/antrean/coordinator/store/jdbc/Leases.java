@@ -27,6 +27,15 @@ public final class Leases {
     return sorted;
   }
 
+  /**
+   * True while the job runs under the lease that issued this token to this worker: a token
+   * presented under another worker id (or, with authentication, by another identity) does not hold
+   * it.
+   */
+  public static boolean isHeldBy(Job job, long fencingToken, String workerId) {
+    return isHeldWith(job, fencingToken) && job.lease().workerId().equals(workerId);
+  }
+
   /** True while the job runs under the lease that issued this token. */
   public static boolean isHeldWith(Job job, long fencingToken) {
     return job.state() == JobState.RUNNING

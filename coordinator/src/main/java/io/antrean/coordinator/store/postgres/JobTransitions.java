@@ -36,7 +36,8 @@ final class JobTransitions {
   private static final String SUCCEED =
       "WITH done AS (UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
           + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
-          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? RETURNING "
+          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? AND lease_worker_id = ?"
+          + " RETURNING "
           + JobRowReader.JOB_COLUMNS
           + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
           + " FROM done WHERE attempts.job_id = done.id AND attempts.fencing_token = ?"
@@ -53,6 +54,7 @@ final class JobTransitions {
           + " held AS MATERIALIZED (SELECT jobs.id AS held_id FROM jobs"
           + " JOIN items ON jobs.id = items.item_id"
           + " WHERE jobs.state = 'RUNNING' AND jobs.lease_token = items.item_token"
+          + " AND jobs.lease_worker_id = ?"
           + " ORDER BY jobs.id FOR UPDATE OF jobs),"
           + " done AS (UPDATE jobs SET state = 'SUCCEEDED', result = items.item_result,"
           + " result_content_type = items.item_content_type, finished_at = ?, updated_at = ?,"
@@ -115,6 +117,7 @@ final class JobTransitions {
       Tx tx,
       long jobId,
       long fencingToken,
+      String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
       Instant now)
@@ -126,8 +129,9 @@ final class JobTransitions {
     Timestamps.set(update, 4, now);
     update.setLong(5, jobId);
     update.setLong(6, fencingToken);
-    Timestamps.set(update, 7, now);
-    update.setLong(8, fencingToken);
+    update.setString(7, workerId);
+    Timestamps.set(update, 8, now);
+    update.setLong(9, fencingToken);
     List<Job> changed = JobRows.jobs(update);
     return changed.isEmpty() ? Optional.empty() : Optional.of(changed.get(0));
   }
@@ -138,8 +142,8 @@ final class JobTransitions {
    * @return the jobs completed, by id; a completion whose job is missing or not held with its token
    *     is not among them
    */
-  static Map<Long, Job> succeedAll(Tx tx, List<Completion> completions, Instant now)
-      throws SQLException {
+  static Map<Long, Job> succeedAll(
+      Tx tx, String workerId, List<Completion> completions, Instant now) throws SQLException {
     int size = completions.size();
     List<Long> ids = new ArrayList<>(size);
     List<Long> tokens = new ArrayList<>(size);
@@ -156,9 +160,10 @@ final class JobTransitions {
     update.setArray(2, tx.bigintArray(tokens));
     update.setArray(3, tx.byteaArray(results));
     update.setArray(4, tx.textArray(contentTypes));
-    Timestamps.set(update, 5, now);
+    update.setString(5, workerId);
     Timestamps.set(update, 6, now);
     Timestamps.set(update, 7, now);
+    Timestamps.set(update, 8, now);
     Map<Long, Job> done = new HashMap<>();
     for (Job job : JobRows.jobs(update)) {
       done.put(job.id(), job);

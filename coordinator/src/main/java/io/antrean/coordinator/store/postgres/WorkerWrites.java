@@ -35,7 +35,8 @@ import javax.annotation.Nullable;
 final class WorkerWrites {
   private static final String RENEW =
       "UPDATE jobs SET lease_expires_at = ?, updated_at = ?, progress = coalesce(?, progress)"
-          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? RETURNING cancel_requested";
+          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ?"
+          + " AND lease_worker_id = ? RETURNING cancel_requested";
 
   private WorkerWrites() {}
 
@@ -58,6 +59,7 @@ final class WorkerWrites {
     renew.setString(3, renewal.progress());
     renew.setLong(4, renewal.jobId());
     renew.setLong(5, renewal.fencingToken());
+    renew.setString(6, workerId);
     Boolean cancelRequested = null;
     try (ResultSet row = renew.executeQuery()) {
       if (row.next()) {
@@ -94,7 +96,7 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Optional<Job> done =
-        JobTransitions.succeed(tx, jobId, fencingToken, result, resultContentType, now);
+        JobTransitions.succeed(tx, jobId, fencingToken, workerId, result, resultContentType, now);
     if (done.isPresent()) {
       return Outcome.of(done.get());
     }
@@ -112,7 +114,7 @@ final class WorkerWrites {
    */
   static List<CompletionOutcome> completeAll(
       Tx tx, String workerId, List<Completion> completions, Instant now) throws SQLException {
-    Map<Long, Job> done = JobTransitions.succeedAll(tx, completions, now);
+    Map<Long, Job> done = JobTransitions.succeedAll(tx, workerId, completions, now);
     List<CompletionOutcome> outcomes = new ArrayList<>(completions.size());
     for (Completion c : completions) {
       Job completed = done.get(c.jobId());
@@ -146,7 +148,7 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(tx, jobId, true);
-    if (!Leases.isHeldWith(job, fencingToken)) {
+    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
       if (RepeatedReports.repeatsFailure(
           tx.prepare(RepeatedReports.OWN_END), jobId, fencingToken, workerId, failure)) {
         return Outcome.of(job);
@@ -161,7 +163,7 @@ final class WorkerWrites {
       Tx tx, long jobId, long fencingToken, String workerId, String reason, Instant now)
       throws SQLException {
     Job job = existing(tx, jobId, true);
-    if (!Leases.isHeldWith(job, fencingToken)) {
+    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
       return rejectStale(tx, job, workerId, fencingToken, "release", now);
     }
     LeaseEnd end = LeaseEnd.released(job, reason);

@@ -27,7 +27,8 @@ final class JobTransitions {
   private static final String SUCCEED =
       "UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
           + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
-          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? RETURNING "
+          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? AND lease_worker_id = ?"
+          + " RETURNING "
           + JobRowReader.JOB_COLUMNS;
   private static final String REQUEST_CANCEL =
       "UPDATE jobs SET cancel_requested = 1, updated_at = ? WHERE id = ? RETURNING "
@@ -63,8 +64,8 @@ final class JobTransitions {
   }
 
   /**
-   * Completes the job if it still runs under this token, in one statement (the hot path needs no
-   * read first).
+   * Completes the job if it still runs under this token, held by this worker, in one statement (the
+   * hot path needs no read first).
    *
    * @return the job after the change, or empty if the job is missing or not held with the token
    */
@@ -72,6 +73,7 @@ final class JobTransitions {
       CachedConnection connection,
       long jobId,
       long fencingToken,
+      String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
       Instant now)
@@ -83,6 +85,7 @@ final class JobTransitions {
     update.setLong(4, Micros.of(now));
     update.setLong(5, jobId);
     update.setLong(6, fencingToken);
+    update.setString(7, workerId);
     List<Job> changed = JobRows.jobs(update);
     return changed.isEmpty() ? Optional.empty() : Optional.of(changed.get(0));
   }

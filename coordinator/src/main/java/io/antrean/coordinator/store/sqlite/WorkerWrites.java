@@ -33,7 +33,8 @@ import javax.annotation.Nullable;
 final class WorkerWrites {
   private static final String RENEW =
       "UPDATE jobs SET lease_expires_at = ?, updated_at = ?, progress = coalesce(?, progress)"
-          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? RETURNING cancel_requested";
+          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ?"
+          + " AND lease_worker_id = ? RETURNING cancel_requested";
 
   private WorkerWrites() {}
 
@@ -58,7 +59,7 @@ final class WorkerWrites {
       Instant expiresAt,
       Instant now)
       throws SQLException {
-    Optional<Boolean> cancelRequested = renew(connection, renewal, expiresAt, now);
+    Optional<Boolean> cancelRequested = renew(connection, workerId, renewal, expiresAt, now);
     if (cancelRequested.isEmpty()) {
       Optional<Job> job = JobRows.find(connection, renewal.jobId());
       if (job.isPresent()
@@ -83,7 +84,11 @@ final class WorkerWrites {
 
   /** Extends the lease if it is current; answers whether a cancellation was requested. */
   private static Optional<Boolean> renew(
-      CachedConnection connection, LeaseRenewal renewal, Instant expiresAt, Instant now)
+      CachedConnection connection,
+      String workerId,
+      LeaseRenewal renewal,
+      Instant expiresAt,
+      Instant now)
       throws SQLException {
     PreparedStatement renew = connection.prepare(RENEW);
     renew.setLong(1, Micros.of(expiresAt));
@@ -91,6 +96,7 @@ final class WorkerWrites {
     renew.setString(3, renewal.progress());
     renew.setLong(4, renewal.jobId());
     renew.setLong(5, renewal.fencingToken());
+    renew.setString(6, workerId);
     try (ResultSet row = renew.executeQuery()) {
       return row.next() ? Optional.of(row.getInt(1) != 0) : Optional.empty();
     }
@@ -106,7 +112,8 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Optional<Job> done =
-        JobTransitions.succeed(connection, jobId, fencingToken, result, resultContentType, now);
+        JobTransitions.succeed(
+            connection, jobId, fencingToken, workerId, result, resultContentType, now);
     if (done.isEmpty()) {
       Job job = existing(connection, jobId);
       if (repeatsCompletion(connection, job, fencingToken, workerId, result, resultContentType)) {
@@ -126,7 +133,13 @@ final class WorkerWrites {
     for (Completion c : completions) {
       Optional<Job> done =
           JobTransitions.succeed(
-              connection, c.jobId(), c.fencingToken(), c.result(), c.resultContentType(), now);
+              connection,
+              c.jobId(),
+              c.fencingToken(),
+              workerId,
+              c.result(),
+              c.resultContentType(),
+              now);
       if (done.isPresent()) {
         AttemptRows.ended(connection, c.jobId(), c.fencingToken(), AttemptEnd.SUCCEEDED, now);
         outcomes.add(CompletionOutcome.completed(done.get()));
@@ -158,7 +171,7 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(connection, jobId);
-    if (!Leases.isHeldWith(job, fencingToken)) {
+    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
       if (RepeatedReports.repeatsFailure(
           connection.prepare(RepeatedReports.OWN_END), jobId, fencingToken, workerId, failure)) {
         return Outcome.of(job);
@@ -178,7 +191,7 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(connection, jobId);
-    if (!Leases.isHeldWith(job, fencingToken)) {
+    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
       return rejectStale(connection, job, workerId, fencingToken, "release", now);
     }
     LeaseEnd end = LeaseEnd.released(job, reason);
