@@ -234,7 +234,8 @@ class InteropIT {
     long currentToken = taken.get(0).getLease().getFencingToken();
     assertThat(currentToken).isGreaterThan(staleToken);
 
-    // The handler's 4 s must run out while the worker is stopped, so that, thawed, it reports at once.
+    // The handler's 4 s must run out while the worker is stopped, so that, thawed, it reports at
+    // once.
     org.awaitility.Awaitility.await("the stopped worker's handler time has run out")
         .atMost(Duration.ofSeconds(10))
         .pollInterval(Duration.ofMillis(50))
