@@ -250,7 +250,7 @@ async function release(ctx, reason) {
 async function report(ctx, method, request) {
   const backoff = new Backoff(100, 2000);
   for (;;) {
-    const timeoutMs = Math.max(500, Math.min(10000, ctx.deadline - Date.now()));
+    const timeoutMs = Math.max(2000, Math.min(10000, ctx.deadline - Date.now()));
     try {
       return await unary(method, request, timeoutMs);
     } catch (err) {

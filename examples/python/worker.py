@@ -279,7 +279,7 @@ class Worker:
         while True:
             # Sent even past the local deadline once: a stale token is harmless, the coordinator
             # answers FAILED_PRECONDITION/LEASE_LOST and changes nothing but the history.
-            timeout = max(0.5, min(10.0, ctx.deadline - time.monotonic()))
+            timeout = max(2.0, min(10.0, ctx.deadline - time.monotonic()))
             try:
                 return call(timeout)
             except grpc.RpcError as e:

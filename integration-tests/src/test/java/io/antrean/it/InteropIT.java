@@ -207,8 +207,12 @@ class InteropIT {
             "--worker-id",
             "py-worker",
             "--lease-ttl",
-            "2");
+            "2",
+            // One slot: holding the job, it has no Lease in flight that could take the job back.
+            "--concurrency",
+            "1");
     Job running = Jobs.awaitProgress(jobs, id, Duration.ofSeconds(60));
+    long handlerDoneNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
     long staleToken = running.getLease().getFencingToken();
 
     // Freeze the worker mid-job: no heartbeats, so its lease expires and another worker takes it.
@@ -230,6 +234,12 @@ class InteropIT {
     long currentToken = taken.get(0).getLease().getFencingToken();
     assertThat(currentToken).isGreaterThan(staleToken);
 
+    // The handler's 4 s must run out while the worker is stopped, so that, thawed, it reports at
+    // once.
+    org.awaitility.Awaitility.await("the stopped worker's handler time has run out")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> System.nanoTime() - handlerDoneNanos > 0);
     // Thawed, the worker finds its handler done and reports it with the token it holds.
     worker.signal("CONT");
     worker.awaitLog(
