@@ -68,7 +68,7 @@ class CancelCommandTest {
     CancelJobResponse.Builder parsed = CancelJobResponse.newBuilder();
     JsonFormat.parser().merge(result.out(), parsed);
     assertThat(parsed.build()).isEqualTo(CancelJobResponse.newBuilder().setJob(FLAGGED).build());
-    assertThat(result.out()).contains("\"cancelRequested\": true");
+    assertThat(result.out()).contains("\"cancel_requested\": true");
   }
 
   @Test
