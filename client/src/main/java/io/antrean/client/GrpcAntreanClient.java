@@ -27,6 +27,8 @@ import io.grpc.Channel;
 import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
@@ -59,31 +61,36 @@ public final class GrpcAntreanClient implements AntreanClient {
   private final AdminServiceGrpc.AdminServiceBlockingStub adminStub;
   private final Duration timeout;
   private final OverloadRetry retry;
+  private final EnqueueTracing tracing;
 
   private GrpcAntreanClient(
       @Nullable ManagedChannel ownedChannel,
       JobServiceGrpc.JobServiceBlockingStub stub,
       AdminServiceGrpc.AdminServiceBlockingStub adminStub,
       Duration timeout,
-      OverloadRetry retry) {
+      OverloadRetry retry,
+      EnqueueTracing tracing) {
     this.ownedChannel = ownedChannel;
     this.stub = stub;
     this.adminStub = adminStub;
     this.timeout = timeout;
     this.retry = retry;
+    this.tracing = tracing;
   }
 
   private static GrpcAntreanClient onChannel(
       @Nullable ManagedChannel ownedChannel,
       Channel channel,
       Duration timeout,
-      OverloadRetry retry) {
+      OverloadRetry retry,
+      EnqueueTracing tracing) {
     return new GrpcAntreanClient(
         ownedChannel,
         JobServiceGrpc.newBlockingStub(channel),
         AdminServiceGrpc.newBlockingStub(channel),
         timeout,
-        retry);
+        retry,
+        tracing);
   }
 
   /**
@@ -114,12 +121,13 @@ public final class GrpcAntreanClient implements AntreanClient {
 
   @Override
   public EnqueueResponse enqueue(EnqueueRequest request) {
-    return retry.call(() -> deadlined().enqueue(request));
+    return tracing.enqueue(request, traced -> retry.call(() -> deadlined().enqueue(traced)));
   }
 
   @Override
   public EnqueueBatchResponse enqueueBatch(EnqueueBatchRequest request) {
-    return retry.call(() -> deadlined().enqueueBatch(request));
+    return tracing.enqueueBatch(
+        request, traced -> retry.call(() -> deadlined().enqueueBatch(traced)));
   }
 
   @Override
@@ -197,7 +205,7 @@ public final class GrpcAntreanClient implements AntreanClient {
 
   @Override
   public AntreanClient withTimeout(Duration timeout) {
-    return new GrpcAntreanClient(null, stub, adminStub, requirePositive(timeout), retry);
+    return new GrpcAntreanClient(null, stub, adminStub, requirePositive(timeout), retry, tracing);
   }
 
   @Override
@@ -239,6 +247,7 @@ public final class GrpcAntreanClient implements AntreanClient {
     private Duration timeout = DEFAULT_TIMEOUT;
     private int overloadRetries = DEFAULT_OVERLOAD_RETRIES;
     private OverloadRetry.Sleeper sleeper = OverloadRetry.THREAD_SLEEP;
+    @Nullable private OpenTelemetry openTelemetry;
 
     private Builder(
         @Nullable CoordinatorChannels.Builder target, @Nullable Channel borrowedChannel) {
@@ -286,6 +295,18 @@ public final class GrpcAntreanClient implements AntreanClient {
       return this;
     }
 
+    /**
+     * Where Enqueue spans go: each Enqueue runs in a {@code PRODUCER} span {@code antrean enqueue},
+     * and the W3C {@code traceparent} of that span travels with the job (its {@code trace_parent})
+     * unless the request already carries one, so a worker's handler span continues the trace. When
+     * not set, the global one ({@link GlobalOpenTelemetry#getOrNoop()}) as it is when {@link
+     * #build()} runs: install the SDK first, or tracing is a no-op.
+     */
+    public Builder openTelemetry(OpenTelemetry openTelemetry) {
+      this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
+      return this;
+    }
+
     /** For tests: how the client waits between overload retries. */
     Builder sleeper(OverloadRetry.Sleeper sleeper) {
       this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
@@ -295,11 +316,14 @@ public final class GrpcAntreanClient implements AntreanClient {
     /** Builds the client; for {@link #forTarget} this creates the channel (it connects lazily). */
     public GrpcAntreanClient build() {
       OverloadRetry retry = new OverloadRetry(overloadRetries, sleeper);
+      EnqueueTracing tracing =
+          new EnqueueTracing(
+              openTelemetry != null ? openTelemetry : GlobalOpenTelemetry.getOrNoop());
       if (borrowedChannel != null) {
-        return onChannel(null, borrowedChannel, timeout, retry);
+        return onChannel(null, borrowedChannel, timeout, retry, tracing);
       }
       ManagedChannel channel = target.build();
-      return onChannel(channel, channel, timeout, retry);
+      return onChannel(channel, channel, timeout, retry, tracing);
     }
   }
 }

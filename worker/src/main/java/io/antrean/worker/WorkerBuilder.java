@@ -5,6 +5,8 @@ import io.antrean.channel.CoordinatorChannels;
 import io.antrean.worker.internal.SelfDescription;
 import io.antrean.worker.internal.WorkerSettings;
 import io.grpc.ManagedChannel;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -39,6 +41,7 @@ public final class WorkerBuilder {
   private ErrorClassifier classifier = ErrorClassifier.standard();
   private Clock clock = Clock.systemUTC();
   private Ticker ticker = Ticker.system();
+  private OpenTelemetry openTelemetry;
 
   WorkerBuilder() {}
 
@@ -247,6 +250,22 @@ public final class WorkerBuilder {
   }
 
   /**
+   * Where handler spans go. A job enqueued inside a span carries that span's W3C {@code
+   * traceparent}; its handler then runs in a {@code CONSUMER} span {@code antrean process <type>}
+   * whose parent (and link) is the producer's span, current while the handler runs, and marked as
+   * an error when the handler throws. When not set, the global one ({@link
+   * GlobalOpenTelemetry#getOrNoop()}) as it is when {@link #build()} runs: install the SDK first,
+   * or tracing is a no-op.
+   *
+   * @param openTelemetry the OpenTelemetry instance
+   * @return this builder
+   */
+  public WorkerBuilder openTelemetry(OpenTelemetry openTelemetry) {
+    this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
+    return this;
+  }
+
+  /**
    * Validates the settings and creates the worker, not yet started.
    *
    * @return a new worker
@@ -296,7 +315,8 @@ public final class WorkerBuilder {
             pollBackoffMax,
             classifier,
             clock,
-            ticker);
+            ticker,
+            openTelemetry != null ? openTelemetry : GlobalOpenTelemetry.getOrNoop());
     if (channel != null) {
       return Worker.create(settings, channel.authority(), channel, false);
     }

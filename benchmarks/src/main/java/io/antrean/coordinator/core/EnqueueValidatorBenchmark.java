@@ -80,7 +80,8 @@ public class EnqueueValidatorBenchmark {
             null,
             Duration.ofSeconds(30),
             "invoice-2026-000123",
-            new RetryOverride(4, Duration.ofSeconds(1), null, Duration.ofMinutes(5), null));
+            new RetryOverride(4, Duration.ofSeconds(1), null, Duration.ofMinutes(5), null),
+            "");
     now = Instant.now();
   }
 

@@ -73,7 +73,8 @@ public class JitteredBackoffBenchmark {
             new LeaseInfo("bench-worker", 3, now.plusSeconds(20)),
             null,
             false,
-            List.of());
+            List.of(),
+            null);
     failure = new Failure(ErrorKind.RETRYABLE, "java.io.IOException", "timeout", null, null);
   }
 

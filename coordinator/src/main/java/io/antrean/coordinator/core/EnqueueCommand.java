@@ -10,6 +10,7 @@ import javax.annotation.Nullable;
  *
  * @param runAt run no earlier than this; at most one of runAt and delay
  * @param delay run no earlier than now plus this
+ * @param traceParent the producer's W3C {@code traceparent}, carried to the worker
  */
 public record EnqueueCommand(
     String queue,
@@ -20,7 +21,8 @@ public record EnqueueCommand(
     @Nullable Instant runAt,
     @Nullable Duration delay,
     String idempotencyKey,
-    RetryOverride retry) {
+    RetryOverride retry,
+    String traceParent) {
 
   public EnqueueCommand {
     Objects.requireNonNull(queue, "queue");
@@ -29,10 +31,11 @@ public record EnqueueCommand(
     Objects.requireNonNull(contentType, "contentType");
     Objects.requireNonNull(idempotencyKey, "idempotencyKey");
     Objects.requireNonNull(retry, "retry");
+    Objects.requireNonNull(traceParent, "traceParent");
   }
 
   /** A plain job of this type in the default queue, for tests and samples. */
   public static EnqueueCommand of(String queue, String type, byte[] payload) {
-    return new EnqueueCommand(queue, type, payload, "", 0, null, null, "", RetryOverride.NONE);
+    return new EnqueueCommand(queue, type, payload, "", 0, null, null, "", RetryOverride.NONE, "");
   }
 }

@@ -16,6 +16,7 @@ final class EnqueueValidator {
   static final String DEFAULT_CONTENT_TYPE = "application/json";
   private static final int MAX_KEY_LENGTH = 256;
   private static final int MAX_CONTENT_TYPE_LENGTH = 128;
+  private static final int MAX_TRACE_PARENT_LENGTH = 512;
 
   private final Settings settings;
 
@@ -89,6 +90,12 @@ final class EnqueueValidator {
               prefix + "idempotency_key",
               "idempotency key longer than " + MAX_KEY_LENGTH + " characters"));
     }
+    if (cmd.traceParent().length() > MAX_TRACE_PARENT_LENGTH) {
+      out.add(
+          new FieldViolation(
+              prefix + "trace_parent",
+              "trace parent longer than " + MAX_TRACE_PARENT_LENGTH + " characters"));
+    }
     Instant runAt = runAt(cmd, now, prefix, out);
     RetryPolicy policy = policy(cmd, queue, prefix, out);
     if (out.size() > before) {
@@ -104,7 +111,8 @@ final class EnqueueValidator {
         runAt,
         key,
         key == null ? null : now.plus(settings.idempotencyWindow()),
-        policy);
+        policy,
+        cmd.traceParent().isEmpty() ? null : cmd.traceParent());
   }
 
   private static Instant runAt(

@@ -60,7 +60,8 @@ public final class JobMapper {
         r.hasRunAt() ? requestInstant(r.getRunAt(), prefix + "run_at") : null,
         r.hasDelay() ? requestDuration(r.getDelay(), prefix + "delay") : null,
         r.getIdempotencyKey(),
-        retry);
+        retry,
+        r.getTraceParent());
   }
 
   /** A job as a message, with its history when the snapshot carries one. */
@@ -95,6 +96,9 @@ public final class JobMapper {
     }
     if (j.finishedAt() != null) {
       b.setFinishedAt(timestamp(j.finishedAt()));
+    }
+    if (j.traceParent() != null) {
+      b.setTraceParent(j.traceParent());
     }
     if (j.progress() != null) {
       b.setProgress(j.progress());

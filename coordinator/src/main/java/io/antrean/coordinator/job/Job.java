@@ -16,6 +16,7 @@ import javax.annotation.Nullable;
  * @param releases how many of those leases the worker handed back unrun (Release, a cancel)
  * @param lease present while the job is {@link JobState#RUNNING}
  * @param history the attempt history, oldest first; empty when the store was not asked for it
+ * @param traceParent the producer's W3C {@code traceparent}; null for none
  */
 public record Job(
     long id,
@@ -40,7 +41,8 @@ public record Job(
     @Nullable LeaseInfo lease,
     @Nullable String progress,
     boolean cancelRequested,
-    List<Attempt> history) {
+    List<Attempt> history,
+    @Nullable String traceParent) {
 
   public Job {
     Objects.requireNonNull(queue, "queue");
@@ -100,7 +102,8 @@ public record Job(
         lease,
         progress,
         cancelRequested,
-        newHistory);
+        newHistory,
+        traceParent);
   }
 
   @Override

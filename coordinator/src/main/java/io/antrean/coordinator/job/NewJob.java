@@ -8,6 +8,7 @@ import javax.annotation.Nullable;
  * A validated job to be stored, with every default already applied.
  *
  * @param idempotencyKey null when the producer gave none
+ * @param traceParent the producer's W3C {@code traceparent}; null for none
  * @param idempotencyExpiresAt how long the key is remembered; null exactly when the key is null
  */
 public record NewJob(
@@ -19,7 +20,8 @@ public record NewJob(
     Instant runAt,
     @Nullable String idempotencyKey,
     @Nullable Instant idempotencyExpiresAt,
-    RetryPolicy retryPolicy) {
+    RetryPolicy retryPolicy,
+    @Nullable String traceParent) {
 
   public NewJob {
     Objects.requireNonNull(queue, "queue");

@@ -111,6 +111,7 @@ class DeadLetterMonitorTest {
         null,
         null,
         false,
-        List.of());
+        List.of(),
+        null);
   }
 }

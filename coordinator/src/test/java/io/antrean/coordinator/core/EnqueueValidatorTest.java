@@ -42,7 +42,8 @@ class EnqueueValidatorTest {
             null,
             Duration.ofSeconds(-1),
             "",
-            new RetryOverride(0, Duration.ofSeconds(-1), 0.5, null, 0));
+            new RetryOverride(0, Duration.ofSeconds(-1), 0.5, null, 0),
+            "0".repeat(513));
     assertThatThrownBy(() -> open.toNewJob(bad, NOW))
         .isInstanceOfSatisfying(
             ValidationException.class,
@@ -57,7 +58,21 @@ class EnqueueValidatorTest {
                         "retry_policy.max_attempts",
                         "retry_policy.initial_backoff",
                         "retry_policy.backoff_multiplier",
-                        "retry_policy.max_lease_expiries"));
+                        "retry_policy.max_lease_expiries",
+                        "trace_parent"));
+  }
+
+  @Test
+  void aTraceParentIsCarriedAndEmptyMeansNone() {
+    String parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    EnqueueCommand traced =
+        new EnqueueCommand("", "t", JSON, "", 0, null, null, "", RetryOverride.NONE, parent);
+    assertThat(open.toNewJob(traced, NOW).traceParent()).isEqualTo(parent);
+    assertThat(open.toNewJob(EnqueueCommand.of("", "t", JSON), NOW).traceParent()).isNull();
+    EnqueueCommand longest =
+        new EnqueueCommand(
+            "", "t", JSON, "", 0, null, null, "", RetryOverride.NONE, "0".repeat(512));
+    assertThat(open.toNewJob(longest, NOW).traceParent()).hasSize(512);
   }
 
   @Test
@@ -99,7 +114,8 @@ class EnqueueValidatorTest {
             null,
             null,
             "",
-            new RetryOverride(2, null, null, null, null));
+            new RetryOverride(2, null, null, null, null),
+            "");
     assertThat(v.toNewJob(override, NOW).retryPolicy().maxAttempts()).isEqualTo(2);
     assertThat(v.toNewJob(override, NOW).retryPolicy().maxLeaseExpiries()).isEqualTo(2);
   }
@@ -107,7 +123,7 @@ class EnqueueValidatorTest {
   @Test
   void idempotencyKeyIsRememberedForTheWindow() {
     EnqueueCommand keyed =
-        new EnqueueCommand("", "t", JSON, "", 0, null, null, "order-42", RetryOverride.NONE);
+        new EnqueueCommand("", "t", JSON, "", 0, null, null, "order-42", RetryOverride.NONE, "");
     NewJob job = open.toNewJob(keyed, NOW);
     assertThat(job.idempotencyKey()).isEqualTo("order-42");
     assertThat(job.idempotencyExpiresAt()).isEqualTo(NOW.plus(Duration.ofHours(24)));

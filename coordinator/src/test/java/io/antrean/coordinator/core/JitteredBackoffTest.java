@@ -133,6 +133,7 @@ class JitteredBackoffTest {
         null,
         null,
         false,
-        List.of());
+        List.of(),
+        null);
   }
 }

@@ -132,7 +132,8 @@ class JobSchedulerTest {
             null,
             null,
             "",
-            new RetryOverride(2, Duration.ofSeconds(2), 2.0, Duration.ofMinutes(1), null));
+            new RetryOverride(2, Duration.ofSeconds(2), 2.0, Duration.ofMinutes(1), null),
+            "");
     long id = scheduler.enqueue(cmd).job().id();
     Job first = leaseOne("w", Duration.ofSeconds(30));
     Failure timeout =

@@ -183,7 +183,8 @@ class LongPollTest {
         null,
         null,
         false,
-        List.of());
+        List.of(),
+        null);
   }
 
   /** Hands out jobs from a list, one per lease. */

@@ -41,7 +41,8 @@ class RetryOverrideTest {
             null,
             null,
             "",
-            new RetryOverride(null, null, 5.0, null, null));
+            new RetryOverride(null, null, 5.0, null, null),
+            "");
 
     assertThat(v.toNewJob(cmd, Instant.parse("2026-03-01T12:00:00Z")).retryPolicy())
         .isEqualTo(new RetryPolicy(6, Duration.ofSeconds(2), 5.0, Duration.ofSeconds(60), 4));

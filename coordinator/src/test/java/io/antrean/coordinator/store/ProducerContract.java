@@ -26,6 +26,29 @@ import org.junit.jupiter.api.Timeout;
 public interface ProducerContract extends JobStoreFixture {
 
   @Test
+  default void aTraceParentRoundTripsThroughEnqueueGetAndLease() {
+    String plainParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    String keyedParent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00";
+    List<EnqueueResult> results =
+        store()
+            .enqueue(
+                List.of(
+                    job("email").traceParent(plainParent).build(),
+                    job("email").key("k-trace").traceParent(keyedParent).build(),
+                    job("email").build()),
+                T0);
+
+    assertThat(results.get(0).job().traceParent()).isEqualTo(plainParent);
+    assertThat(reload(results.get(0).job().id()).traceParent()).isEqualTo(plainParent);
+    assertThat(reload(results.get(1).job().id()).traceParent()).isEqualTo(keyedParent);
+    assertThat(reload(results.get(2).job().id()).traceParent()).isNull();
+    List<Job> leased = store().lease(spec("w", 3, at(30)), T0);
+    assertThat(leased)
+        .extracting(Job::traceParent)
+        .containsExactlyInAnyOrder(plainParent, keyedParent, null);
+  }
+
+  @Test
   default void enqueueStoresAPendingJobWithEveryField() {
     RetryPolicy policy = new RetryPolicy(7, Duration.ofMillis(250), 1.5, Duration.ofMinutes(2), 2);
     NewJob newJob =

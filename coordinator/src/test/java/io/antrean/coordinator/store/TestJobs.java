@@ -53,6 +53,7 @@ public final class TestJobs {
     @Nullable private String key;
     @Nullable private Instant keyExpiresAt;
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+    @Nullable private String traceParent;
 
     private Builder(String type) {
       this.type = type;
@@ -108,9 +109,23 @@ public final class TestJobs {
       return this;
     }
 
+    public Builder traceParent(String value) {
+      traceParent = value;
+      return this;
+    }
+
     public NewJob build() {
       return new NewJob(
-          queue, type, payload, contentType, priority, runAt, key, keyExpiresAt, retryPolicy);
+          queue,
+          type,
+          payload,
+          contentType,
+          priority,
+          runAt,
+          key,
+          keyExpiresAt,
+          retryPolicy,
+          traceParent);
     }
   }
 }

@@ -5,6 +5,8 @@ import io.antrean.worker.CancellationReason;
 import io.antrean.worker.ErrorClassifier;
 import io.antrean.worker.JobHandler;
 import io.antrean.worker.RetryableException;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,18 +28,21 @@ final class JobRunner {
   private final OutcomeReporter reporter;
   private final CompletionQueue completions;
   private final JobSettler settler;
+  private final HandlerTracing tracing;
 
   JobRunner(
       Map<String, JobHandler> handlers,
       ErrorClassifier classifier,
       OutcomeReporter reporter,
       CompletionQueue completions,
-      JobSettler settler) {
+      JobSettler settler,
+      HandlerTracing tracing) {
     this.handlers = Map.copyOf(handlers);
     this.classifier = classifier;
     this.reporter = reporter;
     this.completions = completions;
     this.settler = settler;
+    this.tracing = tracing;
   }
 
   /**
@@ -85,7 +90,8 @@ final class JobRunner {
     }
     byte[] result = null;
     Throwable error = null;
-    try {
+    Span span = tracing.start(lease.job());
+    try (Scope ignored = span == null ? Scope.noop() : span.makeCurrent()) {
       if (handler == null) {
         // Another worker may know the type; let the job's retry budget decide.
         throw new RetryableException("worker has no handler for job type " + context.type());
@@ -96,6 +102,9 @@ final class JobRunner {
       // An InterruptedException lands here too; endHandler() clears the interrupt, because the
       // thread goes on to report and serve other jobs.
       error = t;
+    }
+    if (span != null) {
+      HandlerTracing.end(span, error);
     }
     return new Outcome(result, error, lease.endHandler());
   }

@@ -86,7 +86,13 @@ public final class WorkerRuntime {
             reporter,
             settler);
     this.runner =
-        new JobRunner(settings.handlers(), settings.classifier(), reporter, completions, settler);
+        new JobRunner(
+            settings.handlers(),
+            settings.classifier(),
+            reporter,
+            completions,
+            settler,
+            new HandlerTracing(settings.openTelemetry()));
     this.handlerThreads =
         new ThreadPoolExecutor(
             settings.concurrency(),

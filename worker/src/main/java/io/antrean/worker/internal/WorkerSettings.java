@@ -3,6 +3,7 @@ package io.antrean.worker.internal;
 import io.antrean.worker.ErrorClassifier;
 import io.antrean.worker.JobHandler;
 import io.antrean.worker.Ticker;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -27,6 +28,7 @@ import java.util.Map;
  * @param classifier decides how a handler's failure is reported
  * @param clock wall clock, for {@code JobContext.leaseDeadline()}
  * @param ticker monotonic clock, for lease deadlines and heartbeat timing
+ * @param openTelemetry where handler spans of traced jobs go
  */
 public record WorkerSettings(
     String workerId,
@@ -42,4 +44,5 @@ public record WorkerSettings(
     Duration pollBackoffMax,
     ErrorClassifier classifier,
     Clock clock,
-    Ticker ticker) {}
+    Ticker ticker,
+    OpenTelemetry openTelemetry) {}

@@ -52,7 +52,8 @@ public final class JobRowReader {
           "lease_token",
           "lease_expires_at",
           "progress",
-          "cancel_requested");
+          "cancel_requested",
+          "trace_parent");
 
   /** The select list of a job, for SELECT and RETURNING clauses read by {@link #job}. */
   public static final String JOB_COLUMNS = String.join(", ", COLUMNS);
@@ -94,6 +95,7 @@ public final class JobRowReader {
   private static final int LEASE_EXPIRES_AT = position("lease_expires_at");
   private static final int PROGRESS = position("progress");
   private static final int CANCEL_REQUESTED = position("cancel_requested");
+  private static final int TRACE_PARENT = position("trace_parent");
 
   private final ColumnEncoding encoding;
 
@@ -170,7 +172,8 @@ public final class JobRowReader {
         row.getString(PROGRESS),
         // sqlite-jdbc reads an INTEGER flag as getInt(...) != 0; PostgreSQL has a boolean.
         row.getBoolean(CANCEL_REQUESTED),
-        List.of());
+        List.of(),
+        row.getString(TRACE_PARENT));
   }
 
   /**
@@ -216,7 +219,8 @@ public final class JobRowReader {
         null,
         null,
         false,
-        List.of());
+        List.of(),
+        job.traceParent());
   }
 
   private Attempt attempt(ResultSet row) throws SQLException {

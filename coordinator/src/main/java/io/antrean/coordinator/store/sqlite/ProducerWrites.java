@@ -24,8 +24,8 @@ final class ProducerWrites {
   private static final String INSERT_JOB =
       "INSERT INTO jobs (queue, type, payload, content_type, priority, run_at, idempotency_key,"
           + " max_attempts, initial_backoff_micros, backoff_multiplier, max_backoff_micros,"
-          + " max_lease_expiries, state, created_at, updated_at)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?) RETURNING id";
+          + " max_lease_expiries, state, created_at, updated_at, trace_parent)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?) RETURNING id";
   private static final String SELECT_KEY =
       "SELECT job_id, fingerprint, expires_at FROM idempotency_keys WHERE queue = ? AND key = ?";
   private static final String REMEMBER_KEY =
@@ -109,6 +109,7 @@ final class ProducerWrites {
     insert.setInt(12, policy.maxLeaseExpiries());
     insert.setLong(13, Micros.of(now));
     insert.setLong(14, Micros.of(now));
+    insert.setString(15, job.traceParent());
     long id;
     try (ResultSet row = insert.executeQuery()) {
       if (!row.next()) {

@@ -91,7 +91,9 @@ final class SqliteSchema {
           // 3: queue control; a queue has a row once it was first paused, paused_at NULL when not.
           List.of("CREATE TABLE queues (name TEXT PRIMARY KEY, paused_at INTEGER) WITHOUT ROWID"),
           // 4: leases handed back unrun, counted apart so that attempts never drops.
-          List.of("ALTER TABLE jobs ADD COLUMN releases INTEGER NOT NULL DEFAULT 0"));
+          List.of("ALTER TABLE jobs ADD COLUMN releases INTEGER NOT NULL DEFAULT 0"),
+          // 5: the producer's W3C traceparent, carried to the worker; NULL for none.
+          List.of("ALTER TABLE jobs ADD COLUMN trace_parent TEXT"));
 
   private SqliteSchema() {}
 

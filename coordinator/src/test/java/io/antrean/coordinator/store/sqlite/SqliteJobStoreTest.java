@@ -239,6 +239,7 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("DROP INDEX idempotency_keys_expiry");
     update("DROP TABLE queues");
     update("ALTER TABLE jobs DROP COLUMN releases");
+    update("ALTER TABLE jobs DROP COLUMN trace_parent");
     update("DELETE FROM schema_version WHERE version > 1");
 
     store = SqliteJobStore.open(dataDir);
@@ -275,6 +276,7 @@ class SqliteJobStoreTest extends JobStoreContract {
     store.close();
     update("DROP TABLE queues");
     update("ALTER TABLE jobs DROP COLUMN releases");
+    update("ALTER TABLE jobs DROP COLUMN trace_parent");
     update("DELETE FROM schema_version WHERE version > 2");
 
     store = SqliteJobStore.open(dataDir);
