@@ -338,17 +338,20 @@ final class FakeQueues {
         leaseMaxJobs.add(request.getMaxJobs());
         leaseWorkers.add(request.getWorkerId());
         leaseRequests.add(request);
+        List<Job> jobs;
         try {
-          List<Job> jobs = leaseJobs(request);
-          if (!jobs.isEmpty() && leaseAnswerMillis > 0) {
-            Thread.sleep(leaseAnswerMillis);
-          }
-          observer.onNext(LeaseResponse.newBuilder().addAllJobs(jobs).build());
-          observer.onCompleted();
+          jobs = leaseJobs(request);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           observer.onError(Status.CANCELLED.asRuntimeException());
+          return;
         }
+        answerAfter(
+            jobs.isEmpty() ? 0 : leaseAnswerMillis,
+            () -> {
+              observer.onNext(LeaseResponse.newBuilder().addAllJobs(jobs).build());
+              observer.onCompleted();
+            });
       }
 
       @Override

@@ -12,7 +12,6 @@ import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.JobStore;
-import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
@@ -44,7 +43,6 @@ public final class JobScheduler {
   private final JobStore store;
   private final Settings settings;
   private final Clock clock;
-  private final RetryPlanner planner;
   private final EnqueueValidator validator;
   private final WorkerRequests requests;
   private final LeaseExpiryTimers timers;
@@ -82,14 +80,15 @@ public final class JobScheduler {
     this.store = store;
     this.settings = settings;
     this.clock = clock;
-    this.planner = planner;
     this.validator = new EnqueueValidator(settings);
     this.requests = new WorkerRequests(settings);
     this.timers = new LeaseExpiryTimers();
-    this.reports = new WorkerReports(store, clock, requests, timers, events);
     this.longPoll = new LongPoll(new StoreLeaser(), dispatch, scheduler);
     this.cancelWatch = new CancelWatch(scheduler);
     this.wakeups = new DueWakeups(longPoll::jobsReady, scheduler, clock);
+    this.reports =
+        new WorkerReports(
+            store, clock, requests, timers, events, planner, wakeups, longPoll, this::deadLettered);
     this.deadLetterMonitor = new DeadLetterMonitor(settings.deadLetterAlert());
     // Jobs made ready through another coordinator (a shared PostgreSQL) wake our waiters too.
     store.subscribeJobsReady(longPoll::jobsReady);
@@ -253,44 +252,12 @@ public final class JobScheduler {
 
   /** Records a failed attempt; the job is retried later or dead-lettered. */
   public Job fail(long jobId, long fencingToken, String workerId, Failure failure) {
-    WorkerRequests.leaseCall(jobId, workerId);
-    Failure bounded = WorkerRequests.failure(failure);
-    Instant now = clock.instant();
-    Job job;
-    try {
-      job = store.fail(jobId, fencingToken, workerId, bounded, planner, now);
-    } catch (LeaseLostException e) {
-      events.onStaleRejected();
-      throw e;
-    }
-    if (WorkerReports.isRepeat(job, now)) {
-      return job;
-    }
-    events.onFailed(job, failure.kind(), reports.runTime(jobId, fencingToken, now));
-    if (job.state() == JobState.PENDING) {
-      wakeups.wakeAt(job.queue(), job.runAt());
-    } else if (job.state() == JobState.FAILED) {
-      deadLettered(job, now);
-    }
-    return job;
+    return reports.fail(jobId, fencingToken, workerId, failure);
   }
 
   /** Hands a job back without spending an attempt. */
   public Job release(long jobId, long fencingToken, String workerId, String reason) {
-    WorkerRequests.leaseCall(jobId, workerId);
-    Job job;
-    try {
-      job = store.release(jobId, fencingToken, workerId, reason, clock.instant());
-    } catch (LeaseLostException e) {
-      events.onStaleRejected();
-      throw e;
-    }
-    timers.untrack(jobId);
-    events.onReleased(job);
-    if (job.state() == JobState.PENDING) {
-      longPoll.jobsReady(job.queue());
-    }
-    return job;
+    return reports.release(jobId, fencingToken, workerId, reason);
   }
 
   /**

@@ -1,6 +1,8 @@
 package io.antrean.coordinator.core;
 
+import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
@@ -8,6 +10,7 @@ import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.coordinator.store.RetryPlanner;
 import io.antrean.coordinator.store.StoreFutures;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,13 +18,14 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import javax.annotation.Nullable;
 
 /**
- * What workers report that keeps or ends a lease well: heartbeats, and completions one at a time or
- * batched. The store's change, then the lease timers moved or forgotten and the events told (run
- * time, stale rejections). Completions never block: what follows the store's change runs when its
- * future completes. Thread-safe.
+ * What workers report about their leases: heartbeats, completions one at a time or batched, fails
+ * and releases. The store's change, then the lease timers moved or forgotten and the events told
+ * (run time, stale rejections). Completions never block: what follows the store's change runs when
+ * its future completes. Thread-safe.
  */
 final class WorkerReports {
   private final JobStore store;
@@ -29,18 +33,35 @@ final class WorkerReports {
   private final WorkerRequests requests;
   private final LeaseExpiryTimers timers;
   private final SchedulerEvents events;
+  private final RetryPlanner planner;
+  private final DueWakeups wakeups;
+  private final LongPoll longPoll;
+  private final BiConsumer<Job, Instant> deadLettered;
 
+  /**
+   * @param wakeups wakes waiting Lease calls when a failed job's retry is due
+   * @param longPoll woken when a released job is pending again
+   * @param deadLettered told of a job a Fail sent to the dead-letter queue
+   */
   WorkerReports(
       JobStore store,
       Clock clock,
       WorkerRequests requests,
       LeaseExpiryTimers timers,
-      SchedulerEvents events) {
+      SchedulerEvents events,
+      RetryPlanner planner,
+      DueWakeups wakeups,
+      LongPoll longPoll,
+      BiConsumer<Job, Instant> deadLettered) {
     this.store = store;
     this.clock = clock;
     this.requests = requests;
     this.timers = timers;
     this.events = events;
+    this.planner = planner;
+    this.wakeups = wakeups;
+    this.longPoll = longPoll;
+    this.deadLettered = deadLettered;
   }
 
   /**
@@ -120,6 +141,48 @@ final class WorkerReports {
               }
               return outcomes;
             });
+  }
+
+  /** Records a failed attempt; the job is retried later or dead-lettered. */
+  Job fail(long jobId, long fencingToken, String workerId, Failure failure) {
+    WorkerRequests.leaseCall(jobId, workerId);
+    Failure bounded = WorkerRequests.failure(failure);
+    Instant now = clock.instant();
+    Job job;
+    try {
+      job = store.fail(jobId, fencingToken, workerId, bounded, planner, now);
+    } catch (LeaseLostException e) {
+      events.onStaleRejected();
+      throw e;
+    }
+    if (isRepeat(job, now)) {
+      return job;
+    }
+    events.onFailed(job, failure.kind(), runTime(jobId, fencingToken, now));
+    if (job.state() == JobState.PENDING) {
+      wakeups.wakeAt(job.queue(), job.runAt());
+    } else if (job.state() == JobState.FAILED) {
+      deadLettered.accept(job, now);
+    }
+    return job;
+  }
+
+  /** Hands a job back without spending an attempt. */
+  Job release(long jobId, long fencingToken, String workerId, String reason) {
+    WorkerRequests.leaseCall(jobId, workerId);
+    Job job;
+    try {
+      job = store.release(jobId, fencingToken, workerId, reason, clock.instant());
+    } catch (LeaseLostException e) {
+      events.onStaleRejected();
+      throw e;
+    }
+    timers.untrack(jobId);
+    events.onReleased(job);
+    if (job.state() == JobState.PENDING) {
+      longPoll.jobsReady(job.queue());
+    }
+    return job;
   }
 
   /**
