@@ -146,6 +146,7 @@ public final class HttpApiServer implements AutoCloseable {
     QueuedThreadPool threads = new QueuedThreadPool(limits.maxConnections() + SPARE_THREADS, 4);
     threads.setName("antrean-http");
     threads.setDaemon(true);
+    threads.setStopTimeout(2_000);
     Server server = new Server(threads);
     ServerConnector connector = connector(server, security.httpTls());
     connector.setHost(endpoint.host());

@@ -17,7 +17,7 @@ import org.eclipse.jetty.util.Callback;
  * Answers, in the JSON error shape of {@link ErrorBodies}, every request the server refuses before
  * a route runs: a malformed request line, a target that is not a valid URI path (a bad
  * percent-escape, bad UTF-8, an encoded '/' or an empty segment: 400 {@code INVALID_URI} naming the
- * {@code path}), too large headers (431 {@code HEADERS_TOO_LARGE}), an unknown HTTP version (505),
+ * {@code path}), too large headers (431 {@code HEADERS_TOO_LARGE}), an unknown HTTP version (400),
  * and anything that failed outside the router (500 {@code INTERNAL}). The answer never carries
  * HTML, a Java class name or a stack trace. Thread-safe (stateless); it never blocks, because the
  * server may call it on a network thread.
@@ -66,7 +66,8 @@ final class ProtocolErrorHandler implements Request.Handler {
       case 414 -> invalidUri(null, "the request target is too long");
       case 431 ->
           plain(431, "HEADERS_TOO_LARGE", "the request line and headers are larger than allowed");
-      case 505 -> plain(505, "HTTP_VERSION_NOT_SUPPORTED", "only HTTP/1.0 and HTTP/1.1 are served");
+      // A malformed request line, so 400: no client error may be answered 5xx.
+      case 505 -> plain(400, "HTTP_VERSION_NOT_SUPPORTED", "only HTTP/1.0 and HTTP/1.1 are served");
       case 500 -> plain(500, "INTERNAL", "internal error; the server log has the details");
       default -> plain(status, "HTTP_" + status, "the request was refused");
     };

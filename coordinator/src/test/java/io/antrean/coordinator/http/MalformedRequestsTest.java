@@ -80,7 +80,7 @@ class MalformedRequestsTest {
     raw("GARBAGE\r\n\r\n").error(400, "BAD_REQUEST");
     raw("G(T /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").error(400, "BAD_REQUEST");
     raw("GET /healthz HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n")
-        .error(505, "HTTP_VERSION_NOT_SUPPORTED");
+        .error(400, "HTTP_VERSION_NOT_SUPPORTED");
     raw("POST /v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ten\r\n\r\n")
         .error(400, "BAD_REQUEST");
   }
