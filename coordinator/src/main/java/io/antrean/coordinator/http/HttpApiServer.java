@@ -1,8 +1,8 @@
 package io.antrean.coordinator.http;
 
+import io.antrean.coordinator.api.AdminServiceCalls;
+import io.antrean.coordinator.api.JobServiceCalls;
 import io.antrean.coordinator.core.Admission;
-import io.antrean.coordinator.grpc.AdminServiceCalls;
-import io.antrean.coordinator.grpc.JobServiceCalls;
 import io.antrean.coordinator.metrics.CoordinatorMetrics;
 import io.antrean.coordinator.security.SecurityConfig;
 import io.antrean.coordinator.security.Sessions;

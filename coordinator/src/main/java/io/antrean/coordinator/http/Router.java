@@ -1,8 +1,8 @@
 package io.antrean.coordinator.http;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import io.antrean.coordinator.api.CallerIdentity;
 import io.antrean.coordinator.core.Admission;
-import io.antrean.coordinator.grpc.CallerIdentity;
 import io.antrean.coordinator.http.ErrorBodies.ErrorBody;
 import io.antrean.coordinator.metrics.RpcDurations;
 import io.antrean.coordinator.security.Identity;
