@@ -63,7 +63,7 @@ final class ProtocolErrorHandler implements Request.Handler {
                   "the request is not valid HTTP/1.1" + (reason == null ? "" : ": " + reason));
       case 408 -> plain(408, "REQUEST_TIMEOUT", "the request was not sent in full in time");
       case 413 -> plain(413, "PAYLOAD_TOO_LARGE", "the request is too large");
-      case 414 -> invalidUri(null, "the request target is too long");
+      case 414 -> plain(414, "URI_TOO_LONG", "the request target is longer than allowed");
       case 431 ->
           plain(431, "HEADERS_TOO_LARGE", "the request line and headers are larger than allowed");
       // A malformed request line, so 400: no client error may be answered 5xx.
