@@ -1,7 +1,9 @@
 package io.antrean.coordinator.store.jdbc;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobMove;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.LeaseEnd;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -1,6 +1,10 @@
 package io.antrean.coordinator.store.jdbc;
 
+import io.antrean.coordinator.job.Decision;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobLifecycle;
+import io.antrean.coordinator.job.JobStatus;
+import io.antrean.coordinator.job.LeaseEnd;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -44,10 +48,9 @@ public final class LeaseWrites {
     select.setLong(2, fencingToken);
     session.dialect().setInstant(select, 3, now);
     List<Job> expired = JobRows.jobs(session, select);
-    if (expired.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(takeBack(session, expired.get(0), now));
+    return expired.isEmpty()
+        ? Optional.empty()
+        : takeBack(session, expired.get(0), fencingToken, now);
   }
 
   /** The sweep path: takes back up to {@code limit} expired leases, the longest expired first. */
@@ -59,14 +62,18 @@ public final class LeaseWrites {
     List<Job> expired = JobRows.jobs(session, select);
     List<Job> takenBack = new ArrayList<>(expired.size());
     for (Job job : expired) {
-      takenBack.add(takeBack(session, job, now));
+      takeBack(session, job, job.lease().fencingToken(), now).ifPresent(takenBack::add);
     }
     return takenBack;
   }
 
-  /** Ends an expired lease as {@link LeaseEnd#expired} decides. */
-  private static Job takeBack(JdbcSession session, Job job, Instant now) throws SQLException {
-    LeaseEnd end = LeaseEnd.expired(job, now);
-    return JobTransitions.endLease(session, job.id(), job.lease().fencingToken(), end, now);
+  /** Ends the lease with this token if {@link JobLifecycle#expire} finds it lapsed. */
+  private static Optional<Job> takeBack(
+      JdbcSession session, Job job, long fencingToken, Instant now) throws SQLException {
+    Decision<LeaseEnd> end = JobLifecycle.expire(JobStatus.of(job), fencingToken, now);
+    if (end.isRefused()) {
+      return Optional.empty();
+    }
+    return Optional.of(JobTransitions.endLease(session, job.id(), fencingToken, end.change(), now));
   }
 }

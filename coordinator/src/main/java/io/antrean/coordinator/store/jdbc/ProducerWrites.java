@@ -1,7 +1,10 @@
 package io.antrean.coordinator.store.jdbc;
 
+import io.antrean.coordinator.job.Cancellation;
+import io.antrean.coordinator.job.Decision;
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.JobLifecycle;
+import io.antrean.coordinator.job.JobStatus;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.RetryPolicy;
 import io.antrean.coordinator.store.IdempotencyConflictException;
@@ -87,16 +90,20 @@ public final class ProducerWrites {
   }
 
   /**
-   * PENDING becomes CANCELLED; RUNNING is flagged for its worker; a finished job stays as it is.
+   * As {@link JobLifecycle#cancel} decides: PENDING becomes CANCELLED, RUNNING is flagged for its
+   * worker, a finished job stays as it is.
    */
   public static Job cancel(JdbcSession session, long jobId, Instant now) throws SQLException {
     Job job =
         JobRows.findForUpdate(session, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
-    return switch (job.state()) {
-      case PENDING -> JobTransitions.apply(session, jobId, JobMove.to(JobState.CANCELLED), now);
-      case RUNNING ->
-          job.cancelRequested() ? job : JobTransitions.requestCancel(session, jobId, now);
-      case SUCCEEDED, FAILED, CANCELLED -> job;
+    Decision<Cancellation> cancellation = JobLifecycle.cancel(JobStatus.of(job));
+    if (cancellation.isRefused()) {
+      return job;
+    }
+    return switch (cancellation.change()) {
+      case CANCEL_NOW -> JobTransitions.apply(session, jobId, JobLifecycle.CANCEL_NOW, now);
+      case ASK_WORKER -> JobTransitions.requestCancel(session, jobId, now);
+      case ALREADY_ASKED -> job;
     };
   }
 }

@@ -1,7 +1,11 @@
 package io.antrean.coordinator.store.jdbc;
 
+import io.antrean.coordinator.job.Decision;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobLifecycle;
+import io.antrean.coordinator.job.JobStatus;
+import io.antrean.coordinator.job.LeaseEnd;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
@@ -147,7 +151,7 @@ public final class WorkerWrites {
     return outcomes;
   }
 
-  /** Ends the lease as {@link LeaseEnd#failed} decides: a retry, or the dead-letter queue. */
+  /** Ends the lease as {@link JobLifecycle#fail} decides: a retry, or the dead-letter queue. */
   public static Outcome<Job> fail(
       JdbcSession session,
       long jobId,
@@ -158,15 +162,21 @@ public final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = lockedJob(session, jobId);
-    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
+    Decision<LeaseEnd> end =
+        JobLifecycle.fail(
+            JobStatus.of(job),
+            fencingToken,
+            workerId,
+            failure,
+            () -> planner.nextRunAt(job, failure, now));
+    if (end.isRefused()) {
       if (RepeatedReports.repeatsFailure(
           session.prepare(RepeatedReports.OWN_END), jobId, fencingToken, workerId, failure)) {
         return Outcome.of(job);
       }
       return rejectStale(session, job, workerId, fencingToken, "fail", now);
     }
-    LeaseEnd end = LeaseEnd.failed(job, failure, planner, now);
-    return Outcome.of(JobTransitions.endLease(session, jobId, fencingToken, end, now));
+    return Outcome.of(JobTransitions.endLease(session, jobId, fencingToken, end.change(), now));
   }
 
   /** Hands the job back unrun, without spending an attempt. */
@@ -179,11 +189,12 @@ public final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = lockedJob(session, jobId);
-    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
+    Decision<LeaseEnd> end =
+        JobLifecycle.release(JobStatus.of(job), fencingToken, workerId, reason);
+    if (end.isRefused()) {
       return rejectStale(session, job, workerId, fencingToken, "release", now);
     }
-    LeaseEnd end = LeaseEnd.released(job, reason);
-    return Outcome.of(JobTransitions.endLease(session, jobId, fencingToken, end, now));
+    return Outcome.of(JobTransitions.endLease(session, jobId, fencingToken, end.change(), now));
   }
 
   private static boolean repeatsCompletion(

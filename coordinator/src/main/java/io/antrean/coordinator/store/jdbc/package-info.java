@@ -5,7 +5,9 @@
  * ({@code WorkerWrites}, {@code LeaseWrites}, {@code ProducerWrites}, {@code JobTransitions},
  * {@code JobReads}, {@code JobRows}, {@code AttemptRows}, {@code RetentionWrites}, {@code
  * QueueControlRows}, {@code DeadLetterQueue}) and takes a {@link
- * io.antrean.coordinator.store.jdbc.JdbcSession} (a connection and its dialect) and the time.
+ * io.antrean.coordinator.store.jdbc.JdbcSession} (a connection and its dialect) and the time. Which
+ * state a job moves to is decided by {@link io.antrean.coordinator.job.JobLifecycle}; the code here
+ * persists its decisions.
  *
  * <p>What differs per database is its {@link io.antrean.coordinator.store.jdbc.JdbcDialect}: how
  * instants are stored, a few SQL fragments (row locks, index hints, the error search), how a

@@ -1,5 +1,6 @@
 package io.antrean.coordinator.store.sqlite;
 
+import io.antrean.coordinator.job.AttemptEnd;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
@@ -8,7 +9,6 @@ import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.StoreUnavailableException;
-import io.antrean.coordinator.store.jdbc.AttemptEnd;
 import io.antrean.coordinator.store.jdbc.AttemptRows;
 import io.antrean.coordinator.store.jdbc.Fingerprints;
 import io.antrean.coordinator.store.jdbc.JdbcDialect;
