@@ -2,6 +2,7 @@ package io.antrean.coordinator.core;
 
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.QueueCounts;
+import io.antrean.coordinator.store.QueueLimits;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,16 +30,21 @@ public final class QueueControl {
     this.store = scheduler.store();
   }
 
-  /** A queue as operators see it. {@code pausedAt} is null while the queue is not paused. */
-  public record QueueStatus(String name, @Nullable Instant pausedAt, QueueReport report) {
+  /**
+   * A queue as operators see it. {@code pausedAt} is null while the queue is not paused; {@code
+   * limits} is {@link QueueLimits#NONE} when it has none.
+   */
+  public record QueueStatus(
+      String name, @Nullable Instant pausedAt, QueueReport report, QueueLimits limits) {
     public boolean paused() {
       return pausedAt != null;
     }
   }
 
-  /** Every queue that has jobs or is paused, ordered by name. */
+  /** Every queue that has jobs, is paused or has limits, ordered by name. */
   public List<QueueStatus> list() {
     SortedMap<String, Instant> paused = store.pausedQueues();
+    SortedMap<String, QueueLimits> limits = store.queueLimits();
     SortedMap<String, QueueReport> reports = new TreeMap<>();
     for (QueueReport r : scheduler.stats(null)) {
       reports.put(r.counts().queue(), r);
@@ -46,9 +52,17 @@ public final class QueueControl {
     for (String queue : paused.keySet()) {
       reports.computeIfAbsent(queue, QueueControl::empty);
     }
+    for (String queue : limits.keySet()) {
+      reports.computeIfAbsent(queue, QueueControl::empty);
+    }
     List<QueueStatus> list = new ArrayList<>(reports.size());
     for (Map.Entry<String, QueueReport> e : reports.entrySet()) {
-      list.add(new QueueStatus(e.getKey(), paused.get(e.getKey()), e.getValue()));
+      list.add(
+          new QueueStatus(
+              e.getKey(),
+              paused.get(e.getKey()),
+              e.getValue(),
+              limits.getOrDefault(e.getKey(), QueueLimits.NONE)));
     }
     return list;
   }
@@ -78,10 +92,41 @@ public final class QueueControl {
     return status(queue);
   }
 
+  /**
+   * Sets the queue's concurrency limits (0 for "no such limit"; both 0 removes them) and wakes the
+   * Lease calls waiting on it, since a raised limit may free jobs.
+   *
+   * @throws ValidationException for an empty or bad queue name or a negative limit
+   */
+  public QueueStatus setLimits(String queue, int maxRunning, int maxRunningPerKey) {
+    new Violations()
+        .required(queue, "queue")
+        .problem(queue.isEmpty() ? null : Names.queueProblem(queue), "queue")
+        .problem(maxRunning < 0 ? "must be 0 (no limit) or more" : null, "max_running")
+        .problem(
+            maxRunningPerKey < 0 ? "must be 0 (no limit) or more" : null, "max_running_per_key")
+        .throwIfAny();
+    QueueLimits limits =
+        new QueueLimits(
+            maxRunning == 0 ? null : maxRunning, maxRunningPerKey == 0 ? null : maxRunningPerKey);
+    store.setQueueLimits(queue, limits);
+    log.info(
+        "queue {} limits set: max running {}, max running per key {}",
+        queue,
+        maxRunning,
+        maxRunningPerKey);
+    scheduler.longPoll().jobsReady(queue);
+    return status(queue);
+  }
+
   private QueueStatus status(String queue) {
     List<QueueReport> reports = scheduler.stats(queue);
     QueueReport report = reports.isEmpty() ? empty(queue) : reports.get(0);
-    return new QueueStatus(queue, store.pausedQueues().get(queue), report);
+    return new QueueStatus(
+        queue,
+        store.pausedQueues().get(queue),
+        report,
+        store.queueLimits().getOrDefault(queue, QueueLimits.NONE));
   }
 
   private static QueueReport empty(String queue) {

@@ -9,6 +9,7 @@ import io.antrean.coordinator.core.RedriveOutcome;
 import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobPage;
+import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.proto.v1.DeadLetterFilter;
 import io.antrean.proto.v1.GetDeadLetterRequest;
 import io.antrean.proto.v1.GetDeadLetterResponse;
@@ -29,6 +30,8 @@ import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.RedriveDeadLettersResponse;
 import io.antrean.proto.v1.ResumeQueueRequest;
 import io.antrean.proto.v1.ResumeQueueResponse;
+import io.antrean.proto.v1.SetQueueLimitsRequest;
+import io.antrean.proto.v1.SetQueueLimitsResponse;
 import java.time.Clock;
 
 /**
@@ -127,6 +130,15 @@ public final class AdminServiceCalls {
         .build();
   }
 
+  public SetQueueLimitsResponse setQueueLimits(SetQueueLimitsRequest request) {
+    return SetQueueLimitsResponse.newBuilder()
+        .setQueue(
+            queueInfo(
+                queues.setLimits(
+                    request.getQueue(), request.getMaxRunning(), request.getMaxRunningPerKey())))
+        .build();
+  }
+
   static QueueInfo queueInfo(QueueStatus q) {
     QueueInfo.Builder b =
         QueueInfo.newBuilder()
@@ -135,6 +147,14 @@ public final class AdminServiceCalls {
             .setStats(JobMapper.queueStats(q.report()));
     if (q.pausedAt() != null) {
       b.setPausedAt(ProtoTime.timestamp(q.pausedAt()));
+    }
+    if (q.limits().limited()) {
+      QueueLimits limits = q.limits();
+      b.setLimits(
+          io.antrean.proto.v1.QueueLimits.newBuilder()
+              .setMaxRunning(limits.maxRunning() == null ? 0 : limits.maxRunning())
+              .setMaxRunningPerKey(
+                  limits.maxRunningPerKey() == null ? 0 : limits.maxRunningPerKey()));
     }
     return b.build();
   }

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see RedriveContract
  * @see RetentionContract
  * @see QueueControlContract
+ * @see ConcurrencyLimitContract
  */
 public abstract class JobStoreContract
     implements ProducerContract,
@@ -40,7 +41,8 @@ public abstract class JobStoreContract
         DeadLetterContract,
         RedriveContract,
         RetentionContract,
-        QueueControlContract {
+        QueueControlContract,
+        ConcurrencyLimitContract {
 
   /** The store under test; a backend's own tests may replace it (after reopening, say). */
   protected JobStore store;

@@ -5,6 +5,8 @@ import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.Leases;
+import io.antrean.coordinator.store.jdbc.LimitedLeases;
+import io.antrean.coordinator.store.jdbc.QueueRows;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -26,15 +28,16 @@ import java.util.Optional;
  */
 final class LeaseWrites {
   /**
-   * The candidates of a lease, none while the queue is paused (the pause is read in the same
-   * statement); parameters: queue, now, [types,] queue, limit. The pause check names the queue
-   * again instead of joining on {@code jobs.queue}, so it is a one-time filter and the index walk
-   * keeps its order.
+   * The candidates of a lease, none while the queue is paused or has limits (its row is read in the
+   * same statement; a limited queue leases through {@link #leaseLimited}); parameters: queue, now,
+   * [types,] queue, limit. The pause check names the queue again instead of joining on {@code
+   * jobs.queue}, so it is a one-time filter and the index walk keeps its order.
    */
   static String pickSql(boolean byType) {
     return "SELECT id FROM jobs WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
         + (byType ? " AND type = ANY (?)" : "")
-        + " AND NOT EXISTS (SELECT 1 FROM queues WHERE name = ? AND paused_at IS NOT NULL)"
+        + " AND NOT EXISTS (SELECT 1 FROM queues WHERE name = ? AND (paused_at IS NOT NULL"
+        + " OR max_running IS NOT NULL OR max_running_per_key IS NOT NULL))"
         + " ORDER BY priority DESC, run_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
   }
 
@@ -68,6 +71,8 @@ final class LeaseWrites {
           + " FROM jobs WHERE id = ? AND state = 'RUNNING' AND lease_token = ?"
           + " AND lease_expires_at <= ? FOR UPDATE SKIP LOCKED";
 
+  private static final String QUEUE_FOR_LEASE = QueueRows.forLeaseSql(" FOR UPDATE");
+
   private LeaseWrites() {}
 
   static List<Job> lease(Tx tx, LeaseSpec spec, Instant now) throws SQLException {
@@ -86,6 +91,23 @@ final class LeaseWrites {
     Timestamps.set(lease, index++, now);
     Timestamps.set(lease, index, now);
     return Leases.inGrantOrder(JobRows.jobs(lease));
+  }
+
+  /**
+   * A lease in a queue that has (or had, at the store's last look) limits, inside a transaction:
+   * locks the queue's row, so the limited leases of every coordinator in this queue take turns,
+   * then leases through the shared {@link LimitedLeases}, or the plain way if the limits are gone.
+   */
+  static List<Job> leaseLimited(Tx tx, LeaseSpec spec, Instant now) throws SQLException {
+    QueueRows.ForLease queue = QueueRows.readForLease(tx.prepare(QUEUE_FOR_LEASE), spec.queue());
+    if (queue.paused()) {
+      return List.of();
+    }
+    if (!queue.limits().limited()) {
+      return lease(tx, spec, now);
+    }
+    return LimitedLeases.lease(
+        new PostgresStatements(tx), JobRows.READER, spec, queue.limits(), now);
   }
 
   /** The timer path: takes the job back only if it still runs under this token and has expired. */

@@ -17,9 +17,11 @@ import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
+import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.RetryPlanner;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
+import io.antrean.coordinator.store.jdbc.QueueRows;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -52,12 +54,14 @@ public final class PostgresJobStore implements JobStore {
   private final PostgresOptions options;
   private final PooledTransactions db;
   private final JobsReadyListener jobsReady;
+  private final LimitedQueues limitedQueues;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private PostgresJobStore(PostgresOptions options, PooledTransactions db) {
     this.options = options;
     this.db = db;
     this.jobsReady = new JobsReadyListener(options);
+    this.limitedQueues = new LimitedQueues(db);
   }
 
   /**
@@ -105,6 +109,9 @@ public final class PostgresJobStore implements JobStore {
   @Override
   public List<Job> lease(LeaseSpec spec, Instant now) {
     JobStoreArguments.forLease(spec, now);
+    if (limitedQueues.hasLimits(spec.queue(), now)) {
+      return db.inTransaction("limited lease", tx -> LeaseWrites.leaseLimited(tx, spec, now));
+    }
     return db.autoCommitted("lease", tx -> LeaseWrites.lease(tx, spec, now));
   }
 
@@ -128,12 +135,14 @@ public final class PostgresJobStore implements JobStore {
       @Nullable String resultContentType,
       Instant now) {
     byte[] copy = JobStoreArguments.forComplete(workerId, result, now);
-    return db.autoCommitted(
-            "complete",
-            tx ->
-                WorkerWrites.complete(
-                    tx, jobId, fencingToken, workerId, copy, resultContentType, now))
-        .orThrow();
+    return slotFreed(
+        db.autoCommitted(
+                "complete",
+                tx ->
+                    WorkerWrites.complete(
+                        tx, jobId, fencingToken, workerId, copy, resultContentType, now))
+            .orThrow(),
+        now);
   }
 
   @Override
@@ -143,8 +152,10 @@ public final class PostgresJobStore implements JobStore {
     if (batch.isEmpty()) {
       return List.of();
     }
-    return db.inTransaction(
-        "completeAll", tx -> WorkerWrites.completeAll(tx, workerId, batch, now));
+    List<CompletionOutcome> outcomes =
+        db.inTransaction("completeAll", tx -> WorkerWrites.completeAll(tx, workerId, batch, now));
+    slotsFreed(outcomes.stream().map(CompletionOutcome::job).toList(), now);
+    return outcomes;
   }
 
   @Override
@@ -156,31 +167,56 @@ public final class PostgresJobStore implements JobStore {
       RetryPlanner planner,
       Instant now) {
     JobStoreArguments.forFail(workerId, failure, planner, now);
-    return db.inTransaction(
-            "fail",
-            tx -> WorkerWrites.fail(tx, jobId, fencingToken, workerId, failure, planner, now))
-        .orThrow();
+    return slotFreed(
+        db.inTransaction(
+                "fail",
+                tx -> WorkerWrites.fail(tx, jobId, fencingToken, workerId, failure, planner, now))
+            .orThrow(),
+        now);
   }
 
   @Override
   public Job release(long jobId, long fencingToken, String workerId, String reason, Instant now) {
     JobStoreArguments.forRelease(workerId, reason, now);
-    return db.inTransaction(
-            "release", tx -> WorkerWrites.release(tx, jobId, fencingToken, workerId, reason, now))
-        .orThrow();
+    return slotFreed(
+        db.inTransaction(
+                "release",
+                tx -> WorkerWrites.release(tx, jobId, fencingToken, workerId, reason, now))
+            .orThrow(),
+        now);
   }
 
   @Override
   public Optional<Job> expireLease(long jobId, long fencingToken, Instant now) {
     Objects.requireNonNull(now, "now");
-    return db.inTransaction(
-        "expireLease", tx -> LeaseWrites.expireLease(tx, jobId, fencingToken, now));
+    Optional<Job> taken =
+        db.inTransaction(
+            "expireLease", tx -> LeaseWrites.expireLease(tx, jobId, fencingToken, now));
+    taken.ifPresent(job -> slotFreed(job, now));
+    return taken;
   }
 
   @Override
   public List<Job> expireLeases(Instant now, int limit) {
     JobStoreArguments.forExpireLeases(now, limit);
-    return db.inTransaction("expireLeases", tx -> LeaseWrites.expireLeases(tx, now, limit));
+    List<Job> taken =
+        db.inTransaction("expireLeases", tx -> LeaseWrites.expireLeases(tx, now, limit));
+    slotsFreed(taken, now);
+    return taken;
+  }
+
+  /**
+   * A job that ran has stopped running: in a queue with limits that frees a slot, so every
+   * coordinator's Lease calls waiting on the queue are told to look again. A queue without limits
+   * pays nothing (its freed slot makes no job leasable).
+   */
+  private Job slotFreed(Job job, Instant now) {
+    slotsFreed(List.of(job), now);
+    return job;
+  }
+
+  private void slotsFreed(List<Job> jobs, Instant now) {
+    limitedQueues.slotsFreed(jobs, now);
   }
 
   @Override
@@ -218,6 +254,27 @@ public final class PostgresJobStore implements JobStore {
   @Override
   public SortedMap<String, Instant> pausedQueues() {
     return db.autoCommitted("list paused queues", QueueControlRows::paused);
+  }
+
+  @Override
+  public void setQueueLimits(String queue, QueueLimits limits) {
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(limits, "limits");
+    db.inTransaction(
+        "set queue limits",
+        tx -> {
+          QueueRows.setLimits(new PostgresStatements(tx), queue, limits);
+          // Waiting Lease calls look again: a raised or removed limit may free jobs.
+          tx.jobsReady(queue);
+          return null;
+        });
+    limitedQueues.invalidate();
+  }
+
+  @Override
+  public SortedMap<String, QueueLimits> queueLimits() {
+    return db.autoCommitted(
+        "list queue limits", tx -> QueueRows.limited(new PostgresStatements(tx)));
   }
 
   @Override

@@ -38,8 +38,8 @@ final class ProducerWrites {
   private static final String JOB_VALUES =
       "(queue, type, payload, content_type, priority, run_at, idempotency_key, max_attempts,"
           + " initial_backoff_micros, backoff_multiplier, max_backoff_micros, max_lease_expiries,"
-          + " state, created_at, updated_at, trace_parent)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?)";
+          + " state, created_at, updated_at, trace_parent, concurrency_key)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)";
   private static final String INSERT_JOB = "INSERT INTO jobs " + JOB_VALUES;
   // One job without a key as one statement run on its own (autocommit): the insert and the
   // notification of its queue commit together in one round trip, instead of three (insert, notify,
@@ -55,7 +55,7 @@ final class ProducerWrites {
   private static final String LIVE_KEY =
       "SELECT job_id, fingerprint FROM idempotency_keys"
           + " WHERE queue = ? AND key = ? AND expires_at > ?";
-  // Parameters: the 15 job values, then fingerprint, expiry, now. An expired key is taken over.
+  // Parameters: the 16 job values, then fingerprint, expiry, now. An expired key is taken over.
   private static final String INSERT_JOB_CLAIMING_KEY =
       "WITH new_job AS (INSERT INTO jobs "
           + JOB_VALUES
@@ -207,7 +207,7 @@ final class ProducerWrites {
     return JobRows.find(tx, jobId);
   }
 
-  /** Binds the 15 job values; returns the next parameter index. */
+  /** Binds the 16 job values; returns the next parameter index. */
   private static int bindJob(PreparedStatement insert, NewJob job, Instant now)
       throws SQLException {
     insert.setString(1, job.queue());
@@ -225,7 +225,8 @@ final class ProducerWrites {
     Timestamps.set(insert, 13, now);
     Timestamps.set(insert, 14, now);
     insert.setString(15, job.traceParent());
-    return 16;
+    insert.setString(16, job.concurrencyKey());
+    return 17;
   }
 
   /**

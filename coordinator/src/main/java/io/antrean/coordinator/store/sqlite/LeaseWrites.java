@@ -5,6 +5,8 @@ import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.Leases;
+import io.antrean.coordinator.store.jdbc.LimitedLeases;
+import io.antrean.coordinator.store.jdbc.QueueRows;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -17,10 +19,11 @@ import java.util.Optional;
  * Granting leases and taking expired ones back. Runs on the writer thread; being the only writer,
  * it selects and updates in one statement without any race.
  *
- * <p>A paused queue leases nothing: its flag is read first, in the same writer operation. Leasing
- * walks the partial index {@code jobs_pending} (queue, priority DESC, run_at, id) in order and
- * stops after {@code maxJobs} ready rows, so its cost does not grow with the backlog. The sweep
- * walks {@code jobs_running_expiry} the same way.
+ * <p>A paused queue leases nothing: its flag is read first, in the same writer operation, with its
+ * limits; a queue with limits leases through {@link LimitedLeases} instead. Leasing walks the
+ * partial index {@code jobs_pending} (queue, priority DESC, run_at, id) in order and stops after
+ * {@code maxJobs} ready rows, so its cost does not grow with the backlog. The sweep walks {@code
+ * jobs_running_expiry} the same way.
  */
 final class LeaseWrites {
   static final String SELECT_EXPIRED =
@@ -29,6 +32,8 @@ final class LeaseWrites {
           + " FROM jobs INDEXED BY jobs_running_expiry"
           + " WHERE state = 'RUNNING' AND lease_expires_at <= ?"
           + " ORDER BY lease_expires_at, id LIMIT ?";
+
+  private static final String QUEUE_FOR_LEASE = QueueRows.forLeaseSql("");
 
   private LeaseWrites() {}
 
@@ -54,9 +59,15 @@ final class LeaseWrites {
 
   static List<Job> lease(CachedConnection connection, LeaseSpec spec, Instant now)
       throws SQLException {
-    // The only writer checks first, so a pause committed before this operation always holds.
-    if (QueueControlRows.isPaused(connection, spec.queue())) {
+    // The only writer checks first, so a pause or limit committed before this operation holds.
+    QueueRows.ForLease queue =
+        QueueRows.readForLease(connection.prepare(QUEUE_FOR_LEASE), spec.queue());
+    if (queue.paused()) {
       return List.of();
+    }
+    if (queue.limits().limited()) {
+      return LimitedLeases.lease(
+          new SqliteStatements(connection), JobRows.READER, spec, queue.limits(), now);
     }
     List<String> types = List.copyOf(spec.types());
     PreparedStatement update = connection.prepare(leaseSql(types.size()));

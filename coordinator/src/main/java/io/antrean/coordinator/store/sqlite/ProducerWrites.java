@@ -24,8 +24,8 @@ final class ProducerWrites {
   private static final String INSERT_JOB =
       "INSERT INTO jobs (queue, type, payload, content_type, priority, run_at, idempotency_key,"
           + " max_attempts, initial_backoff_micros, backoff_multiplier, max_backoff_micros,"
-          + " max_lease_expiries, state, created_at, updated_at, trace_parent)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?) RETURNING id";
+          + " max_lease_expiries, state, created_at, updated_at, trace_parent, concurrency_key)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?) RETURNING id";
   private static final String SELECT_KEY =
       "SELECT job_id, fingerprint, expires_at FROM idempotency_keys WHERE queue = ? AND key = ?";
   private static final String REMEMBER_KEY =
@@ -110,6 +110,7 @@ final class ProducerWrites {
     insert.setLong(13, Micros.of(now));
     insert.setLong(14, Micros.of(now));
     insert.setString(15, job.traceParent());
+    insert.setString(16, job.concurrencyKey());
     long id;
     try (ResultSet row = insert.executeQuery()) {
       if (!row.next()) {

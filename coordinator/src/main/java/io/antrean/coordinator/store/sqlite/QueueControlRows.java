@@ -16,8 +16,6 @@ final class QueueControlRows {
       "INSERT INTO queues (name, paused_at) VALUES (?, ?)"
           + " ON CONFLICT (name) DO UPDATE SET paused_at = coalesce(paused_at, excluded.paused_at)";
   private static final String RESUME = "UPDATE queues SET paused_at = NULL WHERE name = ?";
-  private static final String IS_PAUSED =
-      "SELECT 1 FROM queues WHERE name = ? AND paused_at IS NOT NULL";
   private static final String PAUSED =
       "SELECT name, paused_at FROM queues WHERE paused_at IS NOT NULL ORDER BY name";
 
@@ -33,14 +31,6 @@ final class QueueControlRows {
     }
     change.executeUpdate();
     return null;
-  }
-
-  static boolean isPaused(CachedConnection connection, String queue) throws SQLException {
-    PreparedStatement select = connection.prepare(IS_PAUSED);
-    select.setString(1, queue);
-    try (ResultSet rows = select.executeQuery()) {
-      return rows.next();
-    }
   }
 
   static SortedMap<String, Instant> paused(CachedConnection connection) throws SQLException {

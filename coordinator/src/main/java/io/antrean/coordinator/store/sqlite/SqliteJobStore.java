@@ -17,10 +17,12 @@ import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
+import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.RetryPlanner;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import io.antrean.coordinator.store.jdbc.Outcome;
+import io.antrean.coordinator.store.jdbc.QueueRows;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -31,6 +33,7 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,12 +56,14 @@ public final class SqliteJobStore implements JobStore {
   private final SqliteFile file;
   private final SqliteWriter writer;
   private final ReadConnections reads;
+  private final SlotWakeups wakeups = new SlotWakeups();
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private SqliteJobStore(SqliteFile file, SqliteWriter writer, ReadConnections reads) {
     this.file = file;
     this.writer = writer;
     this.reads = reads;
+    wakeups.load(queueLimits());
   }
 
   /**
@@ -162,7 +167,8 @@ public final class SqliteJobStore implements JobStore {
             c ->
                 WorkerWrites.complete(
                     c, jobId, fencingToken, workerId, resultCopy, resultContentType, now))
-        .thenApply(Outcome::orThrow);
+        .thenApply(Outcome::orThrow)
+        .thenApply(wakeups::freed);
   }
 
   @Override
@@ -178,7 +184,13 @@ public final class SqliteJobStore implements JobStore {
     if (batch.isEmpty()) {
       return CompletableFuture.completedFuture(List.of());
     }
-    return writer.submit("completeAll", c -> WorkerWrites.completeAll(c, workerId, batch, now));
+    return writer
+        .submit("completeAll", c -> WorkerWrites.completeAll(c, workerId, batch, now))
+        .thenApply(
+            outcomes -> {
+              wakeups.slotsFreed(outcomes.stream().map(CompletionOutcome::job).toList());
+              return outcomes;
+            });
   }
 
   /** True: the async forms hand their work to the writer thread and return at once. */
@@ -196,31 +208,39 @@ public final class SqliteJobStore implements JobStore {
       RetryPlanner planner,
       Instant now) {
     JobStoreArguments.forFail(workerId, failure, planner, now);
-    return writer
-        .execute(
-            "fail", c -> WorkerWrites.fail(c, jobId, fencingToken, workerId, failure, planner, now))
-        .orThrow();
+    return wakeups.freed(
+        writer
+            .execute(
+                "fail",
+                c -> WorkerWrites.fail(c, jobId, fencingToken, workerId, failure, planner, now))
+            .orThrow());
   }
 
   @Override
   public Job release(long jobId, long fencingToken, String workerId, String reason, Instant now) {
     JobStoreArguments.forRelease(workerId, reason, now);
-    return writer
-        .execute(
-            "release", c -> WorkerWrites.release(c, jobId, fencingToken, workerId, reason, now))
-        .orThrow();
+    return wakeups.freed(
+        writer
+            .execute(
+                "release", c -> WorkerWrites.release(c, jobId, fencingToken, workerId, reason, now))
+            .orThrow());
   }
 
   @Override
   public Optional<Job> expireLease(long jobId, long fencingToken, Instant now) {
     Objects.requireNonNull(now, "now");
-    return writer.execute("expireLease", c -> LeaseWrites.expireLease(c, jobId, fencingToken, now));
+    Optional<Job> taken =
+        writer.execute("expireLease", c -> LeaseWrites.expireLease(c, jobId, fencingToken, now));
+    taken.ifPresent(wakeups::freed);
+    return taken;
   }
 
   @Override
   public List<Job> expireLeases(Instant now, int limit) {
     JobStoreArguments.forExpireLeases(now, limit);
-    return writer.execute("expireLeases", c -> LeaseWrites.expireLeases(c, now, limit));
+    List<Job> taken = writer.execute("expireLeases", c -> LeaseWrites.expireLeases(c, now, limit));
+    wakeups.slotsFreed(taken);
+    return taken;
   }
 
   @Override
@@ -258,6 +278,34 @@ public final class SqliteJobStore implements JobStore {
   @Override
   public SortedMap<String, Instant> pausedQueues() {
     return reads.read("list paused queues", QueueControlRows::paused);
+  }
+
+  @Override
+  public void setQueueLimits(String queue, QueueLimits limits) {
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(limits, "limits");
+    writer.execute(
+        "setQueueLimits",
+        c -> {
+          QueueRows.setLimits(new SqliteStatements(c), queue, limits);
+          return null;
+        });
+    wakeups.limitsSet(queue, limits);
+  }
+
+  @Override
+  public SortedMap<String, QueueLimits> queueLimits() {
+    return reads.read("list queue limits", c -> QueueRows.limited(new SqliteStatements(c)));
+  }
+
+  /**
+   * Reports a queue when a job that ran in it stopped running while the queue has limits: a slot is
+   * free for a held-back job. Every other change comes through the one coordinator, which wakes its
+   * own waiting Lease calls.
+   */
+  @Override
+  public void subscribeJobsReady(Consumer<String> queueListener) {
+    wakeups.subscribe(queueListener);
   }
 
   @Override

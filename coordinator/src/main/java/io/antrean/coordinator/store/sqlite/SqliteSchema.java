@@ -93,7 +93,18 @@ final class SqliteSchema {
           // 4: leases handed back unrun, counted apart so that attempts never drops.
           List.of("ALTER TABLE jobs ADD COLUMN releases INTEGER NOT NULL DEFAULT 0"),
           // 5: the producer's W3C traceparent, carried to the worker; NULL for none.
-          List.of("ALTER TABLE jobs ADD COLUMN trace_parent TEXT"));
+          List.of("ALTER TABLE jobs ADD COLUMN trace_parent TEXT"),
+          // 6 and 7 are reserved for the lease id and for schedules (other branches); at merge
+          // their real steps take these places.
+          List.of(),
+          List.of(),
+          // 8: concurrency limits. A job's key (NULL for none); a queue's caps (NULL for none).
+          List.of(
+              "ALTER TABLE jobs ADD COLUMN concurrency_key TEXT",
+              "ALTER TABLE queues ADD COLUMN max_running INTEGER",
+              "ALTER TABLE queues ADD COLUMN max_running_per_key INTEGER",
+              "CREATE INDEX jobs_running_by_key ON jobs (queue, concurrency_key)"
+                  + " WHERE state = 'RUNNING'"));
 
   private SqliteSchema() {}
 
