@@ -3,6 +3,7 @@ package io.antrean.coordinator.core;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.QueueLimits;
+import io.antrean.coordinator.store.RateLimit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -93,30 +94,57 @@ public final class QueueControl {
   }
 
   /**
-   * Sets the queue's concurrency limits (0 for "no such limit"; both 0 removes them) and wakes the
-   * Lease calls waiting on it, since a raised limit may free jobs.
+   * Sets the queue's concurrency and rate limits (0 or a left-out rate for "no such limit"; none at
+   * all removes them), refills its rate buckets, and wakes the Lease calls waiting on it, since a
+   * raised limit may free jobs.
    *
-   * @throws ValidationException for an empty or bad queue name or a negative limit
+   * @throws ValidationException for an empty or bad queue name, a negative count, or a rate whose
+   *     starts are below 1 or whose interval is not from 1 microsecond to 1 day
    */
-  public QueueStatus setLimits(String queue, int maxRunning, int maxRunningPerKey) {
-    new Violations()
-        .required(queue, "queue")
-        .problem(queue.isEmpty() ? null : Names.queueProblem(queue), "queue")
-        .problem(maxRunning < 0 ? "must be 0 (no limit) or more" : null, "max_running")
-        .problem(
-            maxRunningPerKey < 0 ? "must be 0 (no limit) or more" : null, "max_running_per_key")
-        .throwIfAny();
+  public QueueStatus setLimits(QueueLimitsCommand c) {
+    String queue = c.queue();
+    Violations violations =
+        new Violations()
+            .required(queue, "queue")
+            .problem(queue.isEmpty() ? null : Names.queueProblem(queue), "queue")
+            .problem(c.maxRunning() < 0 ? "must be 0 (no limit) or more" : null, "max_running")
+            .problem(
+                c.maxRunningPerKey() < 0 ? "must be 0 (no limit) or more" : null,
+                "max_running_per_key");
+    checkRate(violations, c.rateStarts(), c.rateInterval(), "rate");
+    checkRate(violations, c.ratePerKeyStarts(), c.ratePerKeyInterval(), "rate_per_key");
+    violations.throwIfAny();
     QueueLimits limits =
         new QueueLimits(
-            maxRunning == 0 ? null : maxRunning, maxRunningPerKey == 0 ? null : maxRunningPerKey);
+            c.maxRunning() == 0 ? null : c.maxRunning(),
+            c.maxRunningPerKey() == 0 ? null : c.maxRunningPerKey(),
+            rate(c.rateStarts(), c.rateInterval()),
+            rate(c.ratePerKeyStarts(), c.ratePerKeyInterval()));
     store.setQueueLimits(queue, limits);
-    log.info(
-        "queue {} limits set: max running {}, max running per key {}",
-        queue,
-        maxRunning,
-        maxRunningPerKey);
+    log.info("queue {} limits set: {}", queue, limits);
     scheduler.longPoll().jobsReady(queue);
     return status(queue);
+  }
+
+  private static void checkRate(
+      Violations violations, @Nullable Integer starts, @Nullable Duration interval, String field) {
+    if (starts == null && interval == null) {
+      return;
+    }
+    violations
+        .problem(starts == null || starts < 1 ? "must be at least 1" : null, field + ".starts")
+        .problem(
+            interval == null
+                    || interval.compareTo(Duration.ofNanos(1_000)) < 0
+                    || interval.compareTo(RateLimit.MAX_INTERVAL) > 0
+                ? "must be from 1 microsecond to 1 day"
+                : null,
+            field + ".interval");
+  }
+
+  @Nullable
+  private static RateLimit rate(@Nullable Integer starts, @Nullable Duration interval) {
+    return starts == null ? null : new RateLimit(starts, interval);
   }
 
   private QueueStatus status(String queue) {

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see RetentionContract
  * @see QueueControlContract
  * @see ConcurrencyLimitContract
+ * @see RateLimitContract
  */
 public abstract class JobStoreContract
     implements ProducerContract,
@@ -42,7 +43,8 @@ public abstract class JobStoreContract
         RedriveContract,
         RetentionContract,
         QueueControlContract,
-        ConcurrencyLimitContract {
+        ConcurrencyLimitContract,
+        RateLimitContract {
 
   /** The store under test; a backend's own tests may replace it (after reopening, say). */
   protected JobStore store;

@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.jdbc;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueLimits;
+import io.antrean.coordinator.store.RateLimit;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,16 +16,17 @@ import java.util.Map;
 import javax.annotation.Nullable;
 
 /**
- * Leasing in a queue that has concurrency limits, the same for both stores. The caller runs it
- * inside one atomic change that already serialises the queue's leases (SQLite: the one writer;
- * PostgreSQL: the queue's row locked {@code FOR UPDATE} by {@link QueueRows#readForLease}), so the
- * RUNNING counts read here stay true until the change commits.
+ * Leasing in a queue that has concurrency or rate limits, the same for both stores. The caller runs
+ * it inside one atomic change that already serialises the queue's leases (SQLite: the one writer;
+ * PostgreSQL: the queue's row locked {@code FOR UPDATE}), so the RUNNING counts and token buckets
+ * read here stay true until the change commits.
  *
  * <p>Candidates are read in lease order, a bounded window at a time, each with its key's RUNNING
- * count from the partial index {@code jobs_running_by_key}; a key that is full is filtered out in
- * the query, so a backlog of one busy tenant's jobs costs one index probe per candidate, not a
- * scan. The jobs picked in a round are leased before the next round reads again, so the counts of
- * the next round include them.
+ * count from the partial index {@code jobs_running_by_key}; a key that is full, or whose rate
+ * bucket is empty, is filtered out in the query, so a backlog of one busy tenant's jobs costs one
+ * index probe per candidate, not a scan. The jobs picked in a round are leased before the next
+ * round reads again, so the counts of the next round include them. The buckets are written once, at
+ * the end.
  */
 public final class LimitedLeases {
   /** Rounds of candidates per lease; what is left is leased by the next call. */
@@ -39,6 +41,12 @@ public final class LimitedLeases {
   private static final String RUNNING_OF_KEY =
       "(SELECT count(*) FROM jobs AS r WHERE r.state = 'RUNNING' AND r.queue = jobs.queue"
           + " AND r.concurrency_key = jobs.concurrency_key)";
+
+  // Parameters: now (epoch micros), tokens per micro. A key never used has no row: full.
+  private static final String KEY_BUCKET_EMPTY =
+      "EXISTS (SELECT 1 FROM rate_buckets AS b WHERE b.queue = jobs.queue"
+          + " AND b.concurrency_key = jobs.concurrency_key"
+          + " AND b.tokens < 1 AND b.tokens + (? - b.refilled_at_micros) * ? < 1)";
 
   private static final String LEASE_ONE =
       "UPDATE jobs SET state = 'RUNNING', attempts = attempts + 1,"
@@ -65,29 +73,52 @@ public final class LimitedLeases {
   private LimitedLeases() {}
 
   /**
-   * Leases what the limits allow, in lease order, and opens each leased job's history entry.
+   * Leases what the limits allow, in lease order, opens each leased job's history entry and takes a
+   * token per lease from the buckets.
    *
    * @return the leased jobs in grant order
    */
   public static List<Job> lease(
-      Statements statements, JobRowReader reader, LeaseSpec spec, QueueLimits limits, Instant now)
+      Statements statements,
+      JobRowReader reader,
+      LeaseSpec spec,
+      QueueRows.ForLease queue,
+      Instant now)
       throws SQLException {
+    QueueLimits limits = queue.limits();
+    long nowMicros = micros(now);
     int wanted = spec.maxJobs();
     if (limits.maxRunning() != null) {
       wanted = Math.min(wanted, limits.maxRunning() - runningIn(statements, spec.queue()));
     }
+    TokenBucket queueBucket = null;
+    if (limits.rate() != null) {
+      queueBucket =
+          (queue.bucket() == null ? TokenBucket.full(limits.rate(), nowMicros) : queue.bucket())
+              .refill(limits.rate(), nowMicros);
+      wanted = Math.min(wanted, queueBucket.whole());
+    }
+    KeyBuckets keyBuckets =
+        limits.ratePerKey() == null
+            ? null
+            : new KeyBuckets(statements, spec.queue(), limits.ratePerKey(), nowMicros);
     List<Job> leased = new ArrayList<>();
     for (int round = 0; round < MAX_ROUNDS && leased.size() < wanted; round++) {
       int missing = wanted - leased.size();
-      int window = limits.maxRunningPerKey() == null ? missing : missing * WINDOW_FACTOR;
-      List<Candidate> candidates = candidates(statements, spec, limits, now, window);
-      List<Long> picked = pick(candidates, limits.maxRunningPerKey(), missing);
-      for (long id : picked) {
-        leased.add(leaseOne(statements, reader, spec, id, now));
+      int window = limits.keyed() ? missing * WINDOW_FACTOR : missing;
+      List<Candidate> candidates = candidates(statements, spec, limits, nowMicros, now, window);
+      for (Candidate c : pick(candidates, limits.maxRunningPerKey(), missing, keyBuckets)) {
+        leased.add(leaseOne(statements, reader, spec, c.id(), now));
       }
       if (candidates.size() < window) {
         break; // the queue has nothing more that is ready
       }
+    }
+    if (queueBucket != null && !leased.isEmpty()) {
+      QueueRows.saveQueueBucket(statements, spec.queue(), queueBucket.take(leased.size()));
+    }
+    if (keyBuckets != null) {
+      keyBuckets.save();
     }
     return Leases.inGrantOrder(leased);
   }
@@ -97,25 +128,75 @@ public final class LimitedLeases {
 
   /**
    * The candidates to lease, in order, at most {@code missing}: those without a key, and those
-   * whose key has room left, counting the ones picked before them.
+   * whose key has room left (RUNNING below the limit and a token in its bucket), counting the ones
+   * picked before them.
    */
-  static List<Long> pick(List<Candidate> candidates, @Nullable Integer perKey, int missing) {
-    List<Long> picked = new ArrayList<>(Math.min(missing, candidates.size()));
+  static List<Candidate> pick(
+      List<Candidate> candidates,
+      @Nullable Integer perKey,
+      int missing,
+      @Nullable KeyBuckets keyBuckets)
+      throws SQLException {
+    List<Candidate> picked = new ArrayList<>(Math.min(missing, candidates.size()));
     Map<String, Integer> pickedOfKey = new HashMap<>();
     for (Candidate c : candidates) {
       if (picked.size() == missing) {
         break;
       }
-      if (c.key() != null && perKey != null) {
+      if (c.key() != null) {
         int already = pickedOfKey.getOrDefault(c.key(), 0);
-        if (c.runningOfKey() + already >= perKey) {
+        if (perKey != null && c.runningOfKey() + already >= perKey) {
+          continue;
+        }
+        if (keyBuckets != null && !keyBuckets.tryTake(c.key())) {
           continue;
         }
         pickedOfKey.put(c.key(), already + 1);
       }
-      picked.add(c.id());
+      picked.add(c);
     }
     return picked;
+  }
+
+  /** The per-key buckets this lease has read and changed; written back by {@link #save}. */
+  static final class KeyBuckets {
+    private final Statements statements;
+    private final String queue;
+    private final RateLimit rate;
+    private final long nowMicros;
+    private final Map<String, TokenBucket> buckets = new HashMap<>();
+    private final Map<String, TokenBucket> changed = new HashMap<>();
+
+    KeyBuckets(Statements statements, String queue, RateLimit rate, long nowMicros) {
+      this.statements = statements;
+      this.queue = queue;
+      this.rate = rate;
+      this.nowMicros = nowMicros;
+    }
+
+    /** Takes a token of the key's bucket if it has one. */
+    boolean tryTake(String key) throws SQLException {
+      TokenBucket bucket = buckets.get(key);
+      if (bucket == null) {
+        TokenBucket stored = QueueRows.keyBucket(statements, queue, key);
+        bucket =
+            (stored == null ? TokenBucket.full(rate, nowMicros) : stored).refill(rate, nowMicros);
+      }
+      if (bucket.whole() < 1) {
+        buckets.put(key, bucket);
+        return false;
+      }
+      TokenBucket after = bucket.take(1);
+      buckets.put(key, after);
+      changed.put(key, after);
+      return true;
+    }
+
+    void save() throws SQLException {
+      for (Map.Entry<String, TokenBucket> e : changed.entrySet()) {
+        QueueRows.saveKeyBucket(statements, queue, e.getKey(), e.getValue());
+      }
+    }
   }
 
   private static int runningIn(Statements statements, String queue) throws SQLException {
@@ -127,27 +208,47 @@ public final class LimitedLeases {
     }
   }
 
-  static String candidateSql(int typeCount, boolean perKey, String locking) {
+  static String candidateSql(int typeCount, boolean perKey, boolean ratePerKey, String locking) {
     String typeFilter =
         typeCount == 0
             ? ""
             : " AND type IN (" + String.join(", ", Collections.nCopies(typeCount, "?")) + ")";
+    String keyFilter = "";
+    if (perKey && ratePerKey) {
+      keyFilter =
+          " AND (concurrency_key IS NULL OR ("
+              + RUNNING_OF_KEY
+              + " < ? AND NOT "
+              + KEY_BUCKET_EMPTY
+              + "))";
+    } else if (perKey) {
+      keyFilter = " AND (concurrency_key IS NULL OR " + RUNNING_OF_KEY + " < ?)";
+    } else if (ratePerKey) {
+      keyFilter = " AND (concurrency_key IS NULL OR NOT " + KEY_BUCKET_EMPTY + ")";
+    }
     return "SELECT id, concurrency_key, "
         + (perKey ? RUNNING_OF_KEY : "0")
         + " FROM jobs WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
         + typeFilter
-        + (perKey ? " AND (concurrency_key IS NULL OR " + RUNNING_OF_KEY + " < ?)" : "")
+        + keyFilter
         + " ORDER BY priority DESC, run_at, id LIMIT ?"
         + locking;
   }
 
   private static List<Candidate> candidates(
-      Statements statements, LeaseSpec spec, QueueLimits limits, Instant now, int window)
+      Statements statements,
+      LeaseSpec spec,
+      QueueLimits limits,
+      long nowMicros,
+      Instant now,
+      int window)
       throws SQLException {
     List<String> types = List.copyOf(spec.types());
     boolean perKey = limits.maxRunningPerKey() != null;
+    boolean ratePerKey = limits.ratePerKey() != null;
     PreparedStatement select =
-        statements.prepare(candidateSql(types.size(), perKey, statements.candidateLocking()));
+        statements.prepare(
+            candidateSql(types.size(), perKey, ratePerKey, statements.candidateLocking()));
     int index = 1;
     select.setString(index++, spec.queue());
     statements.setInstant(select, index++, now);
@@ -156,6 +257,10 @@ public final class LimitedLeases {
     }
     if (perKey) {
       select.setInt(index++, limits.maxRunningPerKey());
+    }
+    if (ratePerKey) {
+      select.setLong(index++, nowMicros);
+      select.setDouble(index++, limits.ratePerKey().tokensPerMicro());
     }
     select.setInt(index, window);
     List<Candidate> candidates = new ArrayList<>();
@@ -188,5 +293,10 @@ public final class LimitedLeases {
     statements.setInstant(attempt, 5, now);
     attempt.executeUpdate();
     return job;
+  }
+
+  private static long micros(Instant instant) {
+    return Math.addExact(
+        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
   }
 }

@@ -37,7 +37,8 @@ final class LeaseWrites {
     return "SELECT id FROM jobs WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
         + (byType ? " AND type = ANY (?)" : "")
         + " AND NOT EXISTS (SELECT 1 FROM queues WHERE name = ? AND (paused_at IS NOT NULL"
-        + " OR max_running IS NOT NULL OR max_running_per_key IS NOT NULL))"
+        + " OR max_running IS NOT NULL OR max_running_per_key IS NOT NULL"
+        + " OR rate_starts IS NOT NULL OR rate_per_key_starts IS NOT NULL))"
         + " ORDER BY priority DESC, run_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
   }
 
@@ -106,8 +107,7 @@ final class LeaseWrites {
     if (!queue.limits().limited()) {
       return lease(tx, spec, now);
     }
-    return LimitedLeases.lease(
-        new PostgresStatements(tx), JobRows.READER, spec, queue.limits(), now);
+    return LimitedLeases.lease(new PostgresStatements(tx), JobRows.READER, spec, queue, now);
   }
 
   /** The timer path: takes the job back only if it still runs under this token and has expired. */

@@ -67,7 +67,7 @@ final class LeaseWrites {
     }
     if (queue.limits().limited()) {
       return LimitedLeases.lease(
-          new SqliteStatements(connection), JobRows.READER, spec, queue.limits(), now);
+          new SqliteStatements(connection), JobRows.READER, spec, queue, now);
     }
     List<String> types = List.copyOf(spec.types());
     PreparedStatement update = connection.prepare(leaseSql(types.size()));

@@ -241,6 +241,7 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("ALTER TABLE jobs DROP COLUMN releases");
     update("ALTER TABLE jobs DROP COLUMN trace_parent");
     update("DROP INDEX jobs_running_by_key");
+    update("DROP TABLE rate_buckets");
     update("ALTER TABLE jobs DROP COLUMN concurrency_key");
     update("DELETE FROM schema_version WHERE version > 1");
 
@@ -280,6 +281,7 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("ALTER TABLE jobs DROP COLUMN releases");
     update("ALTER TABLE jobs DROP COLUMN trace_parent");
     update("DROP INDEX jobs_running_by_key");
+    update("DROP TABLE rate_buckets");
     update("ALTER TABLE jobs DROP COLUMN concurrency_key");
     update("DELETE FROM schema_version WHERE version > 2");
 
