@@ -257,6 +257,14 @@ public interface JobStore extends AutoCloseable {
   SortedMap<String, QueueLimits> queueLimits();
 
   /**
+   * For each queue that has limits, how many of its ready PENDING jobs (run time at or before
+   * {@code now}) the limits hold back as of {@code now}: all of them while the queue is at its
+   * {@code maxRunning} or its rate bucket is empty, else those whose concurrency key is at its cap
+   * or has an empty bucket. Read without locks, for metrics. Ordered by queue name; a new map.
+   */
+  SortedMap<String, Long> jobsHeldByLimits(Instant now);
+
+  /**
    * Every lease currently held (also those expired but not yet taken back), for rebuilding expiry
    * timers after a restart.
    */

@@ -188,6 +188,29 @@ public interface ConcurrencyLimitContract extends JobStoreFixture {
   }
 
   @Test
+  default void jobsHeldByLimitsCountsWhatABusyKeyOrAFullQueueHoldsBack() {
+    store().setQueueLimits(QUEUE, new QueueLimits(2, 1));
+    enqueueKeyed("a");
+    enqueueKeyed("a");
+    enqueueKeyed("a");
+    enqueueKeyed("b");
+    enqueue("t");
+    enqueue(job("t").concurrencyKey("c").runAt(at(100)).build());
+    enqueue(job("t").queue("unlimited").build());
+    assertThat(store().jobsHeldByLimits(T0)).containsExactly(entry(QUEUE, 0L));
+
+    leaseOne("w");
+    assertThat(store().jobsHeldByLimits(T0))
+        .as("key a is at its cap: its two other ready jobs wait")
+        .containsExactly(entry(QUEUE, 2L));
+
+    assertThat(store().lease(spec("w", 1, at(30)), T0)).hasSize(1);
+    assertThat(store().jobsHeldByLimits(T0))
+        .as("the queue is at its cap: every ready job waits, the one not due yet not counted")
+        .containsExactly(entry(QUEUE, 3L));
+  }
+
+  @Test
   @Timeout(60)
   default void concurrentLeasesNeverRunTwoJobsOfOneKey() throws Exception {
     store().setQueueLimits(QUEUE, new QueueLimits(6, 1));

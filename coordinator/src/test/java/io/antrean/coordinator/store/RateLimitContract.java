@@ -87,6 +87,26 @@ public interface RateLimitContract extends JobStoreFixture {
   }
 
   @Test
+  default void jobsHeldByLimitsCountsJobsWaitingForATokenOfTheirKeyOrQueue() {
+    store()
+        .setQueueLimits(
+            QUEUE, new QueueLimits(null, null, null, new RateLimit(1, Duration.ofMinutes(1))));
+    enqueue(job("t").concurrencyKey("a").build());
+    enqueue(job("t").concurrencyKey("a").build());
+    enqueue(job("t").concurrencyKey("b").build());
+    assertThat(store().lease(spec("w", 2, at(600)), T0)).hasSize(2);
+
+    assertThat(store().jobsHeldByLimits(at(1))).containsExactly(entry(QUEUE, 1L));
+    assertThat(store().jobsHeldByLimits(at(60))).containsExactly(entry(QUEUE, 0L));
+
+    store().setQueueLimits("q", new QueueLimits(null, null, perTenSeconds(1), null));
+    enqueue(job("t").queue("q").build());
+    enqueue(job("t").queue("q").build());
+    store().lease(new LeaseSpec("w", "q", java.util.Set.of(), 10, at(600)), T0);
+    assertThat(store().jobsHeldByLimits(at(1))).containsEntry("q", 1L);
+  }
+
+  @Test
   default void rateLimitsAreListedAndSettingThemAgainRefillsTheBucket() {
     QueueLimits limits = new QueueLimits(null, null, perTenSeconds(1), perTenSeconds(3));
     store().setQueueLimits(QUEUE, limits);

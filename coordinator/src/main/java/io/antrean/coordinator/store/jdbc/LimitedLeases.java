@@ -295,7 +295,38 @@ public final class LimitedLeases {
     return job;
   }
 
-  private static long micros(Instant instant) {
+  /** Ready jobs with a key that is at its RUNNING cap or has an empty rate bucket now. */
+  static long countKeyHeld(
+      Statements statements, String queue, QueueLimits limits, long nowMicros, Instant now)
+      throws SQLException {
+    boolean perKey = limits.maxRunningPerKey() != null;
+    boolean ratePerKey = limits.ratePerKey() != null;
+    String full =
+        perKey && ratePerKey
+            ? "(" + RUNNING_OF_KEY + " >= ? OR " + KEY_BUCKET_EMPTY + ")"
+            : perKey ? RUNNING_OF_KEY + " >= ?" : KEY_BUCKET_EMPTY;
+    PreparedStatement select =
+        statements.prepare(
+            "SELECT count(*) FROM jobs WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
+                + " AND concurrency_key IS NOT NULL AND "
+                + full);
+    int index = 1;
+    select.setString(index++, queue);
+    statements.setInstant(select, index++, now);
+    if (perKey) {
+      select.setInt(index++, limits.maxRunningPerKey());
+    }
+    if (ratePerKey) {
+      select.setLong(index++, nowMicros);
+      select.setDouble(index, limits.ratePerKey().tokensPerMicro());
+    }
+    try (ResultSet row = select.executeQuery()) {
+      row.next();
+      return row.getLong(1);
+    }
+  }
+
+  static long micros(Instant instant) {
     return Math.addExact(
         Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
   }

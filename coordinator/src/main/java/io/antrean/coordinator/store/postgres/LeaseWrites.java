@@ -72,7 +72,11 @@ final class LeaseWrites {
           + " FROM jobs WHERE id = ? AND state = 'RUNNING' AND lease_token = ?"
           + " AND lease_expires_at <= ? FOR UPDATE SKIP LOCKED";
 
-  private static final String QUEUE_FOR_LEASE = QueueRows.forLeaseSql(" FOR UPDATE");
+  // SKIP LOCKED: a lease never waits for another coordinator's lease in the queue; it answers
+  // empty at once (the row reads as absent, so the plain lease runs and passes over the queue), and
+  // the holder's NOTIFY after it commits sends the waiting Lease calls to look again. Not waiting
+  // also keeps the lease's now (read before the statement) close to the moment it counts.
+  private static final String QUEUE_FOR_LEASE = QueueRows.forLeaseSql(" FOR UPDATE SKIP LOCKED");
 
   private LeaseWrites() {}
 
@@ -96,8 +100,9 @@ final class LeaseWrites {
 
   /**
    * A lease in a queue that has (or had, at the store's last look) limits, inside a transaction:
-   * locks the queue's row, so the limited leases of every coordinator in this queue take turns,
-   * then leases through the shared {@link LimitedLeases}, or the plain way if the limits are gone.
+   * locks the queue's row, so the limited leases of every coordinator in this queue take turns (one
+   * that finds the row locked answers empty at once), then leases through the shared {@link
+   * LimitedLeases}, or the plain way if the limits are gone.
    */
   static List<Job> leaseLimited(Tx tx, LeaseSpec spec, Instant now) throws SQLException {
     QueueRows.ForLease queue = QueueRows.readForLease(tx.prepare(QUEUE_FOR_LEASE), spec.queue());
@@ -107,7 +112,13 @@ final class LeaseWrites {
     if (!queue.limits().limited()) {
       return lease(tx, spec, now);
     }
-    return LimitedLeases.lease(new PostgresStatements(tx), JobRows.READER, spec, queue, now);
+    List<Job> leased =
+        LimitedLeases.lease(new PostgresStatements(tx), JobRows.READER, spec, queue, now);
+    if (!leased.isEmpty()) {
+      // Leases that found the row locked meanwhile answered empty: have them look again.
+      tx.jobsReady(spec.queue());
+    }
+    return leased;
   }
 
   /** The timer path: takes the job back only if it still runs under this token and has expired. */

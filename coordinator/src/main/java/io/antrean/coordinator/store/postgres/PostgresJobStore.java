@@ -20,6 +20,7 @@ import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.RetryPlanner;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.HeldJobs;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import io.antrean.coordinator.store.jdbc.QueueRows;
 import java.time.Duration;
@@ -269,6 +270,13 @@ public final class PostgresJobStore implements JobStore {
           return null;
         });
     limitedQueues.invalidate();
+  }
+
+  @Override
+  public SortedMap<String, Long> jobsHeldByLimits(Instant now) {
+    Objects.requireNonNull(now, "now");
+    return db.autoCommitted(
+        "count jobs held by limits", tx -> HeldJobs.count(new PostgresStatements(tx), now));
   }
 
   @Override

@@ -20,6 +20,7 @@ import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.RetryPlanner;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.HeldJobs;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import io.antrean.coordinator.store.jdbc.Outcome;
 import io.antrean.coordinator.store.jdbc.QueueRows;
@@ -296,6 +297,13 @@ public final class SqliteJobStore implements JobStore {
   @Override
   public SortedMap<String, QueueLimits> queueLimits() {
     return reads.read("list queue limits", c -> QueueRows.limited(new SqliteStatements(c)));
+  }
+
+  @Override
+  public SortedMap<String, Long> jobsHeldByLimits(Instant now) {
+    Objects.requireNonNull(now, "now");
+    return reads.read(
+        "count jobs held by limits", c -> HeldJobs.count(new SqliteStatements(c), now));
   }
 
   /**
