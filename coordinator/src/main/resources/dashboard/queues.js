@@ -53,7 +53,21 @@
         el("span", { class: "rate", "data-rate": "succeeded" },
           "last minute: " + Number(previous.succeeded || 0) + " succeeded, " + Number(previous.failed || 0) + " failed"),
         el("span", { class: "legend" }, SERIES.map(([k, cls]) => el("span", { class: "key " + cls }, k)))),
+      limitsLine(info),
       chart(q.queue, minutes));
+  }
+
+  // The queue's concurrency and rate limits as /v1/queues reports them (proto field names).
+  function limitsLine(info) {
+    const l = info && info.limits;
+    if (!l) return null;
+    const rate = (r) => "at most " + Number(r.starts) + " per " + r.interval;
+    const parts = [];
+    if (l.max_running) parts.push("at most " + Number(l.max_running) + " running");
+    if (l.max_running_per_key) parts.push("at most " + Number(l.max_running_per_key) + " running per key");
+    if (l.rate) parts.push(rate(l.rate) + " started");
+    if (l.rate_per_key) parts.push(rate(l.rate_per_key) + " started per key");
+    return el("div", { class: "limits" }, "limits: " + parts.join(", "));
   }
 
   // Pause and resume appear only when the coordinator reports pause state in /v1/queues.

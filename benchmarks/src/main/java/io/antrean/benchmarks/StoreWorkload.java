@@ -87,7 +87,17 @@ public final class StoreWorkload {
   /** One job of the workload, not yet stored. */
   public static NewJob newJob(Instant now) {
     return new NewJob(
-        QUEUE, TYPE, PAYLOAD, "application/json", 0, now, null, null, RetryPolicy.DEFAULT, null);
+        QUEUE,
+        TYPE,
+        PAYLOAD,
+        "application/json",
+        0,
+        now,
+        null,
+        null,
+        RetryPolicy.DEFAULT,
+        null,
+        null);
   }
 
   private static byte[] payload() {

@@ -9,6 +9,7 @@ import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import io.antrean.proto.v1.QueueInfo;
+import io.antrean.proto.v1.QueueLimits;
 import io.antrean.proto.v1.WorkerStatus;
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +18,7 @@ import javax.annotation.Nullable;
 /**
  * A producer's view of an Antrean coordinator: put jobs in, look at them, cancel them; and, through
  * {@link #deadLetters()}, an operator's view of the dead-letter queue; and queue control: {@link
- * #listQueues()}, {@link #pauseQueue} and {@link #resumeQueue}.
+ * #listQueues()}, {@link #pauseQueue}, {@link #resumeQueue} and {@link #setQueueLimits}.
  *
  * <p>Every call is blocking and carries a deadline (the client's default unless changed with {@link
  * #withTimeout}). Failures are unchecked: {@link InvalidArgumentException} for bad input, {@link
@@ -187,6 +188,42 @@ public interface AntreanClient extends AutoCloseable {
    *     resumed, and repeating the call is safe
    */
   QueueInfo resumeQueue(String queue);
+
+  /**
+   * Sets a queue's concurrency limits, replacing the ones it had: at most {@code maxRunning} of its
+   * jobs RUNNING at once, and at most {@code maxRunningPerKey} RUNNING jobs with one concurrency
+   * key (see {@link JobSpec.Builder#concurrencyKey}); 0 means no such limit, both 0 removes the
+   * limits. Every coordinator sharing the store enforces them at lease time; jobs held back wait
+   * PENDING without spending an attempt; running jobs are not stopped. Durable and idempotent.
+   *
+   * @return the queue after the change, its {@code limits} set unless both are 0
+   * @throws InvalidArgumentException for a bad queue name or a negative limit (field violations on
+   *     {@code queue}, {@code max_running}, {@code max_running_per_key})
+   * @throws UnavailableException if the coordinator did not answer; repeating the call is safe
+   */
+  default QueueInfo setQueueLimits(String queue, int maxRunning, int maxRunningPerKey) {
+    return setQueueLimits(
+        queue,
+        QueueLimits.newBuilder()
+            .setMaxRunning(maxRunning)
+            .setMaxRunningPerKey(maxRunningPerKey)
+            .build());
+  }
+
+  /**
+   * Sets a queue's concurrency and rate limits, replacing the ones it had, as {@link
+   * #setQueueLimits(String, int, int)} does, with rate limits too: {@code limits.rate} caps the
+   * queue's starts (leases) per interval and {@code limits.rate_per_key} the starts per concurrency
+   * key, each a token bucket kept by the store (exact across coordinators). A field left 0 or unset
+   * is no such limit; an empty message removes every limit. Setting the limits refills the buckets.
+   *
+   * @return the queue after the change
+   * @throws InvalidArgumentException for a bad queue name, a negative count, or a rate with fewer
+   *     than 1 start or an interval not from 1 microsecond to 1 day (field violations such as
+   *     {@code rate.starts}, {@code rate_per_key.interval})
+   * @throws UnavailableException if the coordinator did not answer; repeating the call is safe
+   */
+  QueueInfo setQueueLimits(String queue, QueueLimits limits);
 
   /**
    * The dead-letter queue: list, inspect, redrive and purge {@code FAILED} jobs. The returned view

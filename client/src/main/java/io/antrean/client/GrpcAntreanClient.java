@@ -19,7 +19,9 @@ import io.antrean.proto.v1.ListQueuesRequest;
 import io.antrean.proto.v1.ListWorkersRequest;
 import io.antrean.proto.v1.PauseQueueRequest;
 import io.antrean.proto.v1.QueueInfo;
+import io.antrean.proto.v1.QueueLimits;
 import io.antrean.proto.v1.ResumeQueueRequest;
+import io.antrean.proto.v1.SetQueueLimitsRequest;
 import io.antrean.proto.v1.WatchJobRequest;
 import io.antrean.proto.v1.WatchJobResponse;
 import io.antrean.proto.v1.WorkerStatus;
@@ -196,6 +198,23 @@ public final class GrpcAntreanClient implements AntreanClient {
     ResumeQueueRequest request =
         ResumeQueueRequest.newBuilder().setQueue(Objects.requireNonNull(queue, "queue")).build();
     return retry.call(() -> deadlinedAdmin().resumeQueue(request)).getQueue();
+  }
+
+  @Override
+  public QueueInfo setQueueLimits(String queue, QueueLimits limits) {
+    SetQueueLimitsRequest.Builder b =
+        SetQueueLimitsRequest.newBuilder()
+            .setQueue(Objects.requireNonNull(queue, "queue"))
+            .setMaxRunning(limits.getMaxRunning())
+            .setMaxRunningPerKey(limits.getMaxRunningPerKey());
+    if (limits.hasRate()) {
+      b.setRate(limits.getRate());
+    }
+    if (limits.hasRatePerKey()) {
+      b.setRatePerKey(limits.getRatePerKey());
+    }
+    SetQueueLimitsRequest request = b.build();
+    return retry.call(() -> deadlinedAdmin().setQueueLimits(request)).getQueue();
   }
 
   @Override

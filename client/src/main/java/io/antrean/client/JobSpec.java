@@ -130,6 +130,17 @@ public final class JobSpec {
     }
 
     /**
+     * The key the queue's per-key concurrency limit counts the job under (a customer id, say):
+     * while the queue's limit of RUNNING jobs for this key is reached, the job waits PENDING
+     * without spending an attempt. At most 256 characters.
+     */
+    public Builder concurrencyKey(String key) {
+      requireNotBlank(key, "concurrency key");
+      request.setConcurrencyKey(key);
+      return this;
+    }
+
+    /**
      * Leases the job may use in all, the first one included; 1 means no retry.
      *
      * @throws IllegalArgumentException if {@code maxAttempts} is below 1

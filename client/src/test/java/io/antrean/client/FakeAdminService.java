@@ -15,10 +15,13 @@ import io.antrean.proto.v1.PauseQueueResponse;
 import io.antrean.proto.v1.PurgeDeadLettersRequest;
 import io.antrean.proto.v1.PurgeDeadLettersResponse;
 import io.antrean.proto.v1.QueueInfo;
+import io.antrean.proto.v1.QueueLimits;
 import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.RedriveDeadLettersResponse;
 import io.antrean.proto.v1.ResumeQueueRequest;
 import io.antrean.proto.v1.ResumeQueueResponse;
+import io.antrean.proto.v1.SetQueueLimitsRequest;
+import io.antrean.proto.v1.SetQueueLimitsResponse;
 import io.grpc.Deadline;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -70,6 +73,20 @@ public class FakeAdminService extends AdminServiceGrpc.AdminServiceImplBase {
           ResumeQueueResponse.newBuilder()
               .setQueue(QueueInfo.newBuilder().setName(r.getQueue()))
               .build();
+
+  /** Echoes the limits asked for (0 in both: none). */
+  public volatile FakeJobService.Handler<SetQueueLimitsRequest, SetQueueLimitsResponse>
+      setQueueLimits =
+          r -> {
+            QueueInfo.Builder info = QueueInfo.newBuilder().setName(r.getQueue());
+            if (r.getMaxRunning() > 0 || r.getMaxRunningPerKey() > 0) {
+              info.setLimits(
+                  QueueLimits.newBuilder()
+                      .setMaxRunning(r.getMaxRunning())
+                      .setMaxRunningPerKey(r.getMaxRunningPerKey()));
+            }
+            return SetQueueLimitsResponse.newBuilder().setQueue(info).build();
+          };
 
   /** Every request received, in order. */
   public final List<Object> requests = Collections.synchronizedList(new ArrayList<>());
@@ -128,5 +145,11 @@ public class FakeAdminService extends AdminServiceGrpc.AdminServiceImplBase {
   public void resumeQueue(
       ResumeQueueRequest request, StreamObserver<ResumeQueueResponse> observer) {
     FakeJobService.serve(request, observer, resumeQueue, requests, deadlines);
+  }
+
+  @Override
+  public void setQueueLimits(
+      SetQueueLimitsRequest request, StreamObserver<SetQueueLimitsResponse> observer) {
+    FakeJobService.serve(request, observer, setQueueLimits, requests, deadlines);
   }
 }

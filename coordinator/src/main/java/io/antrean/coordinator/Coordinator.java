@@ -80,6 +80,7 @@ public final class Coordinator implements AutoCloseable {
     this.store = store;
     this.admission = new Admission(inFlightLimits);
     this.metrics = new CoordinatorMetrics(() -> store.stats(null, clock.instant()));
+    metrics.watchLimits(() -> store.jobsHeldByLimits(clock.instant()));
     this.counters = new RecoveryCounters(metrics.schedulerEvents());
     ScheduledThreadPoolExecutor stpe = new ScheduledThreadPoolExecutor(1, daemon("antrean-timer"));
     stpe.setRemoveOnCancelPolicy(true);

@@ -8,6 +8,7 @@ import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.http.HttpEndpoint;
 import io.antrean.coordinator.security.SecurityConfig;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.postgres.PostgresJobStore;
 import io.antrean.coordinator.store.postgres.PostgresOptions;
 import io.antrean.coordinator.store.sqlite.SqliteJobStore;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -218,6 +220,12 @@ public final class CoordinatorMain implements Callable<Integer> {
     }
     InFlightLimits inFlight = limits.inFlight();
     JobStore jobStore = openStore();
+    if (config != null) {
+      for (Map.Entry<String, QueueLimits> e : ConfigFile.queueLimits(config).entrySet()) {
+        jobStore.setQueueLimits(e.getKey(), e.getValue());
+        log.info("queue {} concurrency limits from {}: {}", e.getKey(), config, e.getValue());
+      }
+    }
     Coordinator coordinator =
         Coordinator.start(
             jobStore,

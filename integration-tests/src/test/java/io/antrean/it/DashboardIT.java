@@ -13,6 +13,8 @@ import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.ListQueuesRequest;
+import io.antrean.proto.v1.RateLimit;
+import io.antrean.proto.v1.SetQueueLimitsRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import java.io.File;
 import java.nio.file.Files;
@@ -193,6 +195,26 @@ class DashboardIT {
     waitForText(By.cssSelector("[data-queue='default'] [data-count='succeeded']"), "1");
     assertThat(Jobs.get(cluster.jobs(), id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
     assertThat(browser.findElements(By.cssSelector("button.resume"))).isEmpty();
+  }
+
+  @Test
+  void aQueuesLimitsShowOnItsCard() throws Exception {
+    cluster.startCoordinator();
+    AdminServiceGrpc.newBlockingStub(cluster.channel())
+        .withDeadlineAfter(30, TimeUnit.SECONDS)
+        .setQueueLimits(
+            SetQueueLimitsRequest.newBuilder()
+                .setQueue("default")
+                .setMaxRunningPerKey(1)
+                .setRate(RateLimit.newBuilder().setStarts(10).setInterval(Durations.fromSeconds(1)))
+                .build());
+    Jobs.enqueue(cluster.jobs(), "bench.noop", "{}");
+
+    browser.get(cluster.httpBase() + "/");
+
+    waitForText(
+        By.cssSelector("section[data-queue='default'] .limits"),
+        "limits: at most 1 running per key, at most 10 per 1s started");
   }
 
   /** A stub with a fresh deadline: one made at the start can run out before a slow test ends. */

@@ -62,6 +62,12 @@ final class EnqueueCommand implements Callable<Integer> {
   @Option(names = "--idempotency-key", paramLabel = "KEY", description = "Deduplicates enqueues.")
   private String idempotencyKey;
 
+  @Option(
+      names = "--concurrency-key",
+      paramLabel = "KEY",
+      description = "The key the queue's per-key concurrency limit counts the job under.")
+  private String concurrencyKey;
+
   @Option(names = "--max-attempts", paramLabel = "N", description = "Attempts in all, 1 = none.")
   private Integer maxAttempts;
 
@@ -113,6 +119,9 @@ final class EnqueueCommand implements Callable<Integer> {
       }
       if (idempotencyKey != null) {
         builder.idempotencyKey(idempotencyKey);
+      }
+      if (concurrencyKey != null) {
+        builder.concurrencyKey(concurrencyKey);
       }
       if (maxAttempts != null) {
         builder.maxAttempts(maxAttempts);

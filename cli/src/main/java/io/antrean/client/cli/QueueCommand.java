@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "queue",
     mixinStandardHelpOptions = true,
-    header = "Lists queues with their pause state, and pauses and resumes them.",
+    header = "Lists queues, pauses and resumes them, and sets their concurrency limits.",
     description = {
       "A paused queue still accepts jobs, but no worker leases any of them until it is resumed;"
           + " jobs already running carry on. The pause is durable and holds for every coordinator"
@@ -19,7 +19,12 @@ import picocli.CommandLine.Spec;
       "A bad queue name is refused with a field violation on 'queue' (exit code 1)."
     },
     synopsisSubcommandLabel = "COMMAND",
-    subcommands = {QueueListCommand.class, QueuePauseCommand.class, QueueResumeCommand.class})
+    subcommands = {
+      QueueListCommand.class,
+      QueuePauseCommand.class,
+      QueueResumeCommand.class,
+      QueueLimitCommand.class
+    })
 final class QueueCommand implements Callable<Integer> {
   @ParentCommand private AntreanCli cli;
   @Spec private CommandSpec spec;
@@ -28,7 +33,7 @@ final class QueueCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new ParameterException(
-        spec.commandLine(), "Missing queue command: list, pause or resume");
+        spec.commandLine(), "Missing queue command: list, pause, resume or limit");
   }
 
   /** The top-level command, for the connection and the output streams. */

@@ -72,6 +72,8 @@ class EnqueueCommandTest {
         "1m30s",
         "--idempotency-key",
         "k-9",
+        "--concurrency-key",
+        "customer-7",
         "--max-attempts",
         "3");
 
@@ -83,6 +85,7 @@ class EnqueueCommandTest {
     assertThat(sent.getPriority()).isEqualTo(5);
     assertThat(sent.getDelay()).isEqualTo(Durations.fromSeconds(90));
     assertThat(sent.getIdempotencyKey()).isEqualTo("k-9");
+    assertThat(sent.getConcurrencyKey()).isEqualTo("customer-7");
     assertThat(sent.getRetryPolicy().getMaxAttempts()).isEqualTo(3);
   }
 

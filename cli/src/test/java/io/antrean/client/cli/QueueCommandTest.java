@@ -16,6 +16,8 @@ import io.antrean.proto.v1.QueueInfo;
 import io.antrean.proto.v1.QueueStats;
 import io.antrean.proto.v1.ResumeQueueRequest;
 import io.antrean.proto.v1.ResumeQueueResponse;
+import io.antrean.proto.v1.SetQueueLimitsRequest;
+import io.antrean.proto.v1.SetQueueLimitsResponse;
 import io.grpc.Status;
 import io.grpc.protobuf.StatusProto;
 import org.junit.jupiter.api.AfterEach;
@@ -146,6 +148,50 @@ class QueueCommandTest {
   }
 
   @Test
+  void limitSetsBothLimitsAndSaysWhatTheyAre() {
+    CliHarness.Result result =
+        cli.run("queue", "limit", "mail", "--max-running", "10", "--max-running-per-key", "1");
+
+    assertThat(result.exitCode()).isZero();
+    assertThat(result.out())
+        .isEqualTo(
+            "queue mail limits: at most 10 running, at most 1 running per concurrency key"
+                + System.lineSeparator());
+    assertThat(cli.admin.requestsOf(SetQueueLimitsRequest.class))
+        .containsExactly(
+            SetQueueLimitsRequest.newBuilder()
+                .setQueue("mail")
+                .setMaxRunning(10)
+                .setMaxRunningPerKey(1)
+                .build());
+  }
+
+  @Test
+  void limitClearRemovesEveryLimit() throws Exception {
+    CliHarness.Result result = cli.run("queue", "limit", "mail", "--clear");
+    CliHarness.Result json =
+        cli.run("queue", "limit", "mail", "--max-running-per-key", "2", "--json");
+
+    assertThat(result.out())
+        .isEqualTo("queue mail has no concurrency limits" + System.lineSeparator());
+    assertThat(cli.admin.requestsOf(SetQueueLimitsRequest.class).get(0))
+        .isEqualTo(SetQueueLimitsRequest.newBuilder().setQueue("mail").build());
+    SetQueueLimitsResponse.Builder parsed = SetQueueLimitsResponse.newBuilder();
+    JsonFormat.parser().merge(json.out(), parsed);
+    assertThat(parsed.getQueue().getLimits().getMaxRunningPerKey()).isEqualTo(2);
+  }
+
+  @Test
+  void limitWithoutALimitOrWithClearAndALimitIsAUsageError() {
+    CliHarness.Result none = cli.run("queue", "limit", "mail");
+    CliHarness.Result both = cli.run("queue", "limit", "mail", "--clear", "--max-running", "3");
+
+    assertThat(none.exitCode()).isEqualTo(2);
+    assertThat(both.exitCode()).isEqualTo(2);
+    assertThat(cli.admin.requestsOf(SetQueueLimitsRequest.class)).isEmpty();
+  }
+
+  @Test
   void aBadQueueNameExitsOneWithTheFieldViolation() {
     cli.admin.pauseQueue =
         r -> {
@@ -186,7 +232,7 @@ class QueueCommandTest {
     CliHarness.Result noName = cli.run("queue", "pause");
 
     assertThat(noCommand.exitCode()).isEqualTo(2);
-    assertThat(noCommand.err()).contains("Missing queue command: list, pause or resume");
+    assertThat(noCommand.err()).contains("Missing queue command: list, pause, resume or limit");
     assertThat(noName.exitCode()).isEqualTo(2);
     assertThat(noName.err()).contains("QUEUE");
     assertThat(cli.targets).isEmpty();

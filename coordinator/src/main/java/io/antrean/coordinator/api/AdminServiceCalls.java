@@ -4,11 +4,13 @@ import io.antrean.coordinator.core.DeadLetterSelection;
 import io.antrean.coordinator.core.DeadLetters;
 import io.antrean.coordinator.core.QueueControl;
 import io.antrean.coordinator.core.QueueControl.QueueStatus;
+import io.antrean.coordinator.core.QueueLimitsCommand;
 import io.antrean.coordinator.core.QueueRates;
 import io.antrean.coordinator.core.RedriveOutcome;
 import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobPage;
+import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.proto.v1.DeadLetterFilter;
 import io.antrean.proto.v1.GetDeadLetterRequest;
 import io.antrean.proto.v1.GetDeadLetterResponse;
@@ -25,11 +27,15 @@ import io.antrean.proto.v1.PauseQueueResponse;
 import io.antrean.proto.v1.PurgeDeadLettersRequest;
 import io.antrean.proto.v1.PurgeDeadLettersResponse;
 import io.antrean.proto.v1.QueueInfo;
+import io.antrean.proto.v1.RateLimit;
 import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.RedriveDeadLettersResponse;
 import io.antrean.proto.v1.ResumeQueueRequest;
 import io.antrean.proto.v1.ResumeQueueResponse;
+import io.antrean.proto.v1.SetQueueLimitsRequest;
+import io.antrean.proto.v1.SetQueueLimitsResponse;
 import java.time.Clock;
+import javax.annotation.Nullable;
 
 /**
  * The AdminService's calls (dead letters, queue control, workers and rates) without a transport: a
@@ -127,6 +133,29 @@ public final class AdminServiceCalls {
         .build();
   }
 
+  public SetQueueLimitsResponse setQueueLimits(SetQueueLimitsRequest request) {
+    return SetQueueLimitsResponse.newBuilder()
+        .setQueue(
+            queueInfo(
+                queues.setLimits(
+                    new QueueLimitsCommand(
+                        request.getQueue(),
+                        request.getMaxRunning(),
+                        request.getMaxRunningPerKey(),
+                        request.hasRate() ? request.getRate().getStarts() : null,
+                        request.hasRate() ? interval(request.getRate(), "rate.interval") : null,
+                        request.hasRatePerKey() ? request.getRatePerKey().getStarts() : null,
+                        request.hasRatePerKey()
+                            ? interval(request.getRatePerKey(), "rate_per_key.interval")
+                            : null))))
+        .build();
+  }
+
+  @Nullable
+  private static java.time.Duration interval(RateLimit rate, String field) {
+    return rate.hasInterval() ? ProtoTime.requestDuration(rate.getInterval(), field) : null;
+  }
+
   static QueueInfo queueInfo(QueueStatus q) {
     QueueInfo.Builder b =
         QueueInfo.newBuilder()
@@ -136,7 +165,31 @@ public final class AdminServiceCalls {
     if (q.pausedAt() != null) {
       b.setPausedAt(ProtoTime.timestamp(q.pausedAt()));
     }
+    if (q.limits().limited()) {
+      b.setLimits(limits(q.limits()));
+    }
     return b.build();
+  }
+
+  static io.antrean.proto.v1.QueueLimits limits(QueueLimits limits) {
+    io.antrean.proto.v1.QueueLimits.Builder b =
+        io.antrean.proto.v1.QueueLimits.newBuilder()
+            .setMaxRunning(limits.maxRunning() == null ? 0 : limits.maxRunning())
+            .setMaxRunningPerKey(limits.maxRunningPerKey() == null ? 0 : limits.maxRunningPerKey());
+    if (limits.rate() != null) {
+      b.setRate(rate(limits.rate()));
+    }
+    if (limits.ratePerKey() != null) {
+      b.setRatePerKey(rate(limits.ratePerKey()));
+    }
+    return b.build();
+  }
+
+  private static RateLimit rate(io.antrean.coordinator.store.RateLimit rate) {
+    return RateLimit.newBuilder()
+        .setStarts(rate.starts())
+        .setInterval(ProtoTime.duration(rate.interval()))
+        .build();
   }
 
   static DeadLetterQuery query(DeadLetterFilter f) {

@@ -61,7 +61,8 @@ public final class JobMapper {
         r.hasDelay() ? requestDuration(r.getDelay(), prefix + "delay") : null,
         r.getIdempotencyKey(),
         retry,
-        r.getTraceParent());
+        r.getTraceParent(),
+        r.getConcurrencyKey());
   }
 
   /** A job as a message, with its history when the snapshot carries one. */
@@ -99,6 +100,9 @@ public final class JobMapper {
     }
     if (j.traceParent() != null) {
       b.setTraceParent(j.traceParent());
+    }
+    if (j.concurrencyKey() != null) {
+      b.setConcurrencyKey(j.concurrencyKey());
     }
     if (j.progress() != null) {
       b.setProgress(j.progress());

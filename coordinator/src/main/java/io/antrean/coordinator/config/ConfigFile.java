@@ -5,6 +5,8 @@ import com.google.protobuf.util.JsonFormat;
 import io.antrean.coordinator.core.RetryOverride;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.job.RetryPolicy;
+import io.antrean.coordinator.store.QueueLimits;
+import io.antrean.coordinator.store.RateLimit;
 import io.antrean.proto.config.v1.CoordinatorConfig;
 import io.antrean.proto.config.v1.JobTypeConfig;
 import io.antrean.proto.config.v1.QueueConfig;
@@ -17,12 +19,14 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Reads the coordinator's JSON configuration file (the {@code antrean.config.v1.CoordinatorConfig}
- * message in protobuf's JSON mapping): declared job types and retry defaults per type and queue. A
- * type's or queue's retry policy gives only the fields it sets; the rest come from the layer below,
- * per field (see {@link Settings#retryDefaults}).
+ * message in protobuf's JSON mapping): declared job types, retry defaults per type and queue, and
+ * queues' concurrency limits (see {@link #queueLimits}). A type's or queue's retry policy gives
+ * only the fields it sets; the rest come from the layer below, per field (see {@link
+ * Settings#retryDefaults}).
  */
 public final class ConfigFile {
   private ConfigFile() {}
@@ -31,6 +35,55 @@ public final class ConfigFile {
    * @throws IllegalArgumentException naming the file and the fault, for a file that cannot be used
    */
   public static Settings apply(Path file, Settings base) {
+    return apply(read(file), base, file.toString());
+  }
+
+  /**
+   * The concurrency limits the file declares, by queue; queues that declare none are left out.
+   *
+   * @throws IllegalArgumentException naming the file and the queue, for a negative limit
+   */
+  public static Map<String, QueueLimits> queueLimits(Path file) {
+    return queueLimits(read(file), file.toString());
+  }
+
+  static Map<String, QueueLimits> queueLimits(CoordinatorConfig config, String source) {
+    Map<String, QueueLimits> limits = new TreeMap<>();
+    for (QueueConfig q : config.getQueuesList()) {
+      if (!q.hasConcurrencyLimits()) {
+        continue;
+      }
+      if (q.getName().isEmpty()) {
+        throw new IllegalArgumentException(source + ": a queue has no name");
+      }
+      io.antrean.proto.v1.QueueLimits declared = q.getConcurrencyLimits();
+      int maxRunning = declared.getMaxRunning();
+      int perKey = declared.getMaxRunningPerKey();
+      if (maxRunning < 0 || perKey < 0) {
+        throw new IllegalArgumentException(
+            source + ": concurrency limits of queue " + q.getName() + " must be 0 or more");
+      }
+      try {
+        limits.put(
+            q.getName(),
+            new QueueLimits(
+                maxRunning == 0 ? null : maxRunning,
+                perKey == 0 ? null : perKey,
+                declared.hasRate() ? rate(declared.getRate()) : null,
+                declared.hasRatePerKey() ? rate(declared.getRatePerKey()) : null));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            source + ": rate limit of queue " + q.getName() + ": " + e.getMessage(), e);
+      }
+    }
+    return limits;
+  }
+
+  private static RateLimit rate(io.antrean.proto.v1.RateLimit r) {
+    return new RateLimit(r.getStarts(), duration(r.getInterval()));
+  }
+
+  private static CoordinatorConfig read(Path file) {
     String json;
     try {
       json = Files.readString(file, StandardCharsets.UTF_8);
@@ -44,7 +97,7 @@ public final class ConfigFile {
       throw new IllegalArgumentException(
           "config file " + file + " is not valid: " + e.getMessage(), e);
     }
-    return apply(b.build(), base, file.toString());
+    return b.build();
   }
 
   static Settings apply(CoordinatorConfig config, Settings base, String source) {

@@ -11,6 +11,7 @@ import javax.annotation.Nullable;
  * @param runAt run no earlier than this; at most one of runAt and delay
  * @param delay run no earlier than now plus this
  * @param traceParent the producer's W3C {@code traceparent}, carried to the worker
+ * @param concurrencyKey the key the queue's per-key concurrency limit counts the job under
  */
 public record EnqueueCommand(
     String queue,
@@ -22,7 +23,8 @@ public record EnqueueCommand(
     @Nullable Duration delay,
     String idempotencyKey,
     RetryOverride retry,
-    String traceParent) {
+    String traceParent,
+    String concurrencyKey) {
 
   public EnqueueCommand {
     Objects.requireNonNull(queue, "queue");
@@ -32,6 +34,33 @@ public record EnqueueCommand(
     Objects.requireNonNull(idempotencyKey, "idempotencyKey");
     Objects.requireNonNull(retry, "retry");
     Objects.requireNonNull(traceParent, "traceParent");
+    Objects.requireNonNull(concurrencyKey, "concurrencyKey");
+  }
+
+  /** A command without a concurrency key. */
+  public EnqueueCommand(
+      String queue,
+      String type,
+      byte[] payload,
+      String contentType,
+      int priority,
+      @Nullable Instant runAt,
+      @Nullable Duration delay,
+      String idempotencyKey,
+      RetryOverride retry,
+      String traceParent) {
+    this(
+        queue,
+        type,
+        payload,
+        contentType,
+        priority,
+        runAt,
+        delay,
+        idempotencyKey,
+        retry,
+        traceParent,
+        "");
   }
 
   /** A plain job of this type in the default queue, for tests and samples. */

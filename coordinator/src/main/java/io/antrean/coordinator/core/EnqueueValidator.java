@@ -17,6 +17,7 @@ final class EnqueueValidator {
   private static final int MAX_KEY_LENGTH = 256;
   private static final int MAX_CONTENT_TYPE_LENGTH = 128;
   private static final int MAX_TRACE_PARENT_LENGTH = 512;
+  static final int MAX_CONCURRENCY_KEY_LENGTH = 256;
 
   private final Settings settings;
 
@@ -96,6 +97,12 @@ final class EnqueueValidator {
               prefix + "trace_parent",
               "trace parent longer than " + MAX_TRACE_PARENT_LENGTH + " characters"));
     }
+    if (cmd.concurrencyKey().length() > MAX_CONCURRENCY_KEY_LENGTH) {
+      out.add(
+          new FieldViolation(
+              prefix + "concurrency_key",
+              "concurrency key longer than " + MAX_CONCURRENCY_KEY_LENGTH + " characters"));
+    }
     Instant runAt = runAt(cmd, now, prefix, out);
     RetryPolicy policy = policy(cmd, queue, prefix, out);
     if (out.size() > before) {
@@ -112,7 +119,8 @@ final class EnqueueValidator {
         key,
         key == null ? null : now.plus(settings.idempotencyWindow()),
         policy,
-        cmd.traceParent().isEmpty() ? null : cmd.traceParent());
+        cmd.traceParent().isEmpty() ? null : cmd.traceParent(),
+        cmd.concurrencyKey().isEmpty() ? null : cmd.concurrencyKey());
   }
 
   private static Instant runAt(

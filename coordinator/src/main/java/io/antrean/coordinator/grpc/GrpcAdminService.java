@@ -20,6 +20,8 @@ import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.RedriveDeadLettersResponse;
 import io.antrean.proto.v1.ResumeQueueRequest;
 import io.antrean.proto.v1.ResumeQueueResponse;
+import io.antrean.proto.v1.SetQueueLimitsRequest;
+import io.antrean.proto.v1.SetQueueLimitsResponse;
 import io.grpc.stub.StreamObserver;
 
 /**
@@ -77,6 +79,12 @@ public final class GrpcAdminService extends AdminServiceGrpc.AdminServiceImplBas
   @Override
   public void pauseQueue(PauseQueueRequest request, StreamObserver<PauseQueueResponse> observer) {
     Unary.answer(observer, () -> calls.pauseQueue(request));
+  }
+
+  @Override
+  public void setQueueLimits(
+      SetQueueLimitsRequest request, StreamObserver<SetQueueLimitsResponse> observer) {
+    Unary.answer(observer, () -> calls.setQueueLimits(request));
   }
 
   @Override

@@ -125,7 +125,7 @@ final class HttpGuard {
 
   @Nullable
   private static String queueOf(String label, HttpCall call) {
-    if (label.endsWith(":pause") || label.endsWith(":resume")) {
+    if (label.endsWith(":pause") || label.endsWith(":resume") || label.endsWith(":limits")) {
       return call.pathParam();
     }
     if (label.equals("GET /v1/jobs")

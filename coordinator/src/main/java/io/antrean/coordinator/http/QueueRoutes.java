@@ -4,6 +4,7 @@ import io.antrean.coordinator.api.AdminServiceCalls;
 import io.antrean.proto.v1.ListQueuesRequest;
 import io.antrean.proto.v1.PauseQueueRequest;
 import io.antrean.proto.v1.ResumeQueueRequest;
+import io.antrean.proto.v1.SetQueueLimitsRequest;
 import java.io.IOException;
 import java.util.Set;
 
@@ -15,6 +16,8 @@ import java.util.Set;
  *   <li>{@code GET /v1/queues}: ListQueuesResponse, every queue with its pause state and counts
  *   <li>{@code POST /v1/queues/{queue}:pause}: PauseQueueResponse (the body, if any, is ignored)
  *   <li>{@code POST /v1/queues/{queue}:resume}: ResumeQueueResponse (the body, if any, is ignored)
+ *   <li>{@code POST /v1/queues/{queue}:limits}: body SetQueueLimitsRequest (its queue, if any, is
+ *       replaced by the path's), SetQueueLimitsResponse
  * </ul>
  */
 final class QueueRoutes {
@@ -28,7 +31,8 @@ final class QueueRoutes {
     router
         .add("GET", "/v1/queues", this::list)
         .add("POST", "/v1/queues/{queue}:pause", this::pause)
-        .add("POST", "/v1/queues/{queue}:resume", this::resume);
+        .add("POST", "/v1/queues/{queue}:resume", this::resume)
+        .add("POST", "/v1/queues/{queue}:limits", this::limits);
   }
 
   private void list(HttpCall call) throws IOException {
@@ -46,5 +50,12 @@ final class QueueRoutes {
     call.query(Set.of()).check();
     call.respond(
         200, calls.resumeQueue(ResumeQueueRequest.newBuilder().setQueue(call.pathParam()).build()));
+  }
+
+  private void limits(HttpCall call) throws IOException {
+    call.query(Set.of()).check();
+    SetQueueLimitsRequest request =
+        call.json(SetQueueLimitsRequest.newBuilder()).setQueue(call.pathParam()).build();
+    call.respond(200, calls.setQueueLimits(request));
   }
 }

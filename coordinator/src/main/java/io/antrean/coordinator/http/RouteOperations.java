@@ -27,7 +27,8 @@ final class RouteOperations {
           Map.entry("GET /v1/workers", ADMIN + "ListWorkers"),
           Map.entry("GET /v1/rates", ADMIN + "GetQueueRates"),
           Map.entry("POST /v1/queues/{queue}:pause", ADMIN + "PauseQueue"),
-          Map.entry("POST /v1/queues/{queue}:resume", ADMIN + "ResumeQueue"));
+          Map.entry("POST /v1/queues/{queue}:resume", ADMIN + "ResumeQueue"),
+          Map.entry("POST /v1/queues/{queue}:limits", ADMIN + "SetQueueLimits"));
 
   /** Probes, the dashboard's static files (they hold no data) and sign-in itself. */
   private static final Set<String> OPEN =
@@ -56,6 +57,7 @@ final class RouteOperations {
   static String queueParamOf(String label) {
     return label.equals("POST /v1/queues/{queue}:pause")
             || label.equals("POST /v1/queues/{queue}:resume")
+            || label.equals("POST /v1/queues/{queue}:limits")
         ? "{queue}"
         : null;
   }

@@ -17,6 +17,8 @@ import javax.annotation.Nullable;
  * @param lease present while the job is {@link JobState#RUNNING}
  * @param history the attempt history, oldest first; empty when the store was not asked for it
  * @param traceParent the producer's W3C {@code traceparent}; null for none
+ * @param concurrencyKey the key its queue's per-key concurrency limit counts it under; null for
+ *     none
  */
 public record Job(
     long id,
@@ -42,7 +44,8 @@ public record Job(
     @Nullable String progress,
     boolean cancelRequested,
     List<Attempt> history,
-    @Nullable String traceParent) {
+    @Nullable String traceParent,
+    @Nullable String concurrencyKey) {
 
   public Job {
     Objects.requireNonNull(queue, "queue");
@@ -103,7 +106,8 @@ public record Job(
         progress,
         cancelRequested,
         newHistory,
-        traceParent);
+        traceParent,
+        concurrencyKey);
   }
 
   @Override

@@ -10,6 +10,8 @@ import javax.annotation.Nullable;
  * @param idempotencyKey null when the producer gave none
  * @param traceParent the producer's W3C {@code traceparent}; null for none
  * @param idempotencyExpiresAt how long the key is remembered; null exactly when the key is null
+ * @param concurrencyKey the key its queue's per-key concurrency limit counts it under (a customer
+ *     id, say); null for none
  */
 public record NewJob(
     String queue,
@@ -21,7 +23,8 @@ public record NewJob(
     @Nullable String idempotencyKey,
     @Nullable Instant idempotencyExpiresAt,
     RetryPolicy retryPolicy,
-    @Nullable String traceParent) {
+    @Nullable String traceParent,
+    @Nullable String concurrencyKey) {
 
   public NewJob {
     Objects.requireNonNull(queue, "queue");

@@ -8,6 +8,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -22,8 +23,9 @@ import java.util.function.Supplier;
  * antrean_stale_completions_rejected_total}, {@code antrean_queue_depth}, {@code
  * antrean_oldest_pending_age_seconds}, {@code antrean_dead_letter_depth}, {@code
  * antrean_enqueue_to_start_seconds}, {@code antrean_job_run_seconds}, {@code
- * antrean_rpc_duration_seconds}; and the Prometheus client's standard JVM and process metrics
- * ({@code jvm_*}, {@code process_*}). Thread-safe.
+ * antrean_rpc_duration_seconds}, {@code antrean_jobs_held_by_limits} (see {@link #watchLimits});
+ * and the Prometheus client's standard JVM and process metrics ({@code jvm_*}, {@code process_*}).
+ * Thread-safe.
  */
 public final class CoordinatorMetrics {
   /** The content type of {@link #writeText}. */
@@ -47,6 +49,15 @@ public final class CoordinatorMetrics {
     this.rpc = new RpcDurations(registry);
     new QueueGauges(queueCounts, nanoTime).register(registry);
     JvmMetrics.builder().register(registry);
+  }
+
+  /**
+   * Adds {@code antrean_jobs_held_by_limits{queue}}: ready jobs the queue's concurrency or rate
+   * limits hold back, from {@code held} (the store's count as of now), read at most once a second
+   * from the scraping thread.
+   */
+  public void watchLimits(Supplier<? extends Map<String, Long>> held) {
+    new HeldByLimitsGauge(held, System::nanoTime).register(registry);
   }
 
   /** The listener to give the scheduling core. */

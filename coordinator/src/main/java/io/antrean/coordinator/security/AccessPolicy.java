@@ -17,7 +17,8 @@ import java.util.Set;
  *   <tr><td>WorkerService (all)</td><td>worker</td></tr>
  *   <tr><td>AdminService ListQueues, ListDeadLetters, GetDeadLetter, ListWorkers,
  *       GetQueueRates</td><td>reader, admin</td></tr>
- *   <tr><td>AdminService PauseQueue, ResumeQueue, RedriveDeadLetters, PurgeDeadLetters</td>
+ *   <tr><td>AdminService PauseQueue, ResumeQueue, SetQueueLimits, RedriveDeadLetters,
+ *       PurgeDeadLetters</td>
  *       <td>admin</td></tr>
  *   <tr><td>grpc.health.v1 (health checks)</td><td>no authentication</td></tr>
  *   <tr><td>anything else (reflection, dashboard page, metrics)</td><td>any identity</td></tr>
@@ -50,6 +51,7 @@ public final class AccessPolicy {
           Map.entry(ADMIN + "GetQueueRates", OPERATE_READ),
           Map.entry(ADMIN + "PauseQueue", OPERATE),
           Map.entry(ADMIN + "ResumeQueue", OPERATE),
+          Map.entry(ADMIN + "SetQueueLimits", OPERATE),
           Map.entry(ADMIN + "RedriveDeadLetters", OPERATE),
           Map.entry(ADMIN + "PurgeDeadLetters", OPERATE));
 

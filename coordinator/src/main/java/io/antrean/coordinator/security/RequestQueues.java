@@ -10,6 +10,7 @@ import io.antrean.proto.v1.PauseQueueRequest;
 import io.antrean.proto.v1.PurgeDeadLettersRequest;
 import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.ResumeQueueRequest;
+import io.antrean.proto.v1.SetQueueLimitsRequest;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -40,6 +41,9 @@ public final class RequestQueues {
       return List.of(orDefault(r.getQueue()));
     }
     if (request instanceof ResumeQueueRequest r) {
+      return List.of(orDefault(r.getQueue()));
+    }
+    if (request instanceof SetQueueLimitsRequest r) {
       return List.of(orDefault(r.getQueue()));
     }
     if (request instanceof ListJobsRequest r) {

@@ -67,6 +67,13 @@ public interface JobStore extends AutoCloseable {
    * <p>A paused queue (see {@link #setQueuePaused}) leases nothing: the answer is empty however
    * many of its jobs are ready. The pause is checked inside the same atomic change as the lease.
    *
+   * <p>A queue with limits (see {@link #setQueueLimits}) leases only as many jobs as keep its
+   * RUNNING jobs within {@link QueueLimits#maxRunning}, and passes over a job whose concurrency key
+   * already has {@link QueueLimits#maxRunningPerKey} RUNNING jobs (it stays PENDING, its attempts
+   * untouched, and a later job with another key may be leased before it). Exact with every process
+   * sharing the store: the counts and the lease are one atomic change, serialised with the other
+   * leases of that queue.
+   *
    * @return the leased jobs in that order; empty if none is ready or the queue is paused
    */
   List<Job> lease(LeaseSpec spec, Instant now);
@@ -234,6 +241,28 @@ public interface JobStore extends AutoCloseable {
 
   /** The paused queues with the time each was paused, ordered by queue name; a new map. */
   SortedMap<String, Instant> pausedQueues();
+
+  /**
+   * Sets a queue's concurrency limits, durably, replacing the ones it had; {@link QueueLimits#NONE}
+   * removes them. Jobs already running are not affected: a lower limit only holds back new leases
+   * until enough of them finish. A store shared by many processes makes the change visible to all
+   * of them; one that caches which queues have limits may take up to a second to see a new limit
+   * elsewhere, and leases nothing in such a queue meanwhile rather than exceed it.
+   *
+   * @param queue a valid queue name (the caller validates it)
+   */
+  void setQueueLimits(String queue, QueueLimits limits);
+
+  /** The queues that have any limit, ordered by queue name; a new map. */
+  SortedMap<String, QueueLimits> queueLimits();
+
+  /**
+   * For each queue that has limits, how many of its ready PENDING jobs (run time at or before
+   * {@code now}) the limits hold back as of {@code now}: all of them while the queue is at its
+   * {@code maxRunning} or its rate bucket is empty, else those whose concurrency key is at its cap
+   * or has an empty bucket. Read without locks, for metrics. Ordered by queue name; a new map.
+   */
+  SortedMap<String, Long> jobsHeldByLimits(Instant now);
 
   /**
    * Every lease currently held (also those expired but not yet taken back), for rebuilding expiry

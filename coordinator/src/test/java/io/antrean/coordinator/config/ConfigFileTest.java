@@ -2,9 +2,12 @@ package io.antrean.coordinator.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.job.RetryPolicy;
+import io.antrean.coordinator.store.QueueLimits;
+import io.antrean.coordinator.store.RateLimit;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -107,5 +110,43 @@ class ConfigFileTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("retry policy of q")
         .hasMessageContaining("multiplier");
+  }
+
+  @Test
+  void queueConcurrencyLimitsAreReadOnlyForQueuesThatDeclareThem() throws Exception {
+    Path file = dir.resolve("antrean.json");
+    Files.writeString(
+        file,
+        """
+        {"queues": [
+          {"name": "tenants", "concurrencyLimits": {"maxRunningPerKey": 1}},
+          {"name": "capped", "concurrencyLimits": {"maxRunning": 20, "maxRunningPerKey": 2,
+            "rate": {"starts": 100, "interval": "60s"}}},
+          {"name": "cleared", "concurrencyLimits": {}},
+          {"name": "untouched", "retryPolicy": {"maxAttempts": 2}}
+        ]}
+        """,
+        StandardCharsets.UTF_8);
+
+    assertThat(ConfigFile.queueLimits(file))
+        .containsExactly(
+            entry(
+                "capped", new QueueLimits(20, 2, new RateLimit(100, Duration.ofSeconds(60)), null)),
+            entry("cleared", QueueLimits.NONE),
+            entry("tenants", new QueueLimits(null, 1)));
+  }
+
+  @Test
+  void aNegativeConcurrencyLimitIsReportedWithItsQueue() throws Exception {
+    Path file = dir.resolve("antrean.json");
+    Files.writeString(
+        file,
+        "{\"queues\": [{\"name\": \"q\", \"concurrencyLimits\": {\"maxRunning\": -1}}]}",
+        StandardCharsets.UTF_8);
+
+    assertThatThrownBy(() -> ConfigFile.queueLimits(file))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("queue q")
+        .hasMessageContaining(file.toString());
   }
 }

@@ -112,6 +112,7 @@ class DeadLetterMonitorTest {
         null,
         false,
         List.of(),
+        null,
         null);
   }
 }

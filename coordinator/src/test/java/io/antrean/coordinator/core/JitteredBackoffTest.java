@@ -134,6 +134,7 @@ class JitteredBackoffTest {
         null,
         false,
         List.of(),
+        null,
         null);
   }
 }

@@ -184,6 +184,7 @@ class LongPollTest {
         null,
         false,
         List.of(),
+        null,
         null);
   }
 

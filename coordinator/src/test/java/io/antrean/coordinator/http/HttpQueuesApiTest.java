@@ -6,11 +6,15 @@ import static io.antrean.coordinator.http.HttpApiFixture.error;
 import static io.antrean.coordinator.http.HttpApiFixture.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.ListQueuesResponse;
 import io.antrean.proto.v1.PauseQueueResponse;
+import io.antrean.proto.v1.QueueInfo;
 import io.antrean.proto.v1.ResumeQueueResponse;
+import io.antrean.proto.v1.SetQueueLimitsResponse;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -66,6 +70,78 @@ class HttpQueuesApiTest {
     assertThat(parse(r.body(), ListQueuesResponse.newBuilder()).build().getQueuesList())
         .extracting(q -> q.getName() + " " + q.getPaused() + " " + q.getStats().getPending())
         .containsExactly("bulk false 1", "reports true 0");
+  }
+
+  @Test
+  void limitsRouteSetsPerKeyCapThatLeasesHonourAndClearsIt() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      String key = i < 2 ? "tenant-a" : "tenant-b";
+      HttpResponse<String> enqueued =
+          api.post("/v1/jobs", emailBody("\"concurrencyKey\":\"" + key + "\""));
+      assertThat(enqueued.statusCode()).as(enqueued.body()).isEqualTo(201);
+    }
+
+    // The body's queue, if any, is replaced by the path's.
+    HttpResponse<String> set =
+        api.post(
+            "/v1/queues/default:limits",
+            "{\"queue\":\"other\",\"maxRunningPerKey\":1,"
+                + "\"ratePerKey\":{\"starts\":100,\"interval\":\"1s\"}}");
+
+    assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+    QueueInfo limited = parse(set.body(), SetQueueLimitsResponse.newBuilder()).build().getQueue();
+    assertThat(limited.getName()).isEqualTo("default");
+    assertThat(limited.getLimits().getMaxRunningPerKey()).isEqualTo(1);
+    assertThat(limited.getLimits().getMaxRunning()).isZero();
+    assertThat(limited.getLimits().getRatePerKey().getStarts()).isEqualTo(100);
+    assertThat(limited.getLimits().getRatePerKey().getInterval().getSeconds()).isEqualTo(1);
+    List<Job> leased = api.lease(10);
+    assertThat(leased).extracting(Job::getConcurrencyKey).containsExactly("tenant-a", "tenant-b");
+    assertThat(
+            parse(api.get("/v1/queues").body(), ListQueuesResponse.newBuilder())
+                .build()
+                .getQueues(0)
+                .getLimits()
+                .getMaxRunningPerKey())
+        .isEqualTo(1);
+
+    HttpResponse<String> cleared = api.post("/v1/queues/default:limits", "{}");
+
+    assertThat(cleared.statusCode()).as(cleared.body()).isEqualTo(200);
+    assertThat(
+            parse(cleared.body(), SetQueueLimitsResponse.newBuilder())
+                .build()
+                .getQueue()
+                .hasLimits())
+        .isFalse();
+    assertThat(api.lease(10)).extracting(Job::getConcurrencyKey).containsExactly("tenant-a");
+  }
+
+  @Test
+  void badLimitsAre422NamingTheirFields() throws Exception {
+    HttpResponse<String> r =
+        api.post(
+            "/v1/queues/default:limits",
+            "{\"maxRunning\":-1,\"rate\":{\"starts\":0,\"interval\":\"1s\"}}");
+
+    assertThat(details(error(r, 422, "VALIDATION_FAILED")))
+        .anySatisfy(d -> assertThat(d).startsWith("max_running"))
+        .anySatisfy(d -> assertThat(d).startsWith("rate.starts"));
+    assertThat(
+            details(error(api.post("/v1/queues/bad!name:limits", "{}"), 422, "VALIDATION_FAILED")))
+        .singleElement()
+        .asString()
+        .startsWith("queue: ");
+    assertThat(
+            details(
+                error(
+                    api.post("/v1/queues/default:limits", "{\"maxRunning\":\"many\"}"),
+                    422,
+                    "VALIDATION_FAILED")))
+        .singleElement()
+        .asString()
+        .startsWith("max_running: ");
+    error(api.get("/v1/queues/default:limits"), 405, "METHOD_NOT_ALLOWED");
   }
 
   @Test

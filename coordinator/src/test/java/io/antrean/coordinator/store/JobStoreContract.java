@@ -25,6 +25,8 @@ import org.junit.jupiter.api.BeforeEach;
  * @see RedriveContract
  * @see RetentionContract
  * @see QueueControlContract
+ * @see ConcurrencyLimitContract
+ * @see RateLimitContract
  */
 public abstract class JobStoreContract
     implements ProducerContract,
@@ -40,7 +42,9 @@ public abstract class JobStoreContract
         DeadLetterContract,
         RedriveContract,
         RetentionContract,
-        QueueControlContract {
+        QueueControlContract,
+        ConcurrencyLimitContract,
+        RateLimitContract {
 
   /** The store under test; a backend's own tests may replace it (after reopening, say). */
   protected JobStore store;

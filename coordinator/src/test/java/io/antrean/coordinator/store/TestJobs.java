@@ -54,6 +54,7 @@ public final class TestJobs {
     @Nullable private Instant keyExpiresAt;
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
     @Nullable private String traceParent;
+    @Nullable private String concurrencyKey;
 
     private Builder(String type) {
       this.type = type;
@@ -114,6 +115,11 @@ public final class TestJobs {
       return this;
     }
 
+    public Builder concurrencyKey(String value) {
+      concurrencyKey = value;
+      return this;
+    }
+
     public NewJob build() {
       return new NewJob(
           queue,
@@ -125,7 +131,8 @@ public final class TestJobs {
           key,
           keyExpiresAt,
           retryPolicy,
-          traceParent);
+          traceParent,
+          concurrencyKey);
     }
   }
 }

@@ -17,6 +17,7 @@ import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
+import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.RetryPlanner;
 import java.time.Duration;
 import java.time.Instant;
@@ -119,12 +120,14 @@ public abstract class JdbcJobStore implements JobStore {
       @Nullable String resultContentType,
       Instant now) {
     byte[] copy = JobStoreArguments.forComplete(workerId, result, now);
-    return autonomous(
-            "complete",
-            s ->
-                WorkerWrites.complete(
-                    s, jobId, fencingToken, workerId, copy, resultContentType, now))
-        .orThrow();
+    return slotFreed(
+        autonomous(
+                "complete",
+                s ->
+                    WorkerWrites.complete(
+                        s, jobId, fencingToken, workerId, copy, resultContentType, now))
+            .orThrow(),
+        now);
   }
 
   @Override
@@ -134,7 +137,10 @@ public abstract class JdbcJobStore implements JobStore {
     if (batch.isEmpty()) {
       return List.of();
     }
-    return transaction("completeAll", s -> WorkerWrites.completeAll(s, workerId, batch, now));
+    List<CompletionOutcome> outcomes =
+        transaction("completeAll", s -> WorkerWrites.completeAll(s, workerId, batch, now));
+    slotsFreed(outcomes.stream().map(CompletionOutcome::job).toList(), now);
+    return outcomes;
   }
 
   @Override
@@ -146,29 +152,39 @@ public abstract class JdbcJobStore implements JobStore {
       RetryPlanner planner,
       Instant now) {
     JobStoreArguments.forFail(workerId, failure, planner, now);
-    return transaction(
-            "fail", s -> WorkerWrites.fail(s, jobId, fencingToken, workerId, failure, planner, now))
-        .orThrow();
+    return slotFreed(
+        transaction(
+                "fail",
+                s -> WorkerWrites.fail(s, jobId, fencingToken, workerId, failure, planner, now))
+            .orThrow(),
+        now);
   }
 
   @Override
   public Job release(long jobId, long fencingToken, String workerId, String reason, Instant now) {
     JobStoreArguments.forRelease(workerId, reason, now);
-    return transaction(
-            "release", s -> WorkerWrites.release(s, jobId, fencingToken, workerId, reason, now))
-        .orThrow();
+    return slotFreed(
+        transaction(
+                "release", s -> WorkerWrites.release(s, jobId, fencingToken, workerId, reason, now))
+            .orThrow(),
+        now);
   }
 
   @Override
   public Optional<Job> expireLease(long jobId, long fencingToken, Instant now) {
     Objects.requireNonNull(now, "now");
-    return transaction("expireLease", s -> LeaseWrites.expireLease(s, jobId, fencingToken, now));
+    Optional<Job> taken =
+        transaction("expireLease", s -> LeaseWrites.expireLease(s, jobId, fencingToken, now));
+    taken.ifPresent(job -> slotFreed(job, now));
+    return taken;
   }
 
   @Override
   public List<Job> expireLeases(Instant now, int limit) {
     JobStoreArguments.forExpireLeases(now, limit);
-    return transaction("expireLeases", s -> LeaseWrites.expireLeases(s, now, limit));
+    List<Job> taken = transaction("expireLeases", s -> LeaseWrites.expireLeases(s, now, limit));
+    slotsFreed(taken, now);
+    return taken;
   }
 
   @Override
@@ -206,6 +222,32 @@ public abstract class JdbcJobStore implements JobStore {
   @Override
   public SortedMap<String, Instant> pausedQueues() {
     return read("list paused queues", QueueControlRows::paused);
+  }
+
+  @Override
+  public void setQueueLimits(String queue, QueueLimits limits) {
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(limits, "limits");
+    transaction(
+        "set queue limits",
+        s -> {
+          QueueRows.setLimits(s, queue, limits);
+          // Waiting Lease calls look again: a raised or removed limit may free jobs.
+          s.jobsReady(queue);
+          return null;
+        });
+    limitsSet(queue, limits);
+  }
+
+  @Override
+  public SortedMap<String, QueueLimits> queueLimits() {
+    return read("list queue limits", QueueRows::limited);
+  }
+
+  @Override
+  public SortedMap<String, Long> jobsHeldByLimits(Instant now) {
+    Objects.requireNonNull(now, "now");
+    return snapshot("count jobs held by limits", s -> HeldJobs.count(s, now));
   }
 
   @Override
@@ -268,6 +310,27 @@ public abstract class JdbcJobStore implements JobStore {
       release();
     }
   }
+
+  /**
+   * A job that ran has stopped running; returns it, for chaining. See {@link #slotsFreed}.
+   *
+   * @param job the job as the change left it
+   */
+  protected final Job slotFreed(Job job, Instant now) {
+    slotsFreed(List.of(job), now);
+    return job;
+  }
+
+  /**
+   * Jobs that ran have stopped running (completed, failed, released or taken back): in a queue with
+   * limits each frees a slot for a job the limits held back, so a store tells the Lease calls
+   * waiting on that queue. Null entries (completions that found no job) are skipped. By default
+   * nothing: a queue without limits pays nothing.
+   */
+  protected void slotsFreed(List<Job> jobs, Instant now) {}
+
+  /** This store has just committed new limits for the queue ({@link QueueLimits#NONE}: none). */
+  protected void limitsSet(String queue, QueueLimits limits) {}
 
   /** Whether {@link #close} was called. */
   protected final boolean isClosed() {

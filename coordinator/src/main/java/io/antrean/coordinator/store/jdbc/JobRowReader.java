@@ -53,7 +53,8 @@ public final class JobRowReader {
           "lease_expires_at",
           "progress",
           "cancel_requested",
-          "trace_parent");
+          "trace_parent",
+          "concurrency_key");
 
   /** The select list of a job, for SELECT and RETURNING clauses read by {@link #job}. */
   public static final String JOB_COLUMNS = String.join(", ", COLUMNS);
@@ -96,6 +97,7 @@ public final class JobRowReader {
   private static final int PROGRESS = position("progress");
   private static final int CANCEL_REQUESTED = position("cancel_requested");
   private static final int TRACE_PARENT = position("trace_parent");
+  private static final int CONCURRENCY_KEY = position("concurrency_key");
 
   private final ColumnEncoding encoding;
 
@@ -173,7 +175,8 @@ public final class JobRowReader {
         // sqlite-jdbc reads an INTEGER flag as getInt(...) != 0; PostgreSQL has a boolean.
         row.getBoolean(CANCEL_REQUESTED),
         List.of(),
-        row.getString(TRACE_PARENT));
+        row.getString(TRACE_PARENT),
+        row.getString(CONCURRENCY_KEY));
   }
 
   /**
@@ -220,7 +223,8 @@ public final class JobRowReader {
         null,
         false,
         List.of(),
-        job.traceParent());
+        job.traceParent(),
+        job.concurrencyKey());
   }
 
   private Attempt attempt(ResultSet row) throws SQLException {

@@ -22,12 +22,12 @@ import java.util.Optional;
  * are the same everywhere and written here.
  */
 public final class ProducerWrites {
-  /** The columns and values of a new job; {@link #bindJob} binds its 15 parameters. */
+  /** The columns and values of a new job; {@link #bindJob} binds its 16 parameters. */
   public static final String JOB_VALUES =
       "(queue, type, payload, content_type, priority, run_at, idempotency_key, max_attempts,"
           + " initial_backoff_micros, backoff_multiplier, max_backoff_micros, max_lease_expiries,"
-          + " state, created_at, updated_at, trace_parent)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?)";
+          + " state, created_at, updated_at, trace_parent, concurrency_key)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)";
 
   /** Inserts one new job; see {@link #bindJob}. */
   public static final String INSERT_JOB = "INSERT INTO jobs " + JOB_VALUES;
@@ -38,7 +38,7 @@ public final class ProducerWrites {
 
   private ProducerWrites() {}
 
-  /** Binds the 15 parameters of {@link #JOB_VALUES}; returns the next parameter index. */
+  /** Binds the 16 parameters of {@link #JOB_VALUES}; returns the next parameter index. */
   public static int bindJob(JdbcDialect dialect, PreparedStatement insert, NewJob job, Instant now)
       throws SQLException {
     RetryPolicy policy = job.retryPolicy();
@@ -57,7 +57,8 @@ public final class ProducerWrites {
     dialect.setInstant(insert, 13, now);
     dialect.setInstant(insert, 14, now);
     insert.setString(15, job.traceParent());
-    return 16;
+    insert.setString(16, job.concurrencyKey());
+    return 17;
   }
 
   /**

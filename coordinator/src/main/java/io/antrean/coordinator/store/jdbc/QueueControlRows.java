@@ -10,7 +10,8 @@ import java.util.TreeMap;
 /**
  * The {@code queues} table: which queues are paused and since when. A queue gets a row the first
  * time it is paused; resuming clears its {@code paused_at} and keeps the row. A lease reads the row
- * in the same writer operation or statement that picks the jobs ({@link JdbcDialect#lease}).
+ * in the same writer operation or statement that picks the jobs ({@link JdbcDialect#lease}), with
+ * the queue's limits ({@link QueueRows}).
  */
 public final class QueueControlRows {
   private static final String PAUSE =
@@ -18,8 +19,6 @@ public final class QueueControlRows {
           + " DO UPDATE SET paused_at = coalesce(queues.paused_at, excluded.paused_at)";
   private static final String RESUME =
       "UPDATE queues SET paused_at = NULL WHERE name = ? AND paused_at IS NOT NULL";
-  private static final String IS_PAUSED =
-      "SELECT 1 FROM queues WHERE name = ? AND paused_at IS NOT NULL";
   private static final String PAUSED =
       "SELECT name, paused_at FROM queues WHERE paused_at IS NOT NULL ORDER BY name";
 
@@ -37,14 +36,6 @@ public final class QueueControlRows {
       session.jobsReady(queue);
     }
     return null;
-  }
-
-  public static boolean isPaused(JdbcSession session, String queue) throws SQLException {
-    PreparedStatement select = session.prepare(IS_PAUSED);
-    select.setString(1, queue);
-    try (ResultSet rows = select.executeQuery()) {
-      return rows.next();
-    }
   }
 
   /** The paused queues and since when, by name. */

@@ -13,6 +13,7 @@ import io.antrean.coordinator.store.jdbc.JdbcSession;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.JobRows;
 import io.antrean.coordinator.store.jdbc.Leases;
+import io.antrean.coordinator.store.jdbc.LimitedLeases;
 import io.antrean.coordinator.store.jdbc.QueueStats;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -156,15 +157,17 @@ final class PostgresDialect extends JdbcDialect {
   }
 
   /**
-   * The candidates of a lease, none while the queue is paused (the pause is read in the same
-   * statement); parameters: queue, now, [types,] queue, limit. The pause check names the queue
-   * again instead of joining on {@code jobs.queue}, so it is a one-time filter and the index walk
-   * keeps its order.
+   * The candidates of a lease, none while the queue is paused or has limits (its row is read in the
+   * same statement; a limited queue leases through {@link LimitedLeases#leaseLocked}); parameters:
+   * queue, now, [types,] queue, limit. The check names the queue again instead of joining on {@code
+   * jobs.queue}, so it is a one-time filter and the index walk keeps its order.
    */
   static String pickSql(boolean byType) {
     return "SELECT id FROM jobs WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
         + (byType ? " AND type = ANY (?)" : "")
-        + " AND NOT EXISTS (SELECT 1 FROM queues WHERE name = ? AND paused_at IS NOT NULL)"
+        + " AND NOT EXISTS (SELECT 1 FROM queues WHERE name = ? AND (paused_at IS NOT NULL"
+        + " OR max_running IS NOT NULL OR max_running_per_key IS NOT NULL"
+        + " OR rate_starts IS NOT NULL OR rate_per_key_starts IS NOT NULL))"
         + " ORDER BY priority DESC, run_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
   }
 

@@ -43,7 +43,7 @@ final class PostgresEnqueue {
           + Tx.JOBS_READY_CHANNEL
           + "', queue) FROM new_job)"
           + " SELECT new_job.id FROM new_job, (SELECT count(*) FROM notified) AS sent";
-  // Parameters: the 15 job values, then fingerprint, expiry, now. An expired key is taken over.
+  // Parameters: the 16 job values, then fingerprint, expiry, now. An expired key is taken over.
   private static final String INSERT_JOB_CLAIMING_KEY =
       "WITH new_job AS (INSERT INTO jobs "
           + ProducerWrites.JOB_VALUES

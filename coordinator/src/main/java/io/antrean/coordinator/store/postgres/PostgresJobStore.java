@@ -1,11 +1,15 @@
 package io.antrean.coordinator.store.postgres;
 
+import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.jdbc.JdbcJobStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
+import io.antrean.coordinator.store.jdbc.LimitedLeases;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -34,12 +38,14 @@ public final class PostgresJobStore extends JdbcJobStore {
   private final PostgresOptions options;
   private final PooledTransactions db;
   private final JobsReadyListener jobsReady;
+  private final LimitedQueues limitedQueues;
 
   private PostgresJobStore(PostgresOptions options, PooledTransactions db) {
     super(db::inSnapshot, db::autoCommitted, db::inTransaction, db::autoCommitted);
     this.options = options;
     this.db = db;
     this.jobsReady = new JobsReadyListener(options);
+    this.limitedQueues = new LimitedQueues(db);
   }
 
   /**
@@ -79,6 +85,35 @@ public final class PostgresJobStore extends JdbcJobStore {
       return List.of(stored);
     }
     return super.enqueue(batch, now);
+  }
+
+  /**
+   * A queue without limits (as last read, see {@link LimitedQueues}) leases in one autocommitted
+   * statement; one with limits in a transaction that locks the queue's row ({@link
+   * LimitedLeases#leaseLocked}).
+   */
+  @Override
+  public List<Job> lease(LeaseSpec spec, Instant now) {
+    JobStoreArguments.forLease(spec, now);
+    if (limitedQueues.hasLimits(spec.queue(), now)) {
+      return db.inTransaction("limited lease", tx -> LimitedLeases.leaseLocked(tx, spec, now));
+    }
+    return super.lease(spec, now);
+  }
+
+  /**
+   * In a queue with limits, every coordinator's Lease calls waiting on the queue are told (NOTIFY)
+   * to look again; a queue without limits pays nothing (its freed slot makes no job leasable).
+   */
+  @Override
+  protected void slotsFreed(List<Job> jobs, Instant now) {
+    limitedQueues.slotsFreed(jobs, now);
+  }
+
+  /** The next lease reads which queues have limits again. */
+  @Override
+  protected void limitsSet(String queue, QueueLimits limits) {
+    limitedQueues.invalidate();
   }
 
   /**

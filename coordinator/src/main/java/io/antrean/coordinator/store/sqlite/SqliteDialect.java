@@ -16,8 +16,9 @@ import io.antrean.coordinator.store.jdbc.JdbcSession;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.JobRows;
 import io.antrean.coordinator.store.jdbc.Leases;
+import io.antrean.coordinator.store.jdbc.LimitedLeases;
 import io.antrean.coordinator.store.jdbc.ProducerWrites;
-import io.antrean.coordinator.store.jdbc.QueueControlRows;
+import io.antrean.coordinator.store.jdbc.QueueRows;
 import io.antrean.coordinator.store.jdbc.QueueStats;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -50,6 +51,7 @@ final class SqliteDialect extends JdbcDialect {
   private static final int SQLITE_RANGE = 25;
 
   private static final String INSERT_JOB = ProducerWrites.INSERT_JOB + " RETURNING id";
+  private static final String QUEUE_FOR_LEASE = QueueRows.forLeaseSql("");
   private static final String REMEMBER_KEY =
       "INSERT OR REPLACE INTO idempotency_keys (queue, key, job_id, fingerprint, expires_at)"
           + " VALUES (?, ?, ?, ?, ?)";
@@ -173,14 +175,20 @@ final class SqliteDialect extends JdbcDialect {
   }
 
   /**
-   * The only writer reads the pause flag first, then selects and updates in one statement; it walks
-   * the partial index {@code jobs_pending} in order and stops after {@code maxJobs} ready rows.
+   * The only writer reads the queue's pause flag and limits first; a queue with limits leases
+   * through {@link LimitedLeases}. Otherwise it selects and updates in one statement; it walks the
+   * partial index {@code jobs_pending} in order and stops after {@code maxJobs} ready rows.
    */
   @Override
   public List<Job> lease(JdbcSession session, LeaseSpec spec, Instant now) throws SQLException {
-    // The only writer checks first, so a pause committed before this operation always holds.
-    if (QueueControlRows.isPaused(session, spec.queue())) {
+    // The only writer checks first, so a pause or limit committed before this operation holds.
+    QueueRows.ForLease queue =
+        QueueRows.readForLease(session.prepare(QUEUE_FOR_LEASE), spec.queue());
+    if (queue.paused()) {
       return List.of();
+    }
+    if (queue.limits().limited()) {
+      return LimitedLeases.lease(session, spec, queue, now);
     }
     List<String> types = List.copyOf(spec.types());
     PreparedStatement update = session.prepare(leaseSql(types.size()));

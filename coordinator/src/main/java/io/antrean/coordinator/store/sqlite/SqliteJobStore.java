@@ -7,6 +7,7 @@ import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.jdbc.JdbcJobStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
@@ -18,6 +19,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +43,7 @@ public final class SqliteJobStore extends JdbcJobStore {
   private final SqliteFile file;
   private final SqliteWriter writer;
   private final ReadConnections reads;
+  private final SlotWakeups wakeups = new SlotWakeups();
 
   private SqliteJobStore(SqliteFile file, SqliteWriter writer, ReadConnections reads) {
     // Every change is a transaction of its own on the writer, committed with its group.
@@ -48,6 +51,7 @@ public final class SqliteJobStore extends JdbcJobStore {
     this.file = file;
     this.writer = writer;
     this.reads = reads;
+    wakeups.load(queueLimits());
   }
 
   /**
@@ -118,7 +122,8 @@ public final class SqliteJobStore extends JdbcJobStore {
             c ->
                 WorkerWrites.complete(
                     c, jobId, fencingToken, workerId, resultCopy, resultContentType, now))
-        .thenApply(Outcome::orThrow);
+        .thenApply(Outcome::orThrow)
+        .thenApply(wakeups::freed);
   }
 
   @Override
@@ -128,7 +133,34 @@ public final class SqliteJobStore extends JdbcJobStore {
     if (batch.isEmpty()) {
       return CompletableFuture.completedFuture(List.of());
     }
-    return writer.submit("completeAll", c -> WorkerWrites.completeAll(c, workerId, batch, now));
+    return writer
+        .submit("completeAll", c -> WorkerWrites.completeAll(c, workerId, batch, now))
+        .thenApply(
+            outcomes -> {
+              wakeups.slotsFreed(outcomes.stream().map(CompletionOutcome::job).toList());
+              return outcomes;
+            });
+  }
+
+  @Override
+  protected void slotsFreed(List<Job> jobs, Instant now) {
+    wakeups.slotsFreed(jobs);
+  }
+
+  @Override
+  protected void limitsSet(String queue, QueueLimits limits) {
+    wakeups.limitsSet(queue, limits);
+  }
+
+  /**
+   * Reports a queue when a job that ran in it stopped running while the queue has limits: a slot is
+   * free for a held-back job. Every other change comes through the one coordinator, which wakes its
+   * own waiting Lease calls.
+   */
+  @Override
+  public void subscribeJobsReady(Consumer<String> queueListener) {
+    Objects.requireNonNull(queueListener, "queueListener");
+    wakeups.subscribe(queueListener);
   }
 
   /** True: the async forms hand their work to the writer thread and return at once. */

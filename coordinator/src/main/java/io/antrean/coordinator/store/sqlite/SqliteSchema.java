@@ -93,7 +93,33 @@ final class SqliteSchema {
           // 4: leases handed back unrun, counted apart so that attempts never drops.
           List.of("ALTER TABLE jobs ADD COLUMN releases INTEGER NOT NULL DEFAULT 0"),
           // 5: the producer's W3C traceparent, carried to the worker; NULL for none.
-          List.of("ALTER TABLE jobs ADD COLUMN trace_parent TEXT"));
+          List.of("ALTER TABLE jobs ADD COLUMN trace_parent TEXT"),
+          // 6 and 7 are reserved for the lease id and for schedules (other branches); at merge
+          // their real steps take these places.
+          List.of(),
+          List.of(),
+          // 8: concurrency and rate limits. A job's key (NULL for none); a queue's caps and rates
+          // (NULL for none) and its rate bucket; the buckets of its keys.
+          List.of(
+              "ALTER TABLE jobs ADD COLUMN concurrency_key TEXT",
+              "ALTER TABLE queues ADD COLUMN max_running INTEGER",
+              "ALTER TABLE queues ADD COLUMN max_running_per_key INTEGER",
+              "CREATE INDEX jobs_running_by_key ON jobs (queue, concurrency_key)"
+                  + " WHERE state = 'RUNNING'",
+              "ALTER TABLE queues ADD COLUMN rate_starts INTEGER",
+              "ALTER TABLE queues ADD COLUMN rate_interval_micros INTEGER",
+              "ALTER TABLE queues ADD COLUMN rate_per_key_starts INTEGER",
+              "ALTER TABLE queues ADD COLUMN rate_per_key_interval_micros INTEGER",
+              "ALTER TABLE queues ADD COLUMN rate_tokens REAL",
+              "ALTER TABLE queues ADD COLUMN rate_refilled_at_micros INTEGER",
+              """
+              CREATE TABLE rate_buckets (
+                queue TEXT NOT NULL,
+                concurrency_key TEXT NOT NULL,
+                tokens REAL NOT NULL,
+                refilled_at_micros INTEGER NOT NULL,
+                PRIMARY KEY (queue, concurrency_key)
+              ) WITHOUT ROWID"""));
 
   private SqliteSchema() {}
 

@@ -252,6 +252,9 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("DROP TABLE queues");
     update("ALTER TABLE jobs DROP COLUMN releases");
     update("ALTER TABLE jobs DROP COLUMN trace_parent");
+    update("DROP INDEX jobs_running_by_key");
+    update("DROP TABLE rate_buckets");
+    update("ALTER TABLE jobs DROP COLUMN concurrency_key");
     update("DELETE FROM schema_version WHERE version > 1");
 
     store = SqliteJobStore.open(dataDir);
@@ -289,6 +292,9 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("DROP TABLE queues");
     update("ALTER TABLE jobs DROP COLUMN releases");
     update("ALTER TABLE jobs DROP COLUMN trace_parent");
+    update("DROP INDEX jobs_running_by_key");
+    update("DROP TABLE rate_buckets");
+    update("ALTER TABLE jobs DROP COLUMN concurrency_key");
     update("DELETE FROM schema_version WHERE version > 2");
 
     store = SqliteJobStore.open(dataDir);
