@@ -8,7 +8,9 @@
 # jfr-top.py prints where each spent its CPU.
 #
 #   bench/profile/cpu-per-job.sh [OUT_DIR]     env: JOBS (20000), ROUNDS (1), PROFILE (0|1),
-#                                              CONCURRENCY (25), WORKERS (2), TIMEOUT (60s)
+#                                              CONCURRENCY (25), WORKERS (2), TIMEOUT (60s),
+#                                              WORKER_JAR (a runnable worker jar to run instead of
+#                                              this checkout's, for before/after pairs)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${1:-$(mktemp -d /tmp/antrean-cpu.XXXXXX)}"
@@ -50,7 +52,9 @@ done
 target="127.0.0.1:$(cat "$out/port")"
 worker_pids=()
 for i in $(seq 1 "$workers"); do
-  bin/antrean worker --coordinator "$target" \
+  worker_command=(bin/antrean worker)
+  [[ -n "${WORKER_JAR:-}" ]] && worker_command=(java ${ANTREAN_JAVA_OPTS:-} -jar "$WORKER_JAR")
+  "${worker_command[@]}" --coordinator "$target" \
     --queue bench-real --concurrency "$concurrency" --types bench.noop \
     --worker-id "cpu-worker-$i" >"$out/worker-$i.log" 2>&1 &
   worker_pids+=("$!")
@@ -76,8 +80,22 @@ if [[ "${PROFILE:-0}" == 1 ]]; then
     i=$((i + 1))
   done
 fi
+warm_up=$((jobs < 2000 ? jobs : 2000))
 start=$(date +%s.%N)
-for r in $(seq 1 "$rounds"); do bench >"$out/run-$r.json"; done
+for r in $(seq 1 "$rounds"); do
+  round_before=()
+  for pid in "$coordinator" "${worker_pids[@]}"; do round_before+=("$(cpu_ticks "$pid")"); done
+  bench >"$out/run-$r.json"
+  # CPU per job of this round alone, per process: shows whether the JVMs are warm yet.
+  line="round $r: us CPU per job:"
+  i=0
+  for pid in "$coordinator" "${worker_pids[@]}"; do
+    d=$(($(cpu_ticks "$pid") - round_before[i]))
+    line+=" $([[ $i == 0 ]] && echo coordinator || echo "worker-$i") $(echo "scale=1; $d * 1000000 / $ticks / $((jobs + warm_up))" | bc)"
+    i=$((i + 1))
+  done
+  echo "$line" >>"$out/rounds.txt"
+done
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 declare -A after
 for pid in "$coordinator" "${worker_pids[@]}"; do
@@ -88,10 +106,10 @@ if [[ "${PROFILE:-0}" == 1 ]]; then
   for pid in "$coordinator" "${worker_pids[@]}"; do jcmd "$pid" JFR.stop name=measured >/dev/null; done
 fi
 
-warm_up=$((jobs < 2000 ? jobs : 2000))
 ran=$(((jobs + warm_up) * rounds))
 per_job() { echo "scale=1; ($1) * 1000000 / $ticks / $ran" | bc; }
 echo "jobs run in the measured runs: $ran (end-to-end N=$jobs plus $warm_up warm-up, x$rounds), $elapsed s wall"
+cat "$out/rounds.txt"
 for r in $(seq 1 "$rounds"); do
   grep -o '"jobsPerSecond": [0-9.]*' "$out/run-$r.json" | sed "s/^/run $r: /"
 done

@@ -2,13 +2,11 @@ package io.antrean.worker.internal;
 
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.LeaseRequest;
-import io.antrean.proto.v1.LeaseResponse;
-import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceBlockingStub;
+import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceStub;
 import io.antrean.worker.Ticker;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -16,9 +14,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The poll loop, on its own thread: wait for a free slot, take every free slot, long-poll Lease for
- * that many jobs of the handled types, hand each job to the dispatcher, repeat. An error backs off
- * exponentially with jitter and the loop tries again; a success resets the backoff. {@link #stop()}
- * ends the loop at once, cancelling a long poll in flight.
+ * that many jobs of the handled types, repeat. The answer is taken on the transport thread that
+ * reads it, which hands each job to the dispatcher there and then, so a leased job reaches its
+ * handler thread without waking the poll loop's thread first; the loop's thread only waits for the
+ * call to end and then asks again. An error backs off exponentially with jitter and the loop tries
+ * again; a success resets the backoff. {@link #stop()} ends the loop at once, cancelling a long
+ * poll in flight.
+ *
+ * <p>Why the transport thread: on a busy machine every thread that must be woken in series between
+ * the Lease answer and the handler adds a wait in the scheduler's run queue to the job's start, and
+ * a blocking call would wake the loop's thread only for it to wake a handler thread. The dispatcher
+ * must therefore never block.
  *
  * <p>Thread-safe: {@link #start()}, {@link #stop()} and {@link #join(Duration)} may be called from
  * any thread.
@@ -38,12 +44,15 @@ final class LeasePoller implements Runnable {
   /** Added to the long-poll wait to form the Lease deadline. */
   private static final Duration LEASE_DEADLINE_MARGIN = Duration.ofSeconds(10);
 
-  /** Takes ownership of one leased job, with the ticker reading taken when it arrived. */
+  /**
+   * Takes ownership of one leased job, with the ticker reading taken when it arrived. Called on the
+   * thread that delivered the Lease answer; must not block.
+   */
   interface Dispatcher {
     void dispatch(Job job, long receivedNanos);
   }
 
-  private final WorkerServiceBlockingStub stub;
+  private final WorkerServiceStub stub;
   private final LeaseRequest template;
   private final Duration wait;
   private final SlotPool slots;
@@ -54,14 +63,15 @@ final class LeasePoller implements Runnable {
   private volatile boolean stopping;
 
   LeasePoller(
-      WorkerServiceBlockingStub stub,
+      WorkerServiceStub stub,
       LeaseRequest template,
       SlotPool slots,
       Dispatcher dispatcher,
       Ticker ticker,
       Backoff backoff,
       ThreadFactory threads) {
-    this.stub = stub;
+    // The answer is handled where it is read: no executor hand-off before the dispatcher.
+    this.stub = stub.withExecutor(Runnable::run);
     this.template = template;
     this.wait = Duration.ofSeconds(template.getWait().getSeconds(), template.getWait().getNanos());
     this.slots = slots;
@@ -112,27 +122,34 @@ final class LeasePoller implements Runnable {
   private void pollOnce() throws InterruptedException {
     int held = slots.acquireUpTo(MAX_JOBS_PER_LEASE);
     long sentNanos = System.nanoTime();
-    List<Job> jobs;
+    LeaseCall call = new LeaseCall(held, slots, dispatcher, ticker);
     try {
-      jobs = lease(held);
-    } catch (StatusRuntimeException e) {
-      slots.release(held);
+      log.debug("leasing up to {} jobs", held);
+      stub.withDeadlineAfter(wait.plus(LEASE_DEADLINE_MARGIN).toNanos(), TimeUnit.NANOSECONDS)
+          .lease(template.toBuilder().setMaxJobs(held).build(), call);
+      call.await();
+    } finally {
+      call.releaseSlotsUnlessAnswered();
+    }
+    if (call.bug() != null) {
+      throw call.bug();
+    }
+    StatusRuntimeException failure = call.failure();
+    if (failure != null) {
       if (!stopping) {
-        Duration delay = OverloadHint.delay(backoff, e);
-        logFailure(e.getStatus(), delay);
+        Duration delay = OverloadHint.delay(backoff, failure);
+        logFailure(failure.getStatus(), delay);
         pause(delay);
       }
       return;
     }
+    log.debug("leased {} jobs", call.jobsReceived());
     if (backoff.failures() > 0) {
       log.info("Lease works again after {} failures", backoff.failures());
       backoff.reset();
     }
-    if (jobs.isEmpty()) {
-      slots.release(held);
+    if (call.jobsReceived() == 0) {
       padEmptyPoll(sentNanos);
-    } else {
-      dispatchAll(jobs, held);
     }
   }
 
@@ -141,31 +158,6 @@ final class LeasePoller implements Runnable {
     if (early > 0) {
       pause(Duration.ofNanos(early));
     }
-  }
-
-  /** Dispatches up to {@code held} jobs and gives back the slots of the jobs it did not get. */
-  private void dispatchAll(List<Job> jobs, int held) {
-    long receivedNanos = ticker.nanos();
-    int accepted = Math.min(jobs.size(), held);
-    slots.release(held - accepted);
-    for (Job job : jobs.subList(0, accepted)) {
-      dispatcher.dispatch(job, receivedNanos);
-    }
-    if (jobs.size() > held) {
-      log.error(
-          "coordinator sent {} jobs for max_jobs {}; ignoring the extra ones until they expire",
-          jobs.size(),
-          held);
-    }
-  }
-
-  private List<Job> lease(int maxJobs) {
-    log.debug("leasing up to {} jobs", maxJobs);
-    LeaseResponse response =
-        stub.withDeadlineAfter(wait.plus(LEASE_DEADLINE_MARGIN).toNanos(), TimeUnit.NANOSECONDS)
-            .lease(template.toBuilder().setMaxJobs(maxJobs).build());
-    log.debug("leased {} jobs", response.getJobsCount());
-    return response.getJobsList();
   }
 
   private void logFailure(Status status, Duration delay) {
