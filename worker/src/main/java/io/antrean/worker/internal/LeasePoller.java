@@ -7,23 +7,25 @@ import io.antrean.worker.Ticker;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The poll loop, on its own thread: wait for a free slot, take every free slot, long-poll Lease for
- * that many jobs of the handled types, repeat. The answer is taken on the transport thread that
- * reads it, which hands each job to the dispatcher there and then, so a leased job reaches its
- * handler thread without waking the poll loop's thread first; the loop's thread only waits for the
- * call to end and then asks again. An error backs off exponentially with jitter and the loop tries
- * again; a success resets the backoff. {@link #stop()} ends the loop at once, cancelling a long
- * poll in flight.
+ * The poll loop: take every free slot, long-poll Lease for that many jobs of the handled types,
+ * repeat. The answer is taken on the transport thread that reads it, which hands each job to the
+ * dispatcher there and then and, while jobs keep coming and slots are free, sends the next Lease
+ * itself. The loop's own thread only comes in when that chain of calls ends: it waits for a free
+ * slot, backs off after an error (exponentially with jitter; a success resets the backoff) or pads
+ * an empty answer, and starts the next chain. {@link #stop()} ends the loop at once, cancelling a
+ * long poll in flight.
  *
  * <p>Why the transport thread: on a busy machine every thread that must be woken in series between
  * the Lease answer and the handler adds a wait in the scheduler's run queue to the job's start, and
- * a blocking call would wake the loop's thread only for it to wake a handler thread. The dispatcher
+ * a blocking call would wake the loop's thread only for it to wake a handler thread and to send the
+ * next Lease, during which this worker has no long-poll waiting at the coordinator. The dispatcher
  * must therefore never block.
  *
  * <p>Thread-safe: {@link #start()}, {@link #stop()} and {@link #join(Duration)} may be called from
@@ -61,6 +63,25 @@ final class LeasePoller implements Runnable {
   private final Backoff backoff;
   private final Thread thread;
   private volatile boolean stopping;
+  private volatile Turn currentTurn;
+
+  /**
+   * The Lease calls of one turn of the loop: the first sent by the loop's thread, each next one by
+   * the answer of the one before. The turn is over when a call ends without sending another.
+   */
+  private static final class Turn {
+    private final CountDownLatch over = new CountDownLatch(1);
+    private volatile LeaseCall current;
+    private volatile boolean answered;
+    private volatile LeaseCall last;
+
+    void cancel() {
+      LeaseCall call = current;
+      if (call != null) {
+        call.cancel();
+      }
+    }
+  }
 
   LeasePoller(
       WorkerServiceStub stub,
@@ -89,6 +110,10 @@ final class LeasePoller implements Runnable {
   void stop() {
     stopping = true;
     thread.interrupt();
+    Turn turn = currentTurn;
+    if (turn != null) {
+      turn.cancel();
+    }
   }
 
   boolean isStopping() {
@@ -121,20 +146,24 @@ final class LeasePoller implements Runnable {
 
   private void pollOnce() throws InterruptedException {
     int held = slots.acquireUpTo(MAX_JOBS_PER_LEASE);
-    long sentNanos = System.nanoTime();
-    LeaseCall call = new LeaseCall(held, slots, dispatcher, ticker);
+    Turn turn = new Turn();
+    currentTurn = turn;
+    send(turn, held);
     try {
-      log.debug("leasing up to {} jobs", held);
-      stub.withDeadlineAfter(wait.plus(LEASE_DEADLINE_MARGIN).toNanos(), TimeUnit.NANOSECONDS)
-          .lease(template.toBuilder().setMaxJobs(held).build(), call);
-      call.await();
-    } finally {
-      call.releaseSlotsUnlessAnswered();
+      turn.over.await();
+    } catch (InterruptedException e) {
+      turn.cancel();
+      throw e;
     }
-    if (call.bug() != null) {
-      throw call.bug();
+    if (turn.answered && backoff.failures() > 0) {
+      log.info("Lease works again after {} failures", backoff.failures());
+      backoff.reset();
     }
-    StatusRuntimeException failure = call.failure();
+    LeaseCall last = turn.last;
+    if (last.bug() != null) {
+      throw last.bug();
+    }
+    StatusRuntimeException failure = last.failure();
     if (failure != null) {
       if (!stopping) {
         Duration delay = OverloadHint.delay(backoff, failure);
@@ -143,14 +172,47 @@ final class LeasePoller implements Runnable {
       }
       return;
     }
-    log.debug("leased {} jobs", call.jobsReceived());
-    if (backoff.failures() > 0) {
-      log.info("Lease works again after {} failures", backoff.failures());
-      backoff.reset();
+    if (last.jobsReceived() == 0) {
+      padEmptyPoll(last.sentNanos());
     }
-    if (call.jobsReceived() == 0) {
-      padEmptyPoll(sentNanos);
+  }
+
+  /** Sends one Lease for {@code held} slots as part of {@code turn}; never blocks. */
+  private void send(Turn turn, int held) {
+    LeaseCall call = new LeaseCall(held, slots, dispatcher, ticker, ended -> ended(turn, ended));
+    turn.current = call;
+    log.debug("leasing up to {} jobs", held);
+    try {
+      stub.withDeadlineAfter(wait.plus(LEASE_DEADLINE_MARGIN).toNanos(), TimeUnit.NANOSECONDS)
+          .lease(template.toBuilder().setMaxJobs(held).build(), call);
+    } catch (RuntimeException e) {
+      call.startFailed(e);
+      return;
     }
+    if (stopping) {
+      call.cancel();
+    }
+  }
+
+  /**
+   * Where a Lease call ends, usually on the transport thread: if it brought jobs and slots are
+   * free, the next Lease goes out from here; otherwise the turn is over and the loop's thread goes
+   * on.
+   */
+  private void ended(Turn turn, LeaseCall call) {
+    if (call.answered()) {
+      turn.answered = true;
+      log.debug("leased {} jobs", call.jobsReceived());
+    }
+    if (!stopping && call.failure() == null && call.bug() == null && call.jobsReceived() > 0) {
+      int free = slots.tryAcquireUpTo(MAX_JOBS_PER_LEASE);
+      if (free > 0) {
+        send(turn, free);
+        return;
+      }
+    }
+    turn.last = call;
+    turn.over.countDown();
   }
 
   private void padEmptyPoll(long sentNanos) throws InterruptedException {

@@ -7,19 +7,34 @@ import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.antrean.worker.testing.FakeTicker;
-import io.antrean.worker.testing.InProcessCoordinator;
 import io.antrean.worker.testing.Polling;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.Server;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The poll loop's hand-off of leased jobs, and the slot accounting of one Lease call. */
+/**
+ * The poll loop's hand-off of leased jobs, and the slot accounting of one Lease call. The poll loop
+ * runs against a coordinator that answers each Lease only when the test says so.
+ */
 @Timeout(20)
 class LeasePollerTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
@@ -28,13 +43,36 @@ class LeasePollerTest {
   private final SlotPool slots = new SlotPool(4);
   private final List<Job> dispatched = new CopyOnWriteArrayList<>();
   private final List<Thread> dispatchThreads = new CopyOnWriteArrayList<>();
+  private final List<Thread> leaseSenders = new CopyOnWriteArrayList<>();
   private final AtomicReference<Thread> loopThread = new AtomicReference<>();
-  private InProcessCoordinator coordinator;
+  private final BlockingQueue<Waiting> waiting = new LinkedBlockingQueue<>();
+  private Server server;
+  private ManagedChannel channel;
   private LeasePoller poller;
+
+  /** A Lease the coordinator holds, unanswered. */
+  private record Waiting(LeaseRequest request, StreamObserver<LeaseResponse> answer) {
+    void answer(Job... jobs) {
+      answer.onNext(LeaseResponse.newBuilder().addAllJobs(List.of(jobs)).build());
+      answer.onCompleted();
+    }
+  }
 
   @BeforeEach
   void setUp() throws IOException {
-    coordinator = new InProcessCoordinator();
+    String name = InProcessServerBuilder.generateName();
+    server =
+        InProcessServerBuilder.forName(name)
+            .addService(
+                new WorkerServiceGrpc.WorkerServiceImplBase() {
+                  @Override
+                  public void lease(LeaseRequest request, StreamObserver<LeaseResponse> answer) {
+                    waiting.add(new Waiting(request, answer));
+                  }
+                })
+            .build()
+            .start();
+    channel = InProcessChannelBuilder.forName(name).build();
   }
 
   @AfterEach
@@ -43,17 +81,27 @@ class LeasePollerTest {
       poller.stop();
       assertThat(poller.join(WAIT)).isTrue();
     }
-    coordinator.close();
+    channel.shutdownNow();
+    server.shutdownNow();
   }
 
   private void startPoller() {
+    ClientInterceptor recordSender =
+        new ClientInterceptor() {
+          @Override
+          public <Q, R> ClientCall<Q, R> interceptCall(
+              MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
+            leaseSenders.add(Thread.currentThread());
+            return next.newCall(method, options);
+          }
+        };
     poller =
         new LeasePoller(
-            WorkerServiceGrpc.newStub(coordinator.channel),
+            WorkerServiceGrpc.newStub(channel).withInterceptors(recordSender),
             LeaseRequest.newBuilder()
                 .setWorkerId("w-1")
                 .addTypes("t")
-                .setWait(ProtoDurations.of(Duration.ofSeconds(1)))
+                .setWait(ProtoDurations.of(Duration.ofSeconds(20)))
                 .build(),
             slots,
             (job, receivedNanos) -> {
@@ -70,21 +118,63 @@ class LeasePollerTest {
     poller.start();
   }
 
-  @Test
-  void leasedJobsAreDispatchedByTheThreadThatReadTheAnswerNotByThePollLoop() {
-    coordinator.service.enqueue("t", "{}");
-    coordinator.service.enqueue("t", "{}");
-    startPoller();
+  private Waiting nextLease() throws InterruptedException {
+    Waiting next = waiting.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(next).as("a Lease reached the coordinator").isNotNull();
+    return next;
+  }
 
-    assertThat(Polling.await(WAIT, () -> dispatched.size() == 2)).isTrue();
+  @Test
+  void leasedJobsAreDispatchedAndTheNextLeaseSentByTheThreadThatReadTheAnswer()
+      throws InterruptedException {
+    startPoller();
+    Waiting first = nextLease();
+    assertThat(first.request().getMaxJobs()).isEqualTo(4);
+
+    first.answer(Jobs.leased(1, 11), Jobs.leased(2, 22));
+    Waiting second = nextLease();
+
+    assertThat(dispatched).extracting(Job::getId).containsExactly(1L, 2L);
     assertThat(dispatchThreads).doesNotContain(loopThread.get());
-    // Two slots are held by the two jobs; the loop asks for the rest.
-    assertThat(Polling.await(WAIT, () -> lastLease().getMaxJobs() == 2)).isTrue();
+    // The two jobs hold two slots; the next Lease asks for the rest, sent without the loop's
+    // thread.
+    assertThat(second.request().getMaxJobs()).isEqualTo(2);
+    assertThat(leaseSenders).hasSize(2);
+    assertThat(leaseSenders.get(0)).isSameAs(loopThread.get());
+    assertThat(leaseSenders.get(1)).isNotSameAs(loopThread.get());
+  }
+
+  @Test
+  void stopCancelsALeaseSentByAnAnswerAndGivesItsSlotsBack() throws InterruptedException {
+    startPoller();
+    nextLease().answer(Jobs.leased(1, 11));
+    nextLease();
+
+    poller.stop();
+
+    assertThat(poller.join(WAIT)).isTrue();
+    // The job keeps its slot; the cancelled Lease gave back the three it held.
+    assertThat(Polling.await(WAIT, () -> slots.free() == 3)).isTrue();
+  }
+
+  @Test
+  void withNoSlotFreeAfterAnAnswerTheLoopWaitsForOneThenLeasesAgain() throws InterruptedException {
+    startPoller();
+    nextLease()
+        .answer(Jobs.leased(1, 11), Jobs.leased(2, 22), Jobs.leased(3, 33), Jobs.leased(4, 44));
+    assertThat(waiting.poll(200, TimeUnit.MILLISECONDS))
+        .as("no Lease without a free slot")
+        .isNull();
+
+    slots.release(1);
+
+    assertThat(nextLease().request().getMaxJobs()).isEqualTo(1);
+    assertThat(leaseSenders.get(1)).isSameAs(loopThread.get());
   }
 
   @Test
   void anAnswerKeepsTheSlotsOfItsJobsAndGivesBackTheRest() throws InterruptedException {
-    LeaseCall call = new LeaseCall(slots.acquireUpTo(3), slots, this::record, ticker);
+    LeaseCall call = new LeaseCall(slots.acquireUpTo(3), slots, this::record, ticker, ended -> {});
 
     call.onNext(answer(Jobs.leased(1, 11)));
     call.onCompleted();
@@ -98,7 +188,7 @@ class LeasePollerTest {
   @Test
   void anAnswerArrivingAfterTheLoopGaveUpIsDroppedWithoutFreeingSlotsTwice()
       throws InterruptedException {
-    LeaseCall call = new LeaseCall(slots.acquireUpTo(3), slots, this::record, ticker);
+    LeaseCall call = new LeaseCall(slots.acquireUpTo(3), slots, this::record, ticker, ended -> {});
 
     call.releaseSlotsUnlessAnswered();
     call.onNext(answer(Jobs.leased(1, 11), Jobs.leased(2, 22)));
@@ -109,7 +199,7 @@ class LeasePollerTest {
 
   @Test
   void jobsBeyondTheSlotsHeldAreNotDispatched() throws InterruptedException {
-    LeaseCall call = new LeaseCall(slots.acquireUpTo(1), slots, this::record, ticker);
+    LeaseCall call = new LeaseCall(slots.acquireUpTo(1), slots, this::record, ticker, ended -> {});
 
     call.onNext(answer(Jobs.leased(1, 11), Jobs.leased(2, 22)));
     call.onCompleted();
@@ -120,11 +210,6 @@ class LeasePollerTest {
 
   private void record(Job job, long receivedNanos) {
     dispatched.add(job);
-  }
-
-  private LeaseRequest lastLease() {
-    List<LeaseRequest> leases = coordinator.service.leases;
-    return leases.get(leases.size() - 1);
   }
 
   private static LeaseResponse answer(Job... jobs) {
