@@ -74,6 +74,8 @@ final class LeasePoller implements Runnable {
     private volatile LeaseCall current;
     private volatile boolean answered;
     private volatile LeaseCall last;
+    // The thread inside send(), so an answer delivered within the sending call does not recurse.
+    private volatile Thread sending;
 
     void cancel() {
       LeaseCall call = current;
@@ -182,12 +184,15 @@ final class LeasePoller implements Runnable {
     LeaseCall call = new LeaseCall(held, slots, dispatcher, ticker, ended -> ended(turn, ended));
     turn.current = call;
     log.debug("leasing up to {} jobs", held);
+    turn.sending = Thread.currentThread();
     try {
       stub.withDeadlineAfter(wait.plus(LEASE_DEADLINE_MARGIN).toNanos(), TimeUnit.NANOSECONDS)
           .lease(template.toBuilder().setMaxJobs(held).build(), call);
     } catch (RuntimeException e) {
       call.startFailed(e);
       return;
+    } finally {
+      turn.sending = null;
     }
     if (stopping) {
       call.cancel();
@@ -204,7 +209,15 @@ final class LeasePoller implements Runnable {
       turn.answered = true;
       log.debug("leased {} jobs", call.jobsReceived());
     }
-    if (!stopping && call.failure() == null && call.bug() == null && call.jobsReceived() > 0) {
+    boolean chain =
+        !stopping
+            && call.failure() == null
+            && call.bug() == null
+            && call.jobsReceived() > 0
+            // An answer delivered inside the sending call (a direct in-process channel) would
+            // recurse once per Lease; the loop's thread sends the next one instead.
+            && turn.sending != Thread.currentThread();
+    if (chain) {
       int free = slots.tryAcquireUpTo(MAX_JOBS_PER_LEASE);
       if (free > 0) {
         send(turn, free);

@@ -25,6 +25,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -170,6 +172,59 @@ class LeasePollerTest {
 
     assertThat(nextLease().request().getMaxJobs()).isEqualTo(1);
     assertThat(leaseSenders.get(1)).isSameAs(loopThread.get());
+  }
+
+  @Test
+  void anAnswerDeliveredInsideTheSendingCallDoesNotRecurse() throws IOException {
+    String name = InProcessServerBuilder.generateName();
+    AtomicLong nextId = new AtomicLong();
+    Server direct =
+        InProcessServerBuilder.forName(name)
+            .directExecutor()
+            .addService(
+                new WorkerServiceGrpc.WorkerServiceImplBase() {
+                  @Override
+                  public void lease(LeaseRequest request, StreamObserver<LeaseResponse> answer) {
+                    long id = nextId.incrementAndGet();
+                    answer.onNext(LeaseResponse.newBuilder().addJobs(Jobs.leased(id, id)).build());
+                    answer.onCompleted();
+                  }
+                })
+            .build()
+            .start();
+    ManagedChannel directChannel = InProcessChannelBuilder.forName(name).directExecutor().build();
+    List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+    AtomicInteger deepestStack = new AtomicInteger();
+    LeasePoller loop =
+        new LeasePoller(
+            WorkerServiceGrpc.newStub(directChannel),
+            LeaseRequest.newBuilder().setWorkerId("w-1").addTypes("t").build(),
+            slots,
+            // Each job's slot is free again at once, so every answer could chain the next Lease.
+            (job, receivedNanos) -> {
+              deepestStack.accumulateAndGet(
+                  Thread.currentThread().getStackTrace().length, Math::max);
+              dispatched.add(job);
+              slots.release(1);
+            },
+            ticker,
+            new Backoff(Duration.ofMillis(20), Duration.ofMillis(100)),
+            task -> {
+              Thread thread = new Thread(task, "test-direct-loop");
+              thread.setUncaughtExceptionHandler((t, e) -> uncaught.add(e));
+              return thread;
+            });
+    try {
+      loop.start();
+      assertThat(Polling.await(WAIT, () -> dispatched.size() >= 2_000)).isTrue();
+      assertThat(uncaught).isEmpty();
+      // One Lease's frames, not one set per Lease answered so far.
+      assertThat(deepestStack.get()).isLessThan(300);
+    } finally {
+      loop.stop();
+      directChannel.shutdownNow();
+      direct.shutdownNow();
+    }
   }
 
   @Test
