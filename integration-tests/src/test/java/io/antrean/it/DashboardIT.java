@@ -117,6 +117,7 @@ class DashboardIT {
             FailRequest.newBuilder()
                 .setJobId(id)
                 .setFencingToken(first.getLease().getFencingToken())
+                .setLeaseId(first.getLease().getLeaseId())
                 .setWorkerId("it-1")
                 .setKind(ErrorKind.ERROR_KIND_PERMANENT)
                 .setErrorType("ReportTemplateMissing")
@@ -142,6 +143,7 @@ class DashboardIT {
             CompleteRequest.newBuilder()
                 .setJobId(id)
                 .setFencingToken(second.getLease().getFencingToken())
+                .setLeaseId(second.getLease().getLeaseId())
                 .setWorkerId("it-2")
                 .setResult(ByteString.copyFromUtf8("{\"pages\":3,\"url\":\"/r/1\"}"))
                 .build());

@@ -106,6 +106,35 @@ public record Job(
         traceParent);
   }
 
+  /** This snapshot with another lease. */
+  public Job withLease(@Nullable LeaseInfo newLease) {
+    return new Job(
+        id,
+        queue,
+        type,
+        payload,
+        contentType,
+        priority,
+        runAt,
+        idempotencyKey,
+        retryPolicy,
+        attempts,
+        leaseExpiries,
+        releases,
+        state,
+        result,
+        resultContentType,
+        lastError,
+        createdAt,
+        updatedAt,
+        finishedAt,
+        newLease,
+        progress,
+        cancelRequested,
+        history,
+        traceParent);
+  }
+
   @Override
   public String toString() {
     return "Job{id="

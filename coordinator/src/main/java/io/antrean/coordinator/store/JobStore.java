@@ -61,8 +61,9 @@ public interface JobStore extends AutoCloseable {
   /**
    * Leases up to {@code spec.maxJobs()} pending jobs of one queue whose run time has passed,
    * highest priority first, then by run time, then by id. Each leased job is RUNNING, its attempts
-   * counter is one higher, it has a new fencing token, and its history has a new {@code RUNNING}
-   * entry.
+   * counter is one higher, it has a new fencing token and a new random {@link
+   * io.antrean.coordinator.job.LeaseId} (its text is on the returned jobs only; the store keeps its
+   * digest), and its history has a new {@code RUNNING} entry.
    *
    * <p>A paused queue (see {@link #setQueuePaused}) leases nothing: the answer is empty however
    * many of its jobs are ready. The pause is checked inside the same atomic change as the lease.
@@ -87,16 +88,17 @@ public interface JobStore extends AutoCloseable {
    * Marks the job SUCCEEDED with its result.
    *
    * <p>A repeat of the holder's own accepted completion (same worker, same token, same result and
-   * content type: its first answer was lost) is answered with the job as it stands and changes
-   * nothing, not even the history; so its {@code updatedAt} is still the first completion's time.
+   * content type, same lease id: its first answer was lost) is answered with the job as it stands
+   * and changes nothing, not even the history; so its {@code updatedAt} is still the first
+   * completion's time.
    *
    * @throws JobNotFoundException if no job has this id
-   * @throws LeaseLostException if the token is not the current lease's and the call is no such
-   *     repeat
+   * @throws LeaseLostException if the claim is not the current lease's (token, lease id, worker)
+   *     and the call is no such repeat
    */
   Job complete(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
@@ -124,13 +126,12 @@ public interface JobStore extends AutoCloseable {
   /** {@link #complete}, answered through a future that fails as {@code complete} would throw. */
   default CompletableFuture<Job> completeAsync(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
       Instant now) {
-    return StoreFutures.now(
-        () -> complete(jobId, fencingToken, workerId, result, resultContentType, now));
+    return StoreFutures.now(() -> complete(jobId, claim, workerId, result, resultContentType, now));
   }
 
   /** {@link #completeAll}, answered through a future. */
@@ -159,11 +160,11 @@ public interface JobStore extends AutoCloseable {
    * which may have moved on since, and changes nothing, not even the history.
    *
    * @throws JobNotFoundException if no job has this id
-   * @throws LeaseLostException if the token is not the current lease's
+   * @throws LeaseLostException if the claim is not the current lease's (token, lease id, worker)
    */
   Job fail(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       Failure failure,
       RetryPlanner planner,
@@ -174,9 +175,9 @@ public interface JobStore extends AutoCloseable {
    * CANCELLED if a cancellation was requested meanwhile.
    *
    * @throws JobNotFoundException if no job has this id
-   * @throws LeaseLostException if the token is not the current lease's
+   * @throws LeaseLostException if the claim is not the current lease's (token, lease id, worker)
    */
-  Job release(long jobId, long fencingToken, String workerId, String reason, Instant now);
+  Job release(long jobId, LeaseClaim claim, String workerId, String reason, Instant now);
 
   /**
    * The timer path of lease expiry: if the job still runs under this token and its lease expired at

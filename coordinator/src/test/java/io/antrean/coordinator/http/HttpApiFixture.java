@@ -141,6 +141,7 @@ public final class HttpApiFixture implements AutoCloseable {
         CompleteRequest.newBuilder()
             .setJobId(job.getId())
             .setFencingToken(job.getLease().getFencingToken())
+            .setLeaseId(job.getLease().getLeaseId())
             .setWorkerId("w1")
             .build());
   }
@@ -150,6 +151,7 @@ public final class HttpApiFixture implements AutoCloseable {
         FailRequest.newBuilder()
             .setJobId(job.getId())
             .setFencingToken(job.getLease().getFencingToken())
+            .setLeaseId(job.getLease().getLeaseId())
             .setWorkerId("w1")
             .setKind(ErrorKind.ERROR_KIND_PERMANENT)
             .setErrorType("BadPayload")

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see LeaseContract
  * @see WorkerReportContract
  * @see LeaseHolderContract
+ * @see LeaseIdContract
  * @see BatchedCompletionContract
  * @see RepeatedReportContract
  * @see AttemptCountContract
@@ -31,6 +32,7 @@ public abstract class JobStoreContract
         LeaseContract,
         WorkerReportContract,
         LeaseHolderContract,
+        LeaseIdContract,
         BatchedCompletionContract,
         RepeatedReportContract,
         AttemptCountContract,

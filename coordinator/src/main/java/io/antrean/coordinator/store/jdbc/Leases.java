@@ -2,11 +2,12 @@ package io.antrean.coordinator.store.jdbc;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.LeaseClaim;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** Which jobs a lease takes first, and whether a fencing token still holds a job. */
+/** Which jobs a lease takes first, and whether a fencing token or a lease claim holds a job. */
 public final class Leases {
   /** Highest priority first, then the earliest run time, then the lowest id. */
   private static final Comparator<Job> GRANT_ORDER =
@@ -28,12 +29,14 @@ public final class Leases {
   }
 
   /**
-   * True while the job runs under the lease that issued this token to this worker: a token
-   * presented under another worker id (or, with authentication, by another identity) does not hold
-   * it.
+   * True while the job runs under the lease that issued this token and lease id to this worker: a
+   * claim presented under another worker id (or, with authentication, by another identity), or with
+   * a wrong or missing lease id, does not hold it. The lease id is compared in constant time.
    */
-  public static boolean isHeldBy(Job job, long fencingToken, String workerId) {
-    return isHeldWith(job, fencingToken) && job.lease().workerId().equals(workerId);
+  public static boolean isHeldBy(Job job, LeaseClaim claim, String workerId) {
+    return isHeldWith(job, claim.fencingToken())
+        && job.lease().workerId().equals(workerId)
+        && claim.matches(job.lease().leaseId());
   }
 
   /** True while the job runs under the lease that issued this token. */

@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.postgres;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.jdbc.ErrorText;
 import io.antrean.coordinator.store.jdbc.JobMove;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
@@ -37,7 +38,7 @@ final class JobTransitions {
       "WITH done AS (UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
           + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
           + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? AND lease_worker_id = ?"
-          + " RETURNING "
+          + " AND lease_id_sha256 = ? RETURNING "
           + JobRowReader.JOB_COLUMNS
           + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
           + " FROM done WHERE attempts.job_id = done.id AND attempts.fencing_token = ?"
@@ -49,12 +50,13 @@ final class JobTransitions {
   // order (so two batches naming the same jobs cannot deadlock), completed, and their attempts
   // ended. Item columns carry their own names so the jobs' columns stay unambiguous.
   private static final String SUCCEED_ALL =
-      "WITH items AS (SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bytea[], ?::text[])"
-          + " AS item (item_id, item_token, item_result, item_content_type)),"
+      "WITH items AS (SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bytea[], ?::text[],"
+          + " ?::bytea[]) AS item (item_id, item_token, item_result, item_content_type,"
+          + " item_lease_id)),"
           + " held AS MATERIALIZED (SELECT jobs.id AS held_id FROM jobs"
           + " JOIN items ON jobs.id = items.item_id"
           + " WHERE jobs.state = 'RUNNING' AND jobs.lease_token = items.item_token"
-          + " AND jobs.lease_worker_id = ?"
+          + " AND jobs.lease_worker_id = ? AND jobs.lease_id_sha256 = items.item_lease_id"
           + " ORDER BY jobs.id FOR UPDATE OF jobs),"
           + " done AS (UPDATE jobs SET state = 'SUCCEEDED', result = items.item_result,"
           + " result_content_type = items.item_content_type, finished_at = ?, updated_at = ?,"
@@ -109,14 +111,15 @@ final class JobTransitions {
   }
 
   /**
-   * Completes the job and ends its attempt if it still runs under this token.
+   * Completes the job and ends its attempt if it still runs under this claim (token, lease id) held
+   * by this worker.
    *
    * @return the job after the change, or empty if the job is missing or not held with the token
    */
   static Optional<Job> succeed(
       Tx tx,
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
@@ -128,10 +131,12 @@ final class JobTransitions {
     Timestamps.set(update, 3, now);
     Timestamps.set(update, 4, now);
     update.setLong(5, jobId);
-    update.setLong(6, fencingToken);
+    update.setLong(6, claim.fencingToken());
     update.setString(7, workerId);
-    Timestamps.set(update, 8, now);
-    update.setLong(9, fencingToken);
+    // Digests compared: timing cannot help build a matching lease id (see LeaseId).
+    update.setBytes(8, claim.leaseIdSha256());
+    Timestamps.set(update, 9, now);
+    update.setLong(10, claim.fencingToken());
     List<Job> changed = JobRows.jobs(update);
     return changed.isEmpty() ? Optional.empty() : Optional.of(changed.get(0));
   }
@@ -149,21 +154,24 @@ final class JobTransitions {
     List<Long> tokens = new ArrayList<>(size);
     List<byte[]> results = new ArrayList<>(size);
     List<String> contentTypes = new ArrayList<>(size);
+    List<byte[]> leaseIds = new ArrayList<>(size);
     for (Completion c : completions) {
       ids.add(c.jobId());
       tokens.add(c.fencingToken());
       results.add(c.result());
       contentTypes.add(c.resultContentType());
+      leaseIds.add(c.lease().leaseIdSha256());
     }
     PreparedStatement update = tx.prepare(SUCCEED_ALL);
     update.setArray(1, tx.bigintArray(ids));
     update.setArray(2, tx.bigintArray(tokens));
     update.setArray(3, tx.byteaArray(results));
     update.setArray(4, tx.textArray(contentTypes));
-    update.setString(5, workerId);
-    Timestamps.set(update, 6, now);
+    update.setArray(5, tx.byteaArray(leaseIds));
+    update.setString(6, workerId);
     Timestamps.set(update, 7, now);
     Timestamps.set(update, 8, now);
+    Timestamps.set(update, 9, now);
     Map<Long, Job> done = new HashMap<>();
     for (Job job : JobRows.jobs(update)) {
       done.put(job.id(), job);

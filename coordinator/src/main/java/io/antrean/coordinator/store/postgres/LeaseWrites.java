@@ -4,6 +4,7 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
+import io.antrean.coordinator.store.jdbc.LeaseIdWrites;
 import io.antrean.coordinator.store.jdbc.Leases;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -85,7 +86,10 @@ final class LeaseWrites {
     Timestamps.set(lease, index++, spec.expiresAt());
     Timestamps.set(lease, index++, now);
     Timestamps.set(lease, index, now);
-    return Leases.inGrantOrder(JobRows.jobs(lease));
+    return LeaseIdWrites.assign(
+        tx.prepare(LeaseIdWrites.ON_JOB),
+        tx.prepare(LeaseIdWrites.ON_ATTEMPT),
+        Leases.inGrantOrder(JobRows.jobs(lease)));
   }
 
   /** The timer path: takes the job back only if it still runs under this token and has expired. */

@@ -13,6 +13,7 @@ import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
@@ -122,7 +123,7 @@ public final class PostgresJobStore implements JobStore {
   @Override
   public Job complete(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
@@ -130,9 +131,7 @@ public final class PostgresJobStore implements JobStore {
     byte[] copy = JobStoreArguments.forComplete(workerId, result, now);
     return db.autoCommitted(
             "complete",
-            tx ->
-                WorkerWrites.complete(
-                    tx, jobId, fencingToken, workerId, copy, resultContentType, now))
+            tx -> WorkerWrites.complete(tx, jobId, claim, workerId, copy, resultContentType, now))
         .orThrow();
   }
 
@@ -150,23 +149,22 @@ public final class PostgresJobStore implements JobStore {
   @Override
   public Job fail(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       Failure failure,
       RetryPlanner planner,
       Instant now) {
     JobStoreArguments.forFail(workerId, failure, planner, now);
     return db.inTransaction(
-            "fail",
-            tx -> WorkerWrites.fail(tx, jobId, fencingToken, workerId, failure, planner, now))
+            "fail", tx -> WorkerWrites.fail(tx, jobId, claim, workerId, failure, planner, now))
         .orThrow();
   }
 
   @Override
-  public Job release(long jobId, long fencingToken, String workerId, String reason, Instant now) {
+  public Job release(long jobId, LeaseClaim claim, String workerId, String reason, Instant now) {
     JobStoreArguments.forRelease(workerId, reason, now);
     return db.inTransaction(
-            "release", tx -> WorkerWrites.release(tx, jobId, fencingToken, workerId, reason, now))
+            "release", tx -> WorkerWrites.release(tx, jobId, claim, workerId, reason, now))
         .orThrow();
   }
 

@@ -6,6 +6,7 @@ import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.RetryPlanner;
@@ -36,7 +37,7 @@ final class WorkerWrites {
   private static final String RENEW =
       "UPDATE jobs SET lease_expires_at = ?, updated_at = ?, progress = coalesce(?, progress)"
           + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ?"
-          + " AND lease_worker_id = ? RETURNING cancel_requested";
+          + " AND lease_worker_id = ? AND lease_id_sha256 = ? RETURNING cancel_requested";
 
   private WorkerWrites() {}
 
@@ -60,6 +61,8 @@ final class WorkerWrites {
     renew.setLong(4, renewal.jobId());
     renew.setLong(5, renewal.fencingToken());
     renew.setString(6, workerId);
+    // Digests compared: timing cannot help build a matching lease id (see LeaseId).
+    renew.setBytes(7, renewal.lease().leaseIdSha256());
     Boolean cancelRequested = null;
     try (ResultSet row = renew.executeQuery()) {
       if (row.next()) {
@@ -89,22 +92,22 @@ final class WorkerWrites {
   static Outcome<Job> complete(
       Tx tx,
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
       Instant now)
       throws SQLException {
     Optional<Job> done =
-        JobTransitions.succeed(tx, jobId, fencingToken, workerId, result, resultContentType, now);
+        JobTransitions.succeed(tx, jobId, claim, workerId, result, resultContentType, now);
     if (done.isPresent()) {
       return Outcome.of(done.get());
     }
     Job job = existing(tx, jobId, false);
-    if (repeatsCompletion(tx, job, fencingToken, workerId, result, resultContentType)) {
+    if (repeatsCompletion(tx, job, claim, workerId, result, resultContentType)) {
       return Outcome.of(job);
     }
-    return rejectStale(tx, job, workerId, fencingToken, "complete", now);
+    return rejectStale(tx, job, workerId, claim.fencingToken(), "complete", now);
   }
 
   /**
@@ -128,7 +131,7 @@ final class WorkerWrites {
         continue;
       }
       if (repeatsCompletion(
-          tx, job.get(), c.fencingToken(), workerId, c.result(), c.resultContentType())) {
+          tx, job.get(), c.lease(), workerId, c.result(), c.resultContentType())) {
         outcomes.add(CompletionOutcome.completed(job.get()));
         continue;
       }
@@ -141,50 +144,45 @@ final class WorkerWrites {
   static Outcome<Job> fail(
       Tx tx,
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       Failure failure,
       RetryPlanner planner,
       Instant now)
       throws SQLException {
     Job job = existing(tx, jobId, true);
-    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
+    if (!Leases.isHeldBy(job, claim, workerId)) {
       if (RepeatedReports.repeatsFailure(
-          tx.prepare(RepeatedReports.OWN_END), jobId, fencingToken, workerId, failure)) {
+          tx.prepare(RepeatedReports.OWN_END), jobId, claim, workerId, failure)) {
         return Outcome.of(job);
       }
-      return rejectStale(tx, job, workerId, fencingToken, "fail", now);
+      return rejectStale(tx, job, workerId, claim.fencingToken(), "fail", now);
     }
     LeaseEnd end = LeaseEnd.failed(job, failure, planner, now);
-    return Outcome.of(JobTransitions.endLease(tx, jobId, fencingToken, end, now));
+    return Outcome.of(JobTransitions.endLease(tx, jobId, claim.fencingToken(), end, now));
   }
 
   static Outcome<Job> release(
-      Tx tx, long jobId, long fencingToken, String workerId, String reason, Instant now)
+      Tx tx, long jobId, LeaseClaim claim, String workerId, String reason, Instant now)
       throws SQLException {
     Job job = existing(tx, jobId, true);
-    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
-      return rejectStale(tx, job, workerId, fencingToken, "release", now);
+    if (!Leases.isHeldBy(job, claim, workerId)) {
+      return rejectStale(tx, job, workerId, claim.fencingToken(), "release", now);
     }
     LeaseEnd end = LeaseEnd.released(job, reason);
-    return Outcome.of(JobTransitions.endLease(tx, jobId, fencingToken, end, now));
+    return Outcome.of(JobTransitions.endLease(tx, jobId, claim.fencingToken(), end, now));
   }
 
   private static boolean repeatsCompletion(
       Tx tx,
       Job job,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType)
       throws SQLException {
     return RepeatedReports.repeatsCompletion(
-        tx.prepare(RepeatedReports.OWN_END),
-        job,
-        fencingToken,
-        workerId,
-        result,
-        resultContentType);
+        tx.prepare(RepeatedReports.OWN_END), job, claim, workerId, result, resultContentType);
   }
 
   /** The job by id, in whatever state; locked until the transaction ends if asked. */

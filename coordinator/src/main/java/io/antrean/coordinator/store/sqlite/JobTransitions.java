@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.jdbc.JobMove;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
@@ -28,7 +29,7 @@ final class JobTransitions {
       "UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
           + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
           + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? AND lease_worker_id = ?"
-          + " RETURNING "
+          + " AND lease_id_sha256 = ? RETURNING "
           + JobRowReader.JOB_COLUMNS;
   private static final String REQUEST_CANCEL =
       "UPDATE jobs SET cancel_requested = 1, updated_at = ? WHERE id = ? RETURNING "
@@ -64,15 +65,15 @@ final class JobTransitions {
   }
 
   /**
-   * Completes the job if it still runs under this token, held by this worker, in one statement (the
-   * hot path needs no read first).
+   * Completes the job if it still runs under this claim (token, lease id), held by this worker, in
+   * one statement (the hot path needs no read first).
    *
    * @return the job after the change, or empty if the job is missing or not held with the token
    */
   static Optional<Job> succeed(
       CachedConnection connection,
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
@@ -84,8 +85,10 @@ final class JobTransitions {
     update.setLong(3, Micros.of(now));
     update.setLong(4, Micros.of(now));
     update.setLong(5, jobId);
-    update.setLong(6, fencingToken);
+    update.setLong(6, claim.fencingToken());
     update.setString(7, workerId);
+    // Digests compared: timing cannot help build a matching lease id (see LeaseId).
+    update.setBytes(8, claim.leaseIdSha256());
     List<Job> changed = JobRows.jobs(update);
     return changed.isEmpty() ? Optional.empty() : Optional.of(changed.get(0));
   }

@@ -4,6 +4,7 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.LeaseEnd;
+import io.antrean.coordinator.store.jdbc.LeaseIdWrites;
 import io.antrean.coordinator.store.jdbc.Leases;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -74,7 +75,10 @@ final class LeaseWrites {
     for (Job job : leased) {
       AttemptRows.started(connection, job, now);
     }
-    return leased;
+    return LeaseIdWrites.assign(
+        connection.prepare(LeaseIdWrites.ON_JOB),
+        connection.prepare(LeaseIdWrites.ON_ATTEMPT),
+        leased);
   }
 
   /** The timer path: takes the job back only if it still runs under this token and has expired. */

@@ -13,6 +13,7 @@ import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
@@ -138,19 +139,19 @@ public final class SqliteJobStore implements JobStore {
   @Override
   public Job complete(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
       Instant now) {
     return writer.await(
-        () -> completeAsync(jobId, fencingToken, workerId, result, resultContentType, now));
+        () -> completeAsync(jobId, claim, workerId, result, resultContentType, now));
   }
 
   @Override
   public CompletableFuture<Job> completeAsync(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
@@ -161,7 +162,7 @@ public final class SqliteJobStore implements JobStore {
             "complete",
             c ->
                 WorkerWrites.complete(
-                    c, jobId, fencingToken, workerId, resultCopy, resultContentType, now))
+                    c, jobId, claim, workerId, resultCopy, resultContentType, now))
         .thenApply(Outcome::orThrow);
   }
 
@@ -190,24 +191,22 @@ public final class SqliteJobStore implements JobStore {
   @Override
   public Job fail(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       Failure failure,
       RetryPlanner planner,
       Instant now) {
     JobStoreArguments.forFail(workerId, failure, planner, now);
     return writer
-        .execute(
-            "fail", c -> WorkerWrites.fail(c, jobId, fencingToken, workerId, failure, planner, now))
+        .execute("fail", c -> WorkerWrites.fail(c, jobId, claim, workerId, failure, planner, now))
         .orThrow();
   }
 
   @Override
-  public Job release(long jobId, long fencingToken, String workerId, String reason, Instant now) {
+  public Job release(long jobId, LeaseClaim claim, String workerId, String reason, Instant now) {
     JobStoreArguments.forRelease(workerId, reason, now);
     return writer
-        .execute(
-            "release", c -> WorkerWrites.release(c, jobId, fencingToken, workerId, reason, now))
+        .execute("release", c -> WorkerWrites.release(c, jobId, claim, workerId, reason, now))
         .orThrow();
   }
 

@@ -93,7 +93,12 @@ final class SqliteSchema {
           // 4: leases handed back unrun, counted apart so that attempts never drops.
           List.of("ALTER TABLE jobs ADD COLUMN releases INTEGER NOT NULL DEFAULT 0"),
           // 5: the producer's W3C traceparent, carried to the worker; NULL for none.
-          List.of("ALTER TABLE jobs ADD COLUMN trace_parent TEXT"));
+          List.of("ALTER TABLE jobs ADD COLUMN trace_parent TEXT"),
+          // 6: the SHA-256 of each lease's random lease id, on the job (its current lease) and on
+          // the attempt (so a holder's repeated report is recognised); NULL before lease ids.
+          List.of(
+              "ALTER TABLE jobs ADD COLUMN lease_id_sha256 BLOB",
+              "ALTER TABLE attempts ADD COLUMN lease_id_sha256 BLOB"));
 
   private SqliteSchema() {}
 

@@ -6,6 +6,7 @@ import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.RetryPlanner;
@@ -26,15 +27,16 @@ import javax.annotation.Nullable;
 
 /**
  * What workers report about the jobs they hold: heartbeats, completions, failures and releases.
- * Every method runs on the writer thread inside its transaction and is conditioned on the fencing
- * token; a stale token writes a {@code STALE_COMPLETION_REJECTED} history entry and nothing else,
- * unless it repeats its holder's own accepted Complete or Fail ({@link RepeatedReports}).
+ * Every method runs on the writer thread inside its transaction and is conditioned on the lease
+ * claim (fencing token, lease id, worker id); a stale token writes a {@code
+ * STALE_COMPLETION_REJECTED} history entry and nothing else, unless it repeats its holder's own
+ * accepted Complete or Fail ({@link RepeatedReports}).
  */
 final class WorkerWrites {
   private static final String RENEW =
       "UPDATE jobs SET lease_expires_at = ?, updated_at = ?, progress = coalesce(?, progress)"
           + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ?"
-          + " AND lease_worker_id = ? RETURNING cancel_requested";
+          + " AND lease_worker_id = ? AND lease_id_sha256 = ? RETURNING cancel_requested";
 
   private WorkerWrites() {}
 
@@ -97,6 +99,8 @@ final class WorkerWrites {
     renew.setLong(4, renewal.jobId());
     renew.setLong(5, renewal.fencingToken());
     renew.setString(6, workerId);
+    // Digests compared: timing cannot help build a matching lease id (see LeaseId).
+    renew.setBytes(7, renewal.lease().leaseIdSha256());
     try (ResultSet row = renew.executeQuery()) {
       return row.next() ? Optional.of(row.getInt(1) != 0) : Optional.empty();
     }
@@ -105,23 +109,22 @@ final class WorkerWrites {
   static Outcome<Job> complete(
       CachedConnection connection,
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
       Instant now)
       throws SQLException {
     Optional<Job> done =
-        JobTransitions.succeed(
-            connection, jobId, fencingToken, workerId, result, resultContentType, now);
+        JobTransitions.succeed(connection, jobId, claim, workerId, result, resultContentType, now);
     if (done.isEmpty()) {
       Job job = existing(connection, jobId);
-      if (repeatsCompletion(connection, job, fencingToken, workerId, result, resultContentType)) {
+      if (repeatsCompletion(connection, job, claim, workerId, result, resultContentType)) {
         return Outcome.of(job);
       }
-      return rejectStale(connection, job, workerId, fencingToken, "complete", now);
+      return rejectStale(connection, job, workerId, claim.fencingToken(), "complete", now);
     }
-    AttemptRows.ended(connection, jobId, fencingToken, AttemptEnd.SUCCEEDED, now);
+    AttemptRows.ended(connection, jobId, claim.fencingToken(), AttemptEnd.SUCCEEDED, now);
     return Outcome.of(done.get());
   }
 
@@ -133,13 +136,7 @@ final class WorkerWrites {
     for (Completion c : completions) {
       Optional<Job> done =
           JobTransitions.succeed(
-              connection,
-              c.jobId(),
-              c.fencingToken(),
-              workerId,
-              c.result(),
-              c.resultContentType(),
-              now);
+              connection, c.jobId(), c.lease(), workerId, c.result(), c.resultContentType(), now);
       if (done.isPresent()) {
         AttemptRows.ended(connection, c.jobId(), c.fencingToken(), AttemptEnd.SUCCEEDED, now);
         outcomes.add(CompletionOutcome.completed(done.get()));
@@ -151,7 +148,7 @@ final class WorkerWrites {
         continue;
       }
       if (repeatsCompletion(
-          connection, job.get(), c.fencingToken(), workerId, c.result(), c.resultContentType())) {
+          connection, job.get(), c.lease(), workerId, c.result(), c.resultContentType())) {
         outcomes.add(CompletionOutcome.completed(job.get()));
         continue;
       }
@@ -164,44 +161,44 @@ final class WorkerWrites {
   static Outcome<Job> fail(
       CachedConnection connection,
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       Failure failure,
       RetryPlanner planner,
       Instant now)
       throws SQLException {
     Job job = existing(connection, jobId);
-    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
+    if (!Leases.isHeldBy(job, claim, workerId)) {
       if (RepeatedReports.repeatsFailure(
-          connection.prepare(RepeatedReports.OWN_END), jobId, fencingToken, workerId, failure)) {
+          connection.prepare(RepeatedReports.OWN_END), jobId, claim, workerId, failure)) {
         return Outcome.of(job);
       }
-      return rejectStale(connection, job, workerId, fencingToken, "fail", now);
+      return rejectStale(connection, job, workerId, claim.fencingToken(), "fail", now);
     }
     LeaseEnd end = LeaseEnd.failed(job, failure, planner, now);
-    return Outcome.of(JobTransitions.endLease(connection, jobId, fencingToken, end, now));
+    return Outcome.of(JobTransitions.endLease(connection, jobId, claim.fencingToken(), end, now));
   }
 
   static Outcome<Job> release(
       CachedConnection connection,
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       String reason,
       Instant now)
       throws SQLException {
     Job job = existing(connection, jobId);
-    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
-      return rejectStale(connection, job, workerId, fencingToken, "release", now);
+    if (!Leases.isHeldBy(job, claim, workerId)) {
+      return rejectStale(connection, job, workerId, claim.fencingToken(), "release", now);
     }
     LeaseEnd end = LeaseEnd.released(job, reason);
-    return Outcome.of(JobTransitions.endLease(connection, jobId, fencingToken, end, now));
+    return Outcome.of(JobTransitions.endLease(connection, jobId, claim.fencingToken(), end, now));
   }
 
   private static boolean repeatsCompletion(
       CachedConnection connection,
       Job job,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType)
@@ -209,7 +206,7 @@ final class WorkerWrites {
     return RepeatedReports.repeatsCompletion(
         connection.prepare(RepeatedReports.OWN_END),
         job,
-        fencingToken,
+        claim,
         workerId,
         result,
         resultContentType);

@@ -11,11 +11,14 @@ import static org.assertj.core.api.Assertions.entry;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.LeaseId;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Concurrently;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.JobStoreContract;
+import io.antrean.coordinator.store.LeaseClaim;
+import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.TestJobs;
 import java.nio.file.Path;
@@ -83,11 +86,25 @@ class SqliteJobStoreTest extends JobStoreContract {
   }
 
   @Test
+  void leaseIdSurvivesCloseAndReopen() {
+    enqueue("t");
+    Job leased = leaseOne("w");
+
+    reopen();
+
+    LeaseClaim guessed = new LeaseClaim(token(leased), LeaseId.generate());
+    assertThatThrownBy(() -> store.complete(leased.id(), guessed, "w", null, null, at(1)))
+        .isInstanceOf(LeaseLostException.class);
+    assertThat(store.complete(leased.id(), claim(leased), "w", null, null, at(2)).state())
+        .isEqualTo(JobState.SUCCEEDED);
+  }
+
+  @Test
   void acknowledgedChangesSurviveCloseAndReopen() {
     Job pending = enqueue(job("email").key("k").payload("{\"to\":\"x\"}").build());
     Job running = enqueue("resize");
     Job leased = leaseOne("w");
-    store.complete(leased.id(), token(leased), "w", utf8("done"), "text/plain", at(1));
+    store.complete(leased.id(), claim(leased), "w", utf8("done"), "text/plain", at(1));
     Job stillRunning = leaseOne("w", at(2), at(30));
 
     reopen();
@@ -110,7 +127,7 @@ class SqliteJobStoreTest extends JobStoreContract {
   void fencingTokensKeepGrowingAcrossRestarts() {
     enqueue("t");
     Job first = leaseOne("w");
-    store.release(first.id(), token(first), "w", "restart", at(1));
+    store.release(first.id(), claim(first), "w", "restart", at(1));
 
     reopen();
 
@@ -240,6 +257,8 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("DROP TABLE queues");
     update("ALTER TABLE jobs DROP COLUMN releases");
     update("ALTER TABLE jobs DROP COLUMN trace_parent");
+    update("ALTER TABLE jobs DROP COLUMN lease_id_sha256");
+    update("ALTER TABLE attempts DROP COLUMN lease_id_sha256");
     update("DELETE FROM schema_version WHERE version > 1");
 
     store = SqliteJobStore.open(dataDir);
@@ -277,6 +296,8 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("DROP TABLE queues");
     update("ALTER TABLE jobs DROP COLUMN releases");
     update("ALTER TABLE jobs DROP COLUMN trace_parent");
+    update("ALTER TABLE jobs DROP COLUMN lease_id_sha256");
+    update("ALTER TABLE attempts DROP COLUMN lease_id_sha256");
     update("DELETE FROM schema_version WHERE version > 2");
 
     store = SqliteJobStore.open(dataDir);
