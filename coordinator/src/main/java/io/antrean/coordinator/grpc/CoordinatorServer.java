@@ -1,5 +1,6 @@
 package io.antrean.coordinator.grpc;
 
+import io.antrean.coordinator.api.AdminServiceCalls;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
 import io.antrean.coordinator.core.WorkerRegistry;

@@ -21,6 +21,11 @@ public record LeaseInfo(
     Objects.requireNonNull(expiresAt, "expiresAt");
   }
 
+  /** A lease without a lease id: as granted before lease ids existed, or where none matters. */
+  public LeaseInfo(String workerId, long fencingToken, Instant expiresAt) {
+    this(workerId, fencingToken, expiresAt, null);
+  }
+
   /** This lease with another lease id. */
   public LeaseInfo withLeaseId(LeaseId newLeaseId) {
     return new LeaseInfo(workerId, fencingToken, expiresAt, newLeaseId);

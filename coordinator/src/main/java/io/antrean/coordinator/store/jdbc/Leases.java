@@ -1,13 +1,12 @@
 package io.antrean.coordinator.store.jdbc;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.store.LeaseClaim;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** Which jobs a lease takes first, and whether a fencing token or a lease claim holds a job. */
+/** Which jobs a lease takes first, and whether a claim names a job's current lease id. */
 public final class Leases {
   /** Highest priority first, then the earliest run time, then the lowest id. */
   private static final Comparator<Job> GRANT_ORDER =
@@ -29,20 +28,11 @@ public final class Leases {
   }
 
   /**
-   * True while the job runs under the lease that issued this token and lease id to this worker: a
-   * claim presented under another worker id (or, with authentication, by another identity), or with
-   * a wrong or missing lease id, does not hold it. The lease id is compared in constant time.
+   * True while the job has a lease whose lease id the claim presents, compared in constant time.
+   * The token and worker id are {@link io.antrean.coordinator.job.JobLifecycle}'s to judge; a claim
+   * must pass both.
    */
-  public static boolean isHeldBy(Job job, LeaseClaim claim, String workerId) {
-    return isHeldWith(job, claim.fencingToken())
-        && job.lease().workerId().equals(workerId)
-        && claim.matches(job.lease().leaseId());
-  }
-
-  /** True while the job runs under the lease that issued this token. */
-  public static boolean isHeldWith(Job job, long fencingToken) {
-    return job.state() == JobState.RUNNING
-        && job.lease() != null
-        && job.lease().fencingToken() == fencingToken;
+  public static boolean hasLeaseId(Job job, LeaseClaim claim) {
+    return job.lease() != null && claim.matches(job.lease().leaseId());
   }
 }

@@ -1,7 +1,12 @@
 package io.antrean.coordinator.store.postgres;
 
+import io.antrean.coordinator.job.Decision;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobLifecycle;
+import io.antrean.coordinator.job.JobStatus;
+import io.antrean.coordinator.job.LeaseEnd;
+import io.antrean.coordinator.job.Refusal;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
@@ -11,7 +16,6 @@ import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.RetryPlanner;
 import io.antrean.coordinator.store.jdbc.AttemptHistory;
-import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.Outcome;
 import io.antrean.coordinator.store.jdbc.RepeatedReports;
@@ -151,26 +155,37 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(tx, jobId, true);
-    if (!Leases.isHeldBy(job, claim, workerId)) {
+    Decision<LeaseEnd> end =
+        Leases.hasLeaseId(job, claim)
+            ? JobLifecycle.fail(
+                JobStatus.of(job),
+                claim.fencingToken(),
+                workerId,
+                failure,
+                () -> planner.nextRunAt(job, failure, now))
+            : Decision.refused(Refusal.LEASE_LOST);
+    if (end.isRefused()) {
       if (RepeatedReports.repeatsFailure(
           tx.prepare(RepeatedReports.OWN_END), jobId, claim, workerId, failure)) {
         return Outcome.of(job);
       }
       return rejectStale(tx, job, workerId, claim.fencingToken(), "fail", now);
     }
-    LeaseEnd end = LeaseEnd.failed(job, failure, planner, now);
-    return Outcome.of(JobTransitions.endLease(tx, jobId, claim.fencingToken(), end, now));
+    return Outcome.of(JobTransitions.endLease(tx, jobId, claim.fencingToken(), end.change(), now));
   }
 
   static Outcome<Job> release(
       Tx tx, long jobId, LeaseClaim claim, String workerId, String reason, Instant now)
       throws SQLException {
     Job job = existing(tx, jobId, true);
-    if (!Leases.isHeldBy(job, claim, workerId)) {
+    Decision<LeaseEnd> end =
+        Leases.hasLeaseId(job, claim)
+            ? JobLifecycle.release(JobStatus.of(job), claim.fencingToken(), workerId, reason)
+            : Decision.refused(Refusal.LEASE_LOST);
+    if (end.isRefused()) {
       return rejectStale(tx, job, workerId, claim.fencingToken(), "release", now);
     }
-    LeaseEnd end = LeaseEnd.released(job, reason);
-    return Outcome.of(JobTransitions.endLease(tx, jobId, claim.fencingToken(), end, now));
+    return Outcome.of(JobTransitions.endLease(tx, jobId, claim.fencingToken(), end.change(), now));
   }
 
   private static boolean repeatsCompletion(

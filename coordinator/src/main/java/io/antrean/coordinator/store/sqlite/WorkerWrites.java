@@ -1,7 +1,13 @@
 package io.antrean.coordinator.store.sqlite;
 
+import io.antrean.coordinator.job.AttemptEnd;
+import io.antrean.coordinator.job.Decision;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobLifecycle;
+import io.antrean.coordinator.job.JobStatus;
+import io.antrean.coordinator.job.LeaseEnd;
+import io.antrean.coordinator.job.Refusal;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
@@ -10,9 +16,7 @@ import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.RetryPlanner;
-import io.antrean.coordinator.store.jdbc.AttemptEnd;
 import io.antrean.coordinator.store.jdbc.AttemptHistory;
-import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.Outcome;
 import io.antrean.coordinator.store.jdbc.RepeatedReports;
@@ -168,15 +172,24 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(connection, jobId);
-    if (!Leases.isHeldBy(job, claim, workerId)) {
+    Decision<LeaseEnd> end =
+        Leases.hasLeaseId(job, claim)
+            ? JobLifecycle.fail(
+                JobStatus.of(job),
+                claim.fencingToken(),
+                workerId,
+                failure,
+                () -> planner.nextRunAt(job, failure, now))
+            : Decision.refused(Refusal.LEASE_LOST);
+    if (end.isRefused()) {
       if (RepeatedReports.repeatsFailure(
           connection.prepare(RepeatedReports.OWN_END), jobId, claim, workerId, failure)) {
         return Outcome.of(job);
       }
       return rejectStale(connection, job, workerId, claim.fencingToken(), "fail", now);
     }
-    LeaseEnd end = LeaseEnd.failed(job, failure, planner, now);
-    return Outcome.of(JobTransitions.endLease(connection, jobId, claim.fencingToken(), end, now));
+    return Outcome.of(
+        JobTransitions.endLease(connection, jobId, claim.fencingToken(), end.change(), now));
   }
 
   static Outcome<Job> release(
@@ -188,11 +201,15 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(connection, jobId);
-    if (!Leases.isHeldBy(job, claim, workerId)) {
+    Decision<LeaseEnd> end =
+        Leases.hasLeaseId(job, claim)
+            ? JobLifecycle.release(JobStatus.of(job), claim.fencingToken(), workerId, reason)
+            : Decision.refused(Refusal.LEASE_LOST);
+    if (end.isRefused()) {
       return rejectStale(connection, job, workerId, claim.fencingToken(), "release", now);
     }
-    LeaseEnd end = LeaseEnd.released(job, reason);
-    return Outcome.of(JobTransitions.endLease(connection, jobId, claim.fencingToken(), end, now));
+    return Outcome.of(
+        JobTransitions.endLease(connection, jobId, claim.fencingToken(), end.change(), now));
   }
 
   private static boolean repeatsCompletion(

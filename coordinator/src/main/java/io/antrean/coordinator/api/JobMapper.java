@@ -1,9 +1,9 @@
-package io.antrean.coordinator.grpc;
+package io.antrean.coordinator.api;
 
-import static io.antrean.coordinator.grpc.ProtoTime.duration;
-import static io.antrean.coordinator.grpc.ProtoTime.requestDuration;
-import static io.antrean.coordinator.grpc.ProtoTime.requestInstant;
-import static io.antrean.coordinator.grpc.ProtoTime.timestamp;
+import static io.antrean.coordinator.api.ProtoTime.duration;
+import static io.antrean.coordinator.api.ProtoTime.requestDuration;
+import static io.antrean.coordinator.api.ProtoTime.requestInstant;
+import static io.antrean.coordinator.api.ProtoTime.timestamp;
 
 import com.google.protobuf.ByteString;
 import io.antrean.coordinator.core.EnqueueCommand;
@@ -68,7 +68,7 @@ public final class JobMapper {
    * A job just leased, as the Lease answer gives it to the worker that took it: the only message
    * that carries the lease id. Every other mapping ({@link #job}) leaves it out.
    */
-  static io.antrean.proto.v1.Job leasedJob(Job j) {
+  public static io.antrean.proto.v1.Job leasedJob(Job j) {
     io.antrean.proto.v1.Job job = job(j);
     if (j.lease() == null || j.lease().leaseId() == null) {
       return job;
@@ -200,7 +200,7 @@ public final class JobMapper {
   }
 
   /** The domain kind; RETRYABLE when unspecified. */
-  static io.antrean.coordinator.job.ErrorKind errorKind(ErrorKind k) {
+  public static io.antrean.coordinator.job.ErrorKind errorKind(ErrorKind k) {
     return k == ErrorKind.ERROR_KIND_PERMANENT
         ? io.antrean.coordinator.job.ErrorKind.PERMANENT
         : io.antrean.coordinator.job.ErrorKind.RETRYABLE;
