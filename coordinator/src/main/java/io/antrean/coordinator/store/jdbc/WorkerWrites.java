@@ -1,6 +1,5 @@
-package io.antrean.coordinator.store.sqlite;
+package io.antrean.coordinator.store.jdbc;
 
-import io.antrean.coordinator.job.AttemptEnd;
 import io.antrean.coordinator.job.Decision;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
@@ -16,27 +15,25 @@ import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.RetryPlanner;
-import io.antrean.coordinator.store.jdbc.AttemptHistory;
-import io.antrean.coordinator.store.jdbc.Leases;
-import io.antrean.coordinator.store.jdbc.Outcome;
-import io.antrean.coordinator.store.jdbc.RepeatedReports;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
  * What workers report about the jobs they hold: heartbeats, completions, failures and releases.
- * Every method runs on the writer thread inside its transaction and is conditioned on the lease
- * claim (fencing token, lease id, worker id); a stale token writes a {@code
+ * Every change is conditioned on the fencing token, either in the UPDATE's own WHERE clause (which
+ * PostgreSQL checks again against the latest row after waiting for a concurrent writer) or under
+ * the job's row lock (on SQLite: on the only writer). A stale token writes a {@code
  * STALE_COMPLETION_REJECTED} history entry and nothing else, unless it repeats its holder's own
  * accepted Complete or Fail ({@link RepeatedReports}).
  */
-final class WorkerWrites {
+public final class WorkerWrites {
   private static final String RENEW =
       "UPDATE jobs SET lease_expires_at = ?, updated_at = ?, progress = coalesce(?, progress)"
           + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ?"
@@ -44,8 +41,9 @@ final class WorkerWrites {
 
   private WorkerWrites() {}
 
-  static List<HeartbeatResult> heartbeat(
-      CachedConnection connection,
+  /** One answer per renewal, in order. */
+  public static List<HeartbeatResult> heartbeat(
+      JdbcSession session,
       String workerId,
       List<LeaseRenewal> renewals,
       Instant expiresAt,
@@ -53,29 +51,25 @@ final class WorkerWrites {
       throws SQLException {
     List<HeartbeatResult> results = new ArrayList<>(renewals.size());
     for (LeaseRenewal renewal : renewals) {
-      results.add(heartbeat(connection, workerId, renewal, expiresAt, now));
+      results.add(heartbeat(session, workerId, renewal, expiresAt, now));
     }
     return results;
   }
 
   private static HeartbeatResult heartbeat(
-      CachedConnection connection,
-      String workerId,
-      LeaseRenewal renewal,
-      Instant expiresAt,
-      Instant now)
+      JdbcSession session, String workerId, LeaseRenewal renewal, Instant expiresAt, Instant now)
       throws SQLException {
-    Optional<Boolean> cancelRequested = renew(connection, workerId, renewal, expiresAt, now);
+    Optional<Boolean> cancelRequested = renew(session, workerId, renewal, expiresAt, now);
     if (cancelRequested.isEmpty()) {
-      Optional<Job> job = JobRows.find(connection, renewal.jobId());
+      Optional<Job> job = JobRows.find(session, renewal.jobId());
       if (job.isPresent()
           && !AttemptHistory.endedByItsHolder(
-              connection.prepare(AttemptHistory.ENDED_BY_HOLDER),
+              session.prepare(AttemptHistory.ENDED_BY_HOLDER),
               renewal.jobId(),
               renewal.fencingToken(),
               workerId)) {
         AttemptRows.staleRejected(
-            connection, job.get(), workerId, renewal.fencingToken(), "heartbeat", now);
+            session, job.get(), workerId, renewal.fencingToken(), "heartbeat", now);
       }
       return new HeartbeatResult(
           renewal.jobId(), renewal.fencingToken(), HeartbeatResult.Status.LOST, null);
@@ -85,20 +79,16 @@ final class WorkerWrites {
             ? HeartbeatResult.Status.CANCEL_REQUESTED
             : HeartbeatResult.Status.EXTENDED;
     return new HeartbeatResult(
-        renewal.jobId(), renewal.fencingToken(), status, Micros.toInstant(Micros.of(expiresAt)));
+        renewal.jobId(), renewal.fencingToken(), status, session.dialect().asStored(expiresAt));
   }
 
   /** Extends the lease if it is current; answers whether a cancellation was requested. */
   private static Optional<Boolean> renew(
-      CachedConnection connection,
-      String workerId,
-      LeaseRenewal renewal,
-      Instant expiresAt,
-      Instant now)
+      JdbcSession session, String workerId, LeaseRenewal renewal, Instant expiresAt, Instant now)
       throws SQLException {
-    PreparedStatement renew = connection.prepare(RENEW);
-    renew.setLong(1, Micros.of(expiresAt));
-    renew.setLong(2, Micros.of(now));
+    PreparedStatement renew = session.prepare(RENEW);
+    session.dialect().setInstant(renew, 1, expiresAt);
+    session.dialect().setInstant(renew, 2, now);
     renew.setString(3, renewal.progress());
     renew.setLong(4, renewal.jobId());
     renew.setLong(5, renewal.fencingToken());
@@ -106,12 +96,14 @@ final class WorkerWrites {
     // Digests compared: timing cannot help build a matching lease id (see LeaseId).
     renew.setBytes(7, renewal.lease().leaseIdSha256());
     try (ResultSet row = renew.executeQuery()) {
-      return row.next() ? Optional.of(row.getInt(1) != 0) : Optional.empty();
+      // sqlite-jdbc reads an INTEGER flag as getInt(...) != 0; PostgreSQL has a boolean.
+      return row.next() ? Optional.of(row.getBoolean(1)) : Optional.empty();
     }
   }
 
-  static Outcome<Job> complete(
-      CachedConnection connection,
+  /** Completes the job if the token holds it; a repeat of the holder's own completion is OK. */
+  public static Outcome<Job> complete(
+      JdbcSession session,
       long jobId,
       LeaseClaim claim,
       String workerId,
@@ -119,51 +111,53 @@ final class WorkerWrites {
       @Nullable String resultContentType,
       Instant now)
       throws SQLException {
-    Optional<Job> done =
-        JobTransitions.succeed(connection, jobId, claim, workerId, result, resultContentType, now);
-    if (done.isEmpty()) {
-      Job job = existing(connection, jobId);
-      if (repeatsCompletion(connection, job, claim, workerId, result, resultContentType)) {
-        return Outcome.of(job);
-      }
-      return rejectStale(connection, job, workerId, claim.fencingToken(), "complete", now);
+    Completion completion = new Completion(jobId, claim, result, resultContentType);
+    Job done = session.dialect().succeedAll(session, workerId, List.of(completion), now).get(jobId);
+    if (done != null) {
+      return Outcome.of(done);
     }
-    AttemptRows.ended(connection, jobId, claim.fencingToken(), AttemptEnd.SUCCEEDED, now);
-    return Outcome.of(done.get());
+    Job job = JobRows.find(session, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+    if (repeatsCompletion(session, job, claim, workerId, result, resultContentType)) {
+      return Outcome.of(job);
+    }
+    return rejectStale(session, job, workerId, claim.fencingToken(), "complete", now);
   }
 
-  /** Each completion judged as {@link #complete} would judge it alone; never throws for one. */
-  static List<CompletionOutcome> completeAll(
-      CachedConnection connection, String workerId, List<Completion> completions, Instant now)
+  /**
+   * Each completion judged as {@link #complete} would judge it alone; never throws for one. The
+   * completions that hold their jobs are done together ({@link JdbcDialect#succeedAll}); only the
+   * others are looked at one by one.
+   */
+  public static List<CompletionOutcome> completeAll(
+      JdbcSession session, String workerId, List<Completion> completions, Instant now)
       throws SQLException {
+    Map<Long, Job> done = session.dialect().succeedAll(session, workerId, completions, now);
     List<CompletionOutcome> outcomes = new ArrayList<>(completions.size());
     for (Completion c : completions) {
-      Optional<Job> done =
-          JobTransitions.succeed(
-              connection, c.jobId(), c.lease(), workerId, c.result(), c.resultContentType(), now);
-      if (done.isPresent()) {
-        AttemptRows.ended(connection, c.jobId(), c.fencingToken(), AttemptEnd.SUCCEEDED, now);
-        outcomes.add(CompletionOutcome.completed(done.get()));
+      Job completed = done.get(c.jobId());
+      if (completed != null) {
+        outcomes.add(CompletionOutcome.completed(completed));
         continue;
       }
-      Optional<Job> job = JobRows.find(connection, c.jobId());
+      Optional<Job> job = JobRows.find(session, c.jobId());
       if (job.isEmpty()) {
         outcomes.add(CompletionOutcome.notFound(c.jobId()));
         continue;
       }
       if (repeatsCompletion(
-          connection, job.get(), c.lease(), workerId, c.result(), c.resultContentType())) {
+          session, job.get(), c.lease(), workerId, c.result(), c.resultContentType())) {
         outcomes.add(CompletionOutcome.completed(job.get()));
         continue;
       }
-      AttemptRows.staleRejected(connection, job.get(), workerId, c.fencingToken(), "complete", now);
+      AttemptRows.staleRejected(session, job.get(), workerId, c.fencingToken(), "complete", now);
       outcomes.add(CompletionOutcome.leaseLost(c.jobId()));
     }
     return outcomes;
   }
 
-  static Outcome<Job> fail(
-      CachedConnection connection,
+  /** Ends the lease as {@link JobLifecycle#fail} decides: a retry, or the dead-letter queue. */
+  public static Outcome<Job> fail(
+      JdbcSession session,
       long jobId,
       LeaseClaim claim,
       String workerId,
@@ -171,7 +165,7 @@ final class WorkerWrites {
       RetryPlanner planner,
       Instant now)
       throws SQLException {
-    Job job = existing(connection, jobId);
+    Job job = lockedJob(session, jobId);
     Decision<LeaseEnd> end =
         Leases.hasLeaseId(job, claim)
             ? JobLifecycle.fail(
@@ -183,37 +177,38 @@ final class WorkerWrites {
             : Decision.refused(Refusal.LEASE_LOST);
     if (end.isRefused()) {
       if (RepeatedReports.repeatsFailure(
-          connection.prepare(RepeatedReports.OWN_END), jobId, claim, workerId, failure)) {
+          session.prepare(RepeatedReports.OWN_END), jobId, claim, workerId, failure)) {
         return Outcome.of(job);
       }
-      return rejectStale(connection, job, workerId, claim.fencingToken(), "fail", now);
+      return rejectStale(session, job, workerId, claim.fencingToken(), "fail", now);
     }
     return Outcome.of(
-        JobTransitions.endLease(connection, jobId, claim.fencingToken(), end.change(), now));
+        JobTransitions.endLease(session, jobId, claim.fencingToken(), end.change(), now));
   }
 
-  static Outcome<Job> release(
-      CachedConnection connection,
+  /** Hands the job back unrun, without spending an attempt. */
+  public static Outcome<Job> release(
+      JdbcSession session,
       long jobId,
       LeaseClaim claim,
       String workerId,
       String reason,
       Instant now)
       throws SQLException {
-    Job job = existing(connection, jobId);
+    Job job = lockedJob(session, jobId);
     Decision<LeaseEnd> end =
         Leases.hasLeaseId(job, claim)
             ? JobLifecycle.release(JobStatus.of(job), claim.fencingToken(), workerId, reason)
             : Decision.refused(Refusal.LEASE_LOST);
     if (end.isRefused()) {
-      return rejectStale(connection, job, workerId, claim.fencingToken(), "release", now);
+      return rejectStale(session, job, workerId, claim.fencingToken(), "release", now);
     }
     return Outcome.of(
-        JobTransitions.endLease(connection, jobId, claim.fencingToken(), end.change(), now));
+        JobTransitions.endLease(session, jobId, claim.fencingToken(), end.change(), now));
   }
 
   private static boolean repeatsCompletion(
-      CachedConnection connection,
+      JdbcSession session,
       Job job,
       LeaseClaim claim,
       String workerId,
@@ -221,28 +216,18 @@ final class WorkerWrites {
       @Nullable String resultContentType)
       throws SQLException {
     return RepeatedReports.repeatsCompletion(
-        connection.prepare(RepeatedReports.OWN_END),
-        job,
-        claim,
-        workerId,
-        result,
-        resultContentType);
+        session.prepare(RepeatedReports.OWN_END), job, claim, workerId, result, resultContentType);
   }
 
-  /** The job by id, in whatever state. */
-  private static Job existing(CachedConnection connection, long jobId) throws SQLException {
-    return JobRows.find(connection, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+  /** The job by id, in whatever state, locked until the work ends. */
+  private static Job lockedJob(JdbcSession session, long jobId) throws SQLException {
+    return JobRows.findForUpdate(session, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
   }
 
   private static Outcome<Job> rejectStale(
-      CachedConnection connection,
-      Job job,
-      String workerId,
-      long fencingToken,
-      String action,
-      Instant now)
+      JdbcSession session, Job job, String workerId, long fencingToken, String action, Instant now)
       throws SQLException {
-    AttemptRows.staleRejected(connection, job, workerId, fencingToken, action, now);
+    AttemptRows.staleRejected(session, job, workerId, fencingToken, action, now);
     return Outcome.rejected(new LeaseLostException(job.id(), fencingToken));
   }
 }
