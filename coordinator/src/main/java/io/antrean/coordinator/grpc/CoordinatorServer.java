@@ -5,6 +5,7 @@ import io.antrean.coordinator.core.JobWatchers;
 import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.ScheduleServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.BindableService;
 import io.grpc.Server;
@@ -21,9 +22,9 @@ import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gRPC server's lifecycle: JobService, WorkerService, AdminService, health and reflection (v1
- * and v1alpha) on a server built from the given builder (tests pass an in-process one), each
- * answering a request whose bytes do not parse {@code INVALID_ARGUMENT} ({@link
+ * The gRPC server's lifecycle: JobService, WorkerService, AdminService, ScheduleService, health and
+ * reflection (v1 and v1alpha) on a server built from the given builder (tests pass an in-process
+ * one), each answering a request whose bytes do not parse {@code INVALID_ARGUMENT} ({@link
  * UnparseableRequests}). Thread-safe.
  */
 public final class CoordinatorServer {
@@ -35,6 +36,7 @@ public final class CoordinatorServer {
    * @param watchers serves WatchJob
    * @param workers learns of workers from their calls
    * @param admin answers the AdminService (built on the same core, registry and clock)
+   * @param schedules answers the ScheduleService
    * @param interceptors run on every call whose request parses, for example {@link
    *     RpcMetricsInterceptor}; they see typed requests
    */
@@ -44,9 +46,10 @@ public final class CoordinatorServer {
       JobWatchers watchers,
       WorkerRegistry workers,
       AdminServiceCalls admin,
+      ScheduleServiceCalls schedules,
       Clock clock,
       ServerInterceptor... interceptors) {
-    this(builder, scheduler, watchers, workers, admin, clock, true, interceptors);
+    this(builder, scheduler, watchers, workers, admin, schedules, clock, true, interceptors);
   }
 
   /**
@@ -59,6 +62,7 @@ public final class CoordinatorServer {
       JobWatchers watchers,
       WorkerRegistry workers,
       AdminServiceCalls admin,
+      ScheduleServiceCalls schedules,
       Clock clock,
       boolean reflection,
       ServerInterceptor... interceptors) {
@@ -73,6 +77,7 @@ public final class CoordinatorServer {
         .addService(guarded(new GrpcJobService(scheduler, clock, watchers), withQueues))
         .addService(guarded(new GrpcWorkerService(scheduler, workers, clock), withQueues))
         .addService(guarded(new GrpcAdminService(admin), withQueues))
+        .addService(guarded(new GrpcScheduleService(schedules), withQueues))
         .addService(guarded(health.getHealthService(), interceptors));
     if (reflection) {
       builder
@@ -107,6 +112,7 @@ public final class CoordinatorServer {
     health.setStatus(JobServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     health.setStatus(WorkerServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     health.setStatus(AdminServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
+    health.setStatus(ScheduleServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     return this;
   }
 

@@ -13,7 +13,10 @@ import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.OverloadedException;
+import io.antrean.coordinator.store.ScheduleExistsException;
+import io.antrean.coordinator.store.ScheduleNotFoundException;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.UniqueKeyConflictException;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
 import java.util.UUID;
@@ -54,6 +57,25 @@ public final class StatusMapping {
     }
     if (t instanceof JobNotFoundException e) {
       return status(Code.NOT_FOUND, e.getMessage(), info("JOB_NOT_FOUND"));
+    }
+    if (t instanceof UniqueKeyConflictException e) {
+      return status(
+          Code.ALREADY_EXISTS,
+          e.getMessage(),
+          Any.pack(
+              ErrorInfo.newBuilder()
+                  .setReason("UNIQUE_KEY_ACTIVE")
+                  .setDomain(DOMAIN)
+                  .putMetadata("existing_job_id", Long.toString(e.existingJobId()))
+                  .putMetadata("queue", e.queue())
+                  .putMetadata("unique_key", e.uniqueKey())
+                  .build()));
+    }
+    if (t instanceof ScheduleNotFoundException e) {
+      return status(Code.NOT_FOUND, e.getMessage(), info("SCHEDULE_NOT_FOUND"));
+    }
+    if (t instanceof ScheduleExistsException e) {
+      return status(Code.ALREADY_EXISTS, e.getMessage(), info("SCHEDULE_EXISTS"));
     }
     if (t instanceof IdempotencyConflictException e) {
       return status(Code.ALREADY_EXISTS, e.getMessage(), info("IDEMPOTENCY_KEY_CONFLICT"));

@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpsServer;
 import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.grpc.AdminServiceCalls;
 import io.antrean.coordinator.grpc.JobServiceCalls;
+import io.antrean.coordinator.grpc.ScheduleServiceCalls;
 import io.antrean.coordinator.metrics.CoordinatorMetrics;
 import io.antrean.coordinator.security.SecurityConfig;
 import io.antrean.coordinator.security.Sessions;
@@ -21,9 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The coordinator's HTTP server: the JSON API ({@link JobRoutes}, {@link DeadLetterRoutes}), {@code
- * /metrics}, {@code /healthz} and {@code /readyz} ({@link OpsRoutes}), on the JDK's {@link
- * HttpServer}, with the connection limit and timeouts of {@link HttpServerLimits}.
+ * The coordinator's HTTP server: the JSON API ({@link JobRoutes}, {@link DeadLetterRoutes}, {@link
+ * ScheduleRoutes}...), {@code /metrics}, {@code /healthz} and {@code /readyz} ({@link OpsRoutes}),
+ * on the JDK's {@link HttpServer}, with the connection limit and timeouts of {@link
+ * HttpServerLimits}.
  *
  * <p>The JDK server reads a request on the executor's thread, so a client that stalls half-way
  * through its body holds that thread until the request timeout closes its connection. The executor
@@ -69,6 +71,7 @@ public final class HttpApiServer implements AutoCloseable {
       HttpEndpoint endpoint,
       JobServiceCalls jobs,
       AdminServiceCalls admin,
+      ScheduleServiceCalls schedules,
       CoordinatorMetrics metrics,
       Runnable storeRead,
       int maxPayloadBytes,
@@ -78,6 +81,7 @@ public final class HttpApiServer implements AutoCloseable {
         endpoint,
         jobs,
         admin,
+        schedules,
         metrics,
         storeRead,
         maxPayloadBytes,
@@ -97,6 +101,7 @@ public final class HttpApiServer implements AutoCloseable {
       HttpEndpoint endpoint,
       JobServiceCalls jobs,
       AdminServiceCalls admin,
+      ScheduleServiceCalls schedules,
       CoordinatorMetrics metrics,
       Runnable storeRead,
       int maxPayloadBytes,
@@ -114,6 +119,7 @@ public final class HttpApiServer implements AutoCloseable {
     new JobRoutes(jobs).addTo(router);
     new DeadLetterRoutes(admin).addTo(router);
     new QueueRoutes(admin).addTo(router);
+    new ScheduleRoutes(schedules).addTo(router);
     new OperatorRoutes(admin).addTo(router);
     new OpsRoutes(metrics, readiness, security.warning()).addTo(router);
     new DashboardAssets().addTo(router);

@@ -25,6 +25,8 @@ import org.junit.jupiter.api.BeforeEach;
  * @see RedriveContract
  * @see RetentionContract
  * @see QueueControlContract
+ * @see ScheduleContract
+ * @see UniqueKeyContract
  */
 public abstract class JobStoreContract
     implements ProducerContract,
@@ -40,7 +42,9 @@ public abstract class JobStoreContract
         DeadLetterContract,
         RedriveContract,
         RetentionContract,
-        QueueControlContract {
+        QueueControlContract,
+        ScheduleContract,
+        UniqueKeyContract {
 
   /** The store under test; a backend's own tests may replace it (after reopening, say). */
   protected JobStore store;

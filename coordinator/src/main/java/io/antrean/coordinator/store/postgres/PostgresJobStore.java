@@ -18,7 +18,9 @@ import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.RetryPlanner;
+import io.antrean.coordinator.store.ScheduleStore;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.JdbcScheduleStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,12 +54,14 @@ public final class PostgresJobStore implements JobStore {
   private final PostgresOptions options;
   private final PooledTransactions db;
   private final JobsReadyListener jobsReady;
+  private final ScheduleStore schedules;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private PostgresJobStore(PostgresOptions options, PooledTransactions db) {
     this.options = options;
     this.db = db;
     this.jobsReady = new JobsReadyListener(options);
+    this.schedules = new JdbcScheduleStore(new PostgresScheduleTransactions(db));
   }
 
   /**
@@ -92,7 +96,9 @@ public final class PostgresJobStore implements JobStore {
     if (batch.isEmpty()) {
       return List.of();
     }
-    if (batch.size() == 1 && batch.get(0).idempotencyKey() == null) {
+    if (batch.size() == 1
+        && batch.get(0).idempotencyKey() == null
+        && batch.get(0).uniqueKey() == null) {
       // The common unary Enqueue: one statement, committed on its own.
       NewJob job = batch.get(0);
       EnqueueResult stored =
@@ -292,6 +298,11 @@ public final class PostgresJobStore implements JobStore {
    * Stops the listener, lets calls in flight finish (HikariCP waits a few seconds for connections
    * in use), and closes the pool. Later calls throw {@link StoreUnavailableException}. Idempotent.
    */
+  @Override
+  public ScheduleStore schedules() {
+    return schedules;
+  }
+
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {

@@ -3,9 +3,11 @@ package io.antrean.coordinator.store.postgres;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.job.UniqueKey;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.UniqueKeyConflictException;
 import io.antrean.coordinator.store.jdbc.DurationColumns;
 import io.antrean.coordinator.store.jdbc.Fingerprints;
 import io.antrean.coordinator.store.jdbc.JobMove;
@@ -38,8 +40,8 @@ final class ProducerWrites {
   private static final String JOB_VALUES =
       "(queue, type, payload, content_type, priority, run_at, idempotency_key, max_attempts,"
           + " initial_backoff_micros, backoff_multiplier, max_backoff_micros, max_lease_expiries,"
-          + " state, created_at, updated_at, trace_parent)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?)";
+          + " state, created_at, updated_at, trace_parent, unique_key)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)";
   private static final String INSERT_JOB = "INSERT INTO jobs " + JOB_VALUES;
   // One job without a key as one statement run on its own (autocommit): the insert and the
   // notification of its queue commit together in one round trip, instead of three (insert, notify,
@@ -55,7 +57,7 @@ final class ProducerWrites {
   private static final String LIVE_KEY =
       "SELECT job_id, fingerprint FROM idempotency_keys"
           + " WHERE queue = ? AND key = ? AND expires_at > ?";
-  // Parameters: the 15 job values, then fingerprint, expiry, now. An expired key is taken over.
+  // Parameters: the 16 job values, then fingerprint, expiry, now. An expired key is taken over.
   private static final String INSERT_JOB_CLAIMING_KEY =
       "WITH new_job AS (INSERT INTO jobs "
           + JOB_VALUES
@@ -67,6 +69,16 @@ final class ProducerWrites {
           + " WHERE idempotency_keys.expires_at <= ? RETURNING job_id)"
           + " SELECT new_job.id, claimed.job_id IS NOT NULL FROM new_job LEFT JOIN claimed ON true";
   private static final String DELETE_UNCLAIMED = "DELETE FROM jobs WHERE id = ?";
+  private static final String ACTIVE_HOLDER =
+      "SELECT id FROM jobs WHERE queue = ? AND unique_key = ? AND state IN ('PENDING', 'RUNNING')";
+  // The partial unique index decides between racing coordinators: the second insert waits for the
+  // first transaction and, once it commits, inserts nothing.
+  private static final String INSERT_JOB_UNLESS_KEY_ACTIVE =
+      "INSERT INTO jobs "
+          + JOB_VALUES
+          + " ON CONFLICT (queue, unique_key)"
+          + " WHERE unique_key IS NOT NULL AND state IN ('PENDING', 'RUNNING') DO NOTHING"
+          + " RETURNING id";
   // Locks are taken row by row in the subquery's (ascending) order.
   private static final String LOCK_KEYS =
       "SELECT pg_advisory_xact_lock(lock) FROM"
@@ -85,12 +97,13 @@ final class ProducerWrites {
     List<EnqueueResult> results = new ArrayList<>(jobs.size());
     List<NewJob> plain = new ArrayList<>();
     for (NewJob job : jobs) {
-      if (job.idempotencyKey() == null) {
+      if (job.idempotencyKey() == null && job.uniqueKey() == null) {
         plain.add(job);
         continue;
       }
       insertPlain(tx, plain, now, results);
-      results.add(enqueueWithKey(tx, job, now));
+      results.add(
+          job.uniqueKey() == null ? enqueueWithKey(tx, job, now) : enqueueUnique(tx, job, now));
     }
     insertPlain(tx, plain, now, results);
     for (EnqueueResult result : results) {
@@ -106,8 +119,8 @@ final class ProducerWrites {
    * that is its own transaction: run it with autocommit on. The common unary Enqueue.
    */
   static EnqueueResult enqueueOnePlain(Tx tx, NewJob job, Instant now) throws SQLException {
-    if (job.idempotencyKey() != null) {
-      throw new IllegalArgumentException("a job with an idempotency key needs enqueue");
+    if (job.idempotencyKey() != null || job.uniqueKey() != null) {
+      throw new IllegalArgumentException("a job with an idempotency or unique key needs enqueue");
     }
     PreparedStatement insert = tx.prepare(INSERT_JOB_NOTIFYING);
     bindJob(insert, job, now);
@@ -187,6 +200,44 @@ final class ProducerWrites {
         "idempotency key '" + job.idempotencyKey() + "' kept changing hands; giving up");
   }
 
+  /**
+   * Stores a job with a unique key unless an active job holds the key. The coordinator validates
+   * that such a job carries no idempotency key.
+   *
+   * @throws UniqueKeyConflictException if the key is held and the job asked to be refused
+   */
+  private static EnqueueResult enqueueUnique(Tx tx, NewJob job, Instant now) throws SQLException {
+    UniqueKey unique = job.uniqueKey();
+    for (int race = 0; race < MAX_KEY_RACES; race++) {
+      PreparedStatement select = tx.prepare(ACTIVE_HOLDER);
+      select.setString(1, job.queue());
+      select.setString(2, unique.key());
+      try (ResultSet row = select.executeQuery()) {
+        if (row.next()) {
+          long holder = row.getLong(1);
+          if (!unique.returnExisting()) {
+            throw new UniqueKeyConflictException(job.queue(), unique.key(), holder);
+          }
+          Optional<Job> existing = JobRows.find(tx, holder);
+          if (existing.isPresent()) {
+            return new EnqueueResult(existing.get(), true);
+          }
+          continue;
+        }
+      }
+      PreparedStatement insert = tx.prepare(INSERT_JOB_UNLESS_KEY_ACTIVE);
+      bindJob(insert, job, now);
+      try (ResultSet row = insert.executeQuery()) {
+        if (row.next()) {
+          return new EnqueueResult(JobRows.READER.inserted(row.getLong(1), job, now), false);
+        }
+      }
+      // Another coordinator's job took the key between the check and the insert: look again.
+    }
+    throw new IllegalStateException(
+        "unique key '" + unique.key() + "' kept changing hands; giving up");
+  }
+
   /** The job a live key points to, if the fingerprint matches; empty if the key is free. */
   private static Optional<Job> remembered(Tx tx, NewJob job, byte[] fingerprint, Instant now)
       throws SQLException {
@@ -207,7 +258,7 @@ final class ProducerWrites {
     return JobRows.find(tx, jobId);
   }
 
-  /** Binds the 15 job values; returns the next parameter index. */
+  /** Binds the 16 job values; returns the next parameter index. */
   private static int bindJob(PreparedStatement insert, NewJob job, Instant now)
       throws SQLException {
     insert.setString(1, job.queue());
@@ -225,7 +276,8 @@ final class ProducerWrites {
     Timestamps.set(insert, 13, now);
     Timestamps.set(insert, 14, now);
     insert.setString(15, job.traceParent());
-    return 16;
+    insert.setString(16, job.uniqueKey() == null ? null : job.uniqueKey().key());
+    return 17;
   }
 
   /**

@@ -4,9 +4,11 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.RetryPolicy;
+import io.antrean.coordinator.job.UniqueKey;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.UniqueKeyConflictException;
 import io.antrean.coordinator.store.jdbc.DurationColumns;
 import io.antrean.coordinator.store.jdbc.Fingerprints;
 import io.antrean.coordinator.store.jdbc.JobMove;
@@ -24,8 +26,10 @@ final class ProducerWrites {
   private static final String INSERT_JOB =
       "INSERT INTO jobs (queue, type, payload, content_type, priority, run_at, idempotency_key,"
           + " max_attempts, initial_backoff_micros, backoff_multiplier, max_backoff_micros,"
-          + " max_lease_expiries, state, created_at, updated_at, trace_parent)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?) RETURNING id";
+          + " max_lease_expiries, state, created_at, updated_at, trace_parent, unique_key)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?) RETURNING id";
+  private static final String ACTIVE_HOLDER =
+      "SELECT id FROM jobs WHERE queue = ? AND unique_key = ? AND state IN ('PENDING', 'RUNNING')";
   private static final String SELECT_KEY =
       "SELECT job_id, fingerprint, expires_at FROM idempotency_keys WHERE queue = ? AND key = ?";
   private static final String REMEMBER_KEY =
@@ -49,6 +53,11 @@ final class ProducerWrites {
           fingerprint == null ? Optional.empty() : remembered(connection, job, fingerprint, now);
       if (existing.isPresent()) {
         results.add(new EnqueueResult(existing.get(), true));
+        continue;
+      }
+      Optional<Job> holder = activeHolder(connection, job);
+      if (holder.isPresent()) {
+        results.add(new EnqueueResult(holder.get(), true));
         continue;
       }
       Job stored = insert(connection, job, now);
@@ -90,6 +99,34 @@ final class ProducerWrites {
     return existing;
   }
 
+  /**
+   * The active job holding the job's unique key, if the job asked for it back; empty when the key
+   * is free (the one writer makes this check and the insert after it atomic).
+   *
+   * @throws UniqueKeyConflictException if the key is held and the job asked to be refused
+   */
+  private static Optional<Job> activeHolder(CachedConnection connection, NewJob job)
+      throws SQLException {
+    UniqueKey unique = job.uniqueKey();
+    if (unique == null) {
+      return Optional.empty();
+    }
+    PreparedStatement select = connection.prepare(ACTIVE_HOLDER);
+    select.setString(1, job.queue());
+    select.setString(2, unique.key());
+    long holder;
+    try (ResultSet row = select.executeQuery()) {
+      if (!row.next()) {
+        return Optional.empty();
+      }
+      holder = row.getLong(1);
+    }
+    if (!unique.returnExisting()) {
+      throw new UniqueKeyConflictException(job.queue(), unique.key(), holder);
+    }
+    return JobRows.find(connection, holder);
+  }
+
   /** Inserts the job; the snapshot is built rather than read back, which halves the cost. */
   private static Job insert(CachedConnection connection, NewJob job, Instant now)
       throws SQLException {
@@ -110,6 +147,7 @@ final class ProducerWrites {
     insert.setLong(13, Micros.of(now));
     insert.setLong(14, Micros.of(now));
     insert.setString(15, job.traceParent());
+    insert.setString(16, job.uniqueKey() == null ? null : job.uniqueKey().key());
     long id;
     try (ResultSet row = insert.executeQuery()) {
       if (!row.next()) {

@@ -18,7 +18,9 @@ import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.RetryPlanner;
+import io.antrean.coordinator.store.ScheduleStore;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.JdbcScheduleStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import io.antrean.coordinator.store.jdbc.Outcome;
 import java.nio.file.Path;
@@ -53,12 +55,14 @@ public final class SqliteJobStore implements JobStore {
   private final SqliteFile file;
   private final SqliteWriter writer;
   private final ReadConnections reads;
+  private final ScheduleStore schedules;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private SqliteJobStore(SqliteFile file, SqliteWriter writer, ReadConnections reads) {
     this.file = file;
     this.writer = writer;
     this.reads = reads;
+    this.schedules = new JdbcScheduleStore(new SqliteScheduleTransactions(writer, reads));
   }
 
   /**
@@ -305,6 +309,11 @@ public final class SqliteJobStore implements JobStore {
   public List<DeadLetterGroup> deadLetteredSince(Instant since) {
     Objects.requireNonNull(since, "since");
     return reads.read("count dead letters", c -> DeadLetterReads.groupsSince(c, since));
+  }
+
+  @Override
+  public ScheduleStore schedules() {
+    return schedules;
   }
 
   /**

@@ -240,6 +240,7 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("DROP TABLE queues");
     update("ALTER TABLE jobs DROP COLUMN releases");
     update("ALTER TABLE jobs DROP COLUMN trace_parent");
+    dropVersionSeven();
     update("DELETE FROM schema_version WHERE version > 1");
 
     store = SqliteJobStore.open(dataDir);
@@ -277,6 +278,7 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("DROP TABLE queues");
     update("ALTER TABLE jobs DROP COLUMN releases");
     update("ALTER TABLE jobs DROP COLUMN trace_parent");
+    dropVersionSeven();
     update("DELETE FROM schema_version WHERE version > 2");
 
     store = SqliteJobStore.open(dataDir);
@@ -286,6 +288,27 @@ class SqliteJobStoreTest extends JobStoreContract {
     assertThat(store.lease(spec("w", 10, at(30)), at(2))).isEmpty();
     store.setQueuePaused(TestJobs.QUEUE, false, at(3));
     assertThat(ids(store.lease(spec("w", 10, at(30)), at(4)))).containsExactly(pending.id());
+  }
+
+  /** Takes back schema step 7 (schedules and unique keys), for the tests of older databases. */
+  private void dropVersionSeven() throws SQLException {
+    update("DROP TABLE schedules");
+    update("DROP INDEX jobs_unique_while_active");
+    update("ALTER TABLE jobs DROP COLUMN unique_key");
+  }
+
+  @Test
+  void versionSixDatabaseGainsSchedulesAndUniqueKeys() throws SQLException {
+    Job pending = enqueue("t");
+    store.close();
+    dropVersionSeven();
+    update("DELETE FROM schema_version WHERE version > 6");
+
+    store = SqliteJobStore.open(dataDir);
+
+    assertThat(query("SELECT count(*) FROM sqlite_master WHERE name = 'schedules'")).isEqualTo("1");
+    assertThat(store.schedules().list()).isEmpty();
+    assertThat(store.get(pending.id())).isPresent();
   }
 
   @Test
