@@ -1,5 +1,8 @@
 package io.antrean.coordinator;
 
+import io.antrean.coordinator.api.AdminServiceCalls;
+import io.antrean.coordinator.api.JobServiceCalls;
+import io.antrean.coordinator.api.ScheduleServiceCalls;
 import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.core.BackgroundDuties;
 import io.antrean.coordinator.core.BackupSweep;
@@ -18,13 +21,10 @@ import io.antrean.coordinator.core.SchedulerEvents;
 import io.antrean.coordinator.core.Schedules;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.core.WorkerRegistry;
-import io.antrean.coordinator.grpc.AdminServiceCalls;
 import io.antrean.coordinator.grpc.AdmissionInterceptor;
 import io.antrean.coordinator.grpc.AuthInterceptor;
 import io.antrean.coordinator.grpc.CoordinatorServer;
-import io.antrean.coordinator.grpc.JobServiceCalls;
 import io.antrean.coordinator.grpc.RpcMetricsInterceptor;
-import io.antrean.coordinator.grpc.ScheduleServiceCalls;
 import io.antrean.coordinator.http.HttpApiServer;
 import io.antrean.coordinator.http.HttpEndpoint;
 import io.antrean.coordinator.metrics.CoordinatorMetrics;

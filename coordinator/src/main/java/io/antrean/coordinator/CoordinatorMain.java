@@ -1,12 +1,12 @@
 package io.antrean.coordinator;
 
+import io.antrean.coordinator.api.ScheduleMapper;
 import io.antrean.coordinator.config.ConfigFile;
 import io.antrean.coordinator.core.DeadLetterAlert;
 import io.antrean.coordinator.core.InFlightLimits;
 import io.antrean.coordinator.core.Retention;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.core.ValidationException;
-import io.antrean.coordinator.grpc.ScheduleMapper;
 import io.antrean.coordinator.http.HttpEndpoint;
 import io.antrean.coordinator.schedule.Schedule;
 import io.antrean.coordinator.security.SecurityConfig;

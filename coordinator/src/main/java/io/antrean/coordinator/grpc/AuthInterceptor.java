@@ -1,5 +1,6 @@
 package io.antrean.coordinator.grpc;
 
+import io.antrean.coordinator.api.CallerIdentity;
 import io.antrean.coordinator.security.AccessDeniedException;
 import io.antrean.coordinator.security.AccessPolicy;
 import io.antrean.coordinator.security.Authenticator;
@@ -52,7 +53,7 @@ public final class AuthInterceptor implements ServerInterceptor {
     } catch (AccessDeniedException e) {
       return refuse(call, operation, e);
     }
-    Context context = Context.current().withValue(CallerIdentity.KEY, identity);
+    Context context = CallerIdentity.contextOf(identity);
     return Contexts.interceptCall(context, call, headers, next);
   }
 

@@ -1,5 +1,7 @@
 package io.antrean.coordinator.grpc;
 
+import io.antrean.coordinator.api.AdminServiceCalls;
+import io.antrean.coordinator.api.ScheduleServiceCalls;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
 import io.antrean.coordinator.core.WorkerRegistry;

@@ -1,5 +1,6 @@
 package io.antrean.coordinator.grpc;
 
+import io.antrean.coordinator.api.JobServiceCalls;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
 import io.antrean.proto.v1.CancelJobRequest;

@@ -1,5 +1,6 @@
 package io.antrean.coordinator.grpc;
 
+import io.antrean.coordinator.api.ScheduleServiceCalls;
 import io.antrean.proto.v1.CreateScheduleRequest;
 import io.antrean.proto.v1.CreateScheduleResponse;
 import io.antrean.proto.v1.DeleteScheduleRequest;

@@ -1,5 +1,9 @@
 package io.antrean.coordinator.grpc;
 
+import io.antrean.coordinator.api.CallerIdentity;
+import io.antrean.coordinator.api.JobMapper;
+import io.antrean.coordinator.api.ProtoTime;
+import io.antrean.coordinator.api.WorkerMapper;
 import io.antrean.coordinator.core.HeldHeartbeat;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.LeaseCommand;

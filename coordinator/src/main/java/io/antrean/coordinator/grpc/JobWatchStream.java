@@ -1,5 +1,6 @@
 package io.antrean.coordinator.grpc;
 
+import io.antrean.coordinator.api.JobMapper;
 import io.antrean.coordinator.core.JobWatchers;
 import io.antrean.coordinator.job.Job;
 import io.antrean.proto.v1.WatchJobResponse;

@@ -1,5 +1,6 @@
 package io.antrean.coordinator.grpc;
 
+import io.antrean.coordinator.api.CallerIdentity;
 import io.antrean.coordinator.security.AccessDeniedException;
 import io.antrean.coordinator.security.AccessPolicy;
 import io.antrean.coordinator.security.Identity;

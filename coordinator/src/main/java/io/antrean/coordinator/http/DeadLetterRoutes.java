@@ -1,7 +1,7 @@
 package io.antrean.coordinator.http;
 
 import com.google.protobuf.Timestamp;
-import io.antrean.coordinator.grpc.AdminServiceCalls;
+import io.antrean.coordinator.api.AdminServiceCalls;
 import io.antrean.proto.v1.DeadLetterFilter;
 import io.antrean.proto.v1.GetDeadLetterRequest;
 import io.antrean.proto.v1.ListDeadLettersRequest;

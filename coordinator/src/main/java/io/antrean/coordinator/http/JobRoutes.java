@@ -1,7 +1,7 @@
 package io.antrean.coordinator.http;
 
 import com.google.protobuf.Timestamp;
-import io.antrean.coordinator.grpc.JobServiceCalls;
+import io.antrean.coordinator.api.JobServiceCalls;
 import io.antrean.proto.v1.CancelJobRequest;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.EnqueueResponse;

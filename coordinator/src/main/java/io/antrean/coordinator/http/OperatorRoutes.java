@@ -1,6 +1,6 @@
 package io.antrean.coordinator.http;
 
-import io.antrean.coordinator.grpc.AdminServiceCalls;
+import io.antrean.coordinator.api.AdminServiceCalls;
 import io.antrean.proto.v1.GetQueueRatesRequest;
 import io.antrean.proto.v1.ListWorkersRequest;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.antrean.coordinator.http;
 
-import io.antrean.coordinator.grpc.AdminServiceCalls;
+import io.antrean.coordinator.api.AdminServiceCalls;
 import io.antrean.proto.v1.ListQueuesRequest;
 import io.antrean.proto.v1.PauseQueueRequest;
 import io.antrean.proto.v1.ResumeQueueRequest;

@@ -1,8 +1,8 @@
 package io.antrean.coordinator.http;
 
+import io.antrean.coordinator.api.ScheduleServiceCalls;
 import io.antrean.coordinator.core.FieldViolation;
 import io.antrean.coordinator.core.ValidationException;
-import io.antrean.coordinator.grpc.ScheduleServiceCalls;
 import io.antrean.proto.v1.CreateScheduleRequest;
 import io.antrean.proto.v1.CreateScheduleResponse;
 import io.antrean.proto.v1.DeleteScheduleRequest;

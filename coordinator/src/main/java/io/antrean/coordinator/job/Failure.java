@@ -18,4 +18,15 @@ public record Failure(
   public Failure {
     Objects.requireNonNull(kind, "kind");
   }
+
+  /** How the failure reads as a job's last error: "type: message", or whichever is known. */
+  public String summary() {
+    if (errorType != null && message != null) {
+      return errorType + ": " + message;
+    }
+    if (errorType != null || message != null) {
+      return errorType != null ? errorType : message;
+    }
+    return kind == ErrorKind.PERMANENT ? "permanent failure" : "retryable failure";
+  }
 }

@@ -67,8 +67,11 @@ class HttpSchedulesApiTest {
         .isEqualTo(90);
 
     HttpResponse<String> paused = api.post("/v1/schedules/nightly:pause", "");
-    assertThat(parse(paused.body(), PauseScheduleResponse.newBuilder()).build().getSchedule()
-            .getPaused())
+    assertThat(
+            parse(paused.body(), PauseScheduleResponse.newBuilder())
+                .build()
+                .getSchedule()
+                .getPaused())
         .isTrue();
     assertThat(
             parse(api.get("/v1/schedules").body(), ListSchedulesResponse.newBuilder())

@@ -1,5 +1,6 @@
 package io.antrean.coordinator.store.jdbc;
 
+import io.antrean.coordinator.job.AttemptEnd;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import java.sql.PreparedStatement;

@@ -1,12 +1,11 @@
 package io.antrean.coordinator.store.jdbc;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** Which jobs a lease takes first, and whether a fencing token still holds a job. */
+/** Which jobs a lease takes first. */
 public final class Leases {
   /** Highest priority first, then the earliest run time, then the lowest id. */
   private static final Comparator<Job> GRANT_ORDER =
@@ -25,21 +24,5 @@ public final class Leases {
     List<Job> sorted = new ArrayList<>(leased);
     sorted.sort(GRANT_ORDER);
     return sorted;
-  }
-
-  /**
-   * True while the job runs under the lease that issued this token to this worker: a token
-   * presented under another worker id (or, with authentication, by another identity) does not hold
-   * it.
-   */
-  public static boolean isHeldBy(Job job, long fencingToken, String workerId) {
-    return isHeldWith(job, fencingToken) && job.lease().workerId().equals(workerId);
-  }
-
-  /** True while the job runs under the lease that issued this token. */
-  public static boolean isHeldWith(Job job, long fencingToken) {
-    return job.state() == JobState.RUNNING
-        && job.lease() != null
-        && job.lease().fencingToken() == fencingToken;
   }
 }

@@ -1,8 +1,9 @@
 /**
  * What the two JDBC job stores, {@code store.sqlite} and {@code store.postgres}, have in common:
- * the decisions that do not depend on the database (which state a job moves to, how its attempt is
- * recorded, what its last error says), the assembly of domain records from result rows, the SQL of
- * job listings, and the argument checks of the {@link io.antrean.coordinator.store.JobStore} SPI.
+ * the assembly of domain records from result rows, the SQL of job listings, the history reads that
+ * recognise a repeated report, and the argument checks of the {@link
+ * io.antrean.coordinator.store.JobStore} SPI. Which state a job moves to is decided by {@link
+ * io.antrean.coordinator.job.JobLifecycle}; the stores persist its decisions.
  *
  * <p>What differs per database stays in each store: the SQL of every change, how times are encoded
  * (SQLite: epoch microseconds in INTEGER columns; PostgreSQL: {@code timestamptz}), and how a call

@@ -1,8 +1,8 @@
 package io.antrean.coordinator.store.postgres;
 
+import io.antrean.coordinator.job.AttemptEnd;
 import io.antrean.coordinator.job.AttemptOutcome;
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.store.jdbc.AttemptEnd;
 import io.antrean.coordinator.store.jdbc.AttemptHistory;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,12 +1,12 @@
 package io.antrean.coordinator.store.postgres;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobMove;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.LeaseEnd;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.jdbc.ErrorText;
-import io.antrean.coordinator.store.jdbc.JobMove;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
-import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -1,9 +1,12 @@
 package io.antrean.coordinator.store.postgres;
 
+import io.antrean.coordinator.job.Decision;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobLifecycle;
+import io.antrean.coordinator.job.JobStatus;
+import io.antrean.coordinator.job.LeaseEnd;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
-import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.Leases;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -96,10 +99,7 @@ final class LeaseWrites {
     select.setLong(2, fencingToken);
     Timestamps.set(select, 3, now);
     List<Job> expired = JobRows.jobs(select);
-    if (expired.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(takeBack(tx, expired.get(0), now));
+    return expired.isEmpty() ? Optional.empty() : takeBack(tx, expired.get(0), fencingToken, now);
   }
 
   /** The sweep path: takes back up to {@code limit} expired leases, the longest expired first. */
@@ -110,14 +110,18 @@ final class LeaseWrites {
     List<Job> expired = JobRows.jobs(select);
     List<Job> takenBack = new ArrayList<>(expired.size());
     for (Job job : expired) {
-      takenBack.add(takeBack(tx, job, now));
+      takeBack(tx, job, job.lease().fencingToken(), now).ifPresent(takenBack::add);
     }
     return takenBack;
   }
 
-  /** Ends an expired lease as {@link LeaseEnd#expired} decides. */
-  private static Job takeBack(Tx tx, Job job, Instant now) throws SQLException {
-    LeaseEnd end = LeaseEnd.expired(job, now);
-    return JobTransitions.endLease(tx, job.id(), job.lease().fencingToken(), end, now);
+  /** Ends the lease with this token if {@link JobLifecycle#expire} finds it lapsed. */
+  private static Optional<Job> takeBack(Tx tx, Job job, long fencingToken, Instant now)
+      throws SQLException {
+    Decision<LeaseEnd> end = JobLifecycle.expire(JobStatus.of(job), fencingToken, now);
+    if (end.isRefused()) {
+      return Optional.empty();
+    }
+    return Optional.of(JobTransitions.endLease(tx, job.id(), fencingToken, end.change(), now));
   }
 }

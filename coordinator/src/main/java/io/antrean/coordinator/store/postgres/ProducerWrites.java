@@ -1,7 +1,10 @@
 package io.antrean.coordinator.store.postgres;
 
+import io.antrean.coordinator.job.Cancellation;
+import io.antrean.coordinator.job.Decision;
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.JobLifecycle;
+import io.antrean.coordinator.job.JobStatus;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.UniqueKey;
 import io.antrean.coordinator.store.EnqueueResult;
@@ -10,7 +13,6 @@ import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.UniqueKeyConflictException;
 import io.antrean.coordinator.store.jdbc.DurationColumns;
 import io.antrean.coordinator.store.jdbc.Fingerprints;
-import io.antrean.coordinator.store.jdbc.JobMove;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -299,14 +301,19 @@ final class ProducerWrites {
   }
 
   /**
-   * PENDING becomes CANCELLED; RUNNING is flagged for its worker; a finished job stays as it is.
+   * As {@link JobLifecycle#cancel} decides: PENDING becomes CANCELLED, RUNNING is flagged for its
+   * worker, a finished job stays as it is.
    */
   static Job cancel(Tx tx, long jobId, Instant now) throws SQLException {
     Job job = JobRows.findForUpdate(tx, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
-    return switch (job.state()) {
-      case PENDING -> JobTransitions.apply(tx, jobId, JobMove.to(JobState.CANCELLED), now);
-      case RUNNING -> job.cancelRequested() ? job : JobTransitions.requestCancel(tx, jobId, now);
-      case SUCCEEDED, FAILED, CANCELLED -> job;
+    Decision<Cancellation> cancellation = JobLifecycle.cancel(JobStatus.of(job));
+    if (cancellation.isRefused()) {
+      return job;
+    }
+    return switch (cancellation.change()) {
+      case CANCEL_NOW -> JobTransitions.apply(tx, jobId, JobLifecycle.CANCEL_NOW, now);
+      case ASK_WORKER -> JobTransitions.requestCancel(tx, jobId, now);
+      case ALREADY_ASKED -> job;
     };
   }
 }

@@ -1,7 +1,11 @@
 package io.antrean.coordinator.store.postgres;
 
+import io.antrean.coordinator.job.Decision;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobLifecycle;
+import io.antrean.coordinator.job.JobStatus;
+import io.antrean.coordinator.job.LeaseEnd;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
@@ -10,8 +14,6 @@ import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.RetryPlanner;
 import io.antrean.coordinator.store.jdbc.AttemptHistory;
-import io.antrean.coordinator.store.jdbc.LeaseEnd;
-import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.Outcome;
 import io.antrean.coordinator.store.jdbc.RepeatedReports;
 import java.sql.PreparedStatement;
@@ -148,26 +150,33 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(tx, jobId, true);
-    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
+    Decision<LeaseEnd> end =
+        JobLifecycle.fail(
+            JobStatus.of(job),
+            fencingToken,
+            workerId,
+            failure,
+            () -> planner.nextRunAt(job, failure, now));
+    if (end.isRefused()) {
       if (RepeatedReports.repeatsFailure(
           tx.prepare(RepeatedReports.OWN_END), jobId, fencingToken, workerId, failure)) {
         return Outcome.of(job);
       }
       return rejectStale(tx, job, workerId, fencingToken, "fail", now);
     }
-    LeaseEnd end = LeaseEnd.failed(job, failure, planner, now);
-    return Outcome.of(JobTransitions.endLease(tx, jobId, fencingToken, end, now));
+    return Outcome.of(JobTransitions.endLease(tx, jobId, fencingToken, end.change(), now));
   }
 
   static Outcome<Job> release(
       Tx tx, long jobId, long fencingToken, String workerId, String reason, Instant now)
       throws SQLException {
     Job job = existing(tx, jobId, true);
-    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
+    Decision<LeaseEnd> end =
+        JobLifecycle.release(JobStatus.of(job), fencingToken, workerId, reason);
+    if (end.isRefused()) {
       return rejectStale(tx, job, workerId, fencingToken, "release", now);
     }
-    LeaseEnd end = LeaseEnd.released(job, reason);
-    return Outcome.of(JobTransitions.endLease(tx, jobId, fencingToken, end, now));
+    return Outcome.of(JobTransitions.endLease(tx, jobId, fencingToken, end.change(), now));
   }
 
   private static boolean repeatsCompletion(

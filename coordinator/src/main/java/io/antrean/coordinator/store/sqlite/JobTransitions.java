@@ -1,9 +1,9 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.store.jdbc.JobMove;
+import io.antrean.coordinator.job.JobMove;
+import io.antrean.coordinator.job.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
-import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -1,9 +1,12 @@
 package io.antrean.coordinator.store.sqlite;
 
+import io.antrean.coordinator.job.Decision;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobLifecycle;
+import io.antrean.coordinator.job.JobStatus;
+import io.antrean.coordinator.job.LeaseEnd;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
-import io.antrean.coordinator.store.jdbc.LeaseEnd;
 import io.antrean.coordinator.store.jdbc.Leases;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -81,12 +84,7 @@ final class LeaseWrites {
   static Optional<Job> expireLease(
       CachedConnection connection, long jobId, long fencingToken, Instant now) throws SQLException {
     Optional<Job> job = JobRows.find(connection, jobId);
-    if (job.isEmpty()
-        || !Leases.isHeldWith(job.get(), fencingToken)
-        || job.get().lease().expiresAt().isAfter(now)) {
-      return Optional.empty();
-    }
-    return Optional.of(takeBack(connection, job.get(), now));
+    return job.isEmpty() ? Optional.empty() : takeBack(connection, job.get(), fencingToken, now);
   }
 
   /** The sweep path: takes back up to {@code limit} expired leases, the longest expired first. */
@@ -98,15 +96,19 @@ final class LeaseWrites {
     List<Job> expired = JobRows.jobs(select);
     List<Job> takenBack = new ArrayList<>(expired.size());
     for (Job job : expired) {
-      takenBack.add(takeBack(connection, job, now));
+      takeBack(connection, job, job.lease().fencingToken(), now).ifPresent(takenBack::add);
     }
     return takenBack;
   }
 
-  /** Ends an expired lease as {@link LeaseEnd#expired} decides. */
-  private static Job takeBack(CachedConnection connection, Job job, Instant now)
-      throws SQLException {
-    LeaseEnd end = LeaseEnd.expired(job, now);
-    return JobTransitions.endLease(connection, job.id(), job.lease().fencingToken(), end, now);
+  /** Ends the lease with this token if {@link JobLifecycle#expire} finds it lapsed. */
+  private static Optional<Job> takeBack(
+      CachedConnection connection, Job job, long fencingToken, Instant now) throws SQLException {
+    Decision<LeaseEnd> end = JobLifecycle.expire(JobStatus.of(job), fencingToken, now);
+    if (end.isRefused()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        JobTransitions.endLease(connection, job.id(), fencingToken, end.change(), now));
   }
 }

@@ -1,7 +1,10 @@
 package io.antrean.coordinator.store.sqlite;
 
+import io.antrean.coordinator.job.Cancellation;
+import io.antrean.coordinator.job.Decision;
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.JobLifecycle;
+import io.antrean.coordinator.job.JobStatus;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.RetryPolicy;
 import io.antrean.coordinator.job.UniqueKey;
@@ -11,7 +14,6 @@ import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.UniqueKeyConflictException;
 import io.antrean.coordinator.store.jdbc.DurationColumns;
 import io.antrean.coordinator.store.jdbc.Fingerprints;
-import io.antrean.coordinator.store.jdbc.JobMove;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -159,15 +161,19 @@ final class ProducerWrites {
   }
 
   /**
-   * PENDING becomes CANCELLED; RUNNING is flagged for its worker; a finished job stays as it is.
+   * As {@link JobLifecycle#cancel} decides: PENDING becomes CANCELLED, RUNNING is flagged for its
+   * worker, a finished job stays as it is.
    */
   static Job cancel(CachedConnection connection, long jobId, Instant now) throws SQLException {
     Job job = JobRows.find(connection, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
-    return switch (job.state()) {
-      case PENDING -> JobTransitions.apply(connection, jobId, JobMove.to(JobState.CANCELLED), now);
-      case RUNNING ->
-          job.cancelRequested() ? job : JobTransitions.requestCancel(connection, jobId, now);
-      case SUCCEEDED, FAILED, CANCELLED -> job;
+    Decision<Cancellation> cancellation = JobLifecycle.cancel(JobStatus.of(job));
+    if (cancellation.isRefused()) {
+      return job;
+    }
+    return switch (cancellation.change()) {
+      case CANCEL_NOW -> JobTransitions.apply(connection, jobId, JobLifecycle.CANCEL_NOW, now);
+      case ASK_WORKER -> JobTransitions.requestCancel(connection, jobId, now);
+      case ALREADY_ASKED -> job;
     };
   }
 }

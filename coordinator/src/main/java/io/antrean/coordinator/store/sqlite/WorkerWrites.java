@@ -1,7 +1,12 @@
 package io.antrean.coordinator.store.sqlite;
 
+import io.antrean.coordinator.job.AttemptEnd;
+import io.antrean.coordinator.job.Decision;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobLifecycle;
+import io.antrean.coordinator.job.JobStatus;
+import io.antrean.coordinator.job.LeaseEnd;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
@@ -9,10 +14,7 @@ import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.RetryPlanner;
-import io.antrean.coordinator.store.jdbc.AttemptEnd;
 import io.antrean.coordinator.store.jdbc.AttemptHistory;
-import io.antrean.coordinator.store.jdbc.LeaseEnd;
-import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.Outcome;
 import io.antrean.coordinator.store.jdbc.RepeatedReports;
 import java.sql.PreparedStatement;
@@ -171,15 +173,21 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(connection, jobId);
-    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
+    Decision<LeaseEnd> end =
+        JobLifecycle.fail(
+            JobStatus.of(job),
+            fencingToken,
+            workerId,
+            failure,
+            () -> planner.nextRunAt(job, failure, now));
+    if (end.isRefused()) {
       if (RepeatedReports.repeatsFailure(
           connection.prepare(RepeatedReports.OWN_END), jobId, fencingToken, workerId, failure)) {
         return Outcome.of(job);
       }
       return rejectStale(connection, job, workerId, fencingToken, "fail", now);
     }
-    LeaseEnd end = LeaseEnd.failed(job, failure, planner, now);
-    return Outcome.of(JobTransitions.endLease(connection, jobId, fencingToken, end, now));
+    return Outcome.of(JobTransitions.endLease(connection, jobId, fencingToken, end.change(), now));
   }
 
   static Outcome<Job> release(
@@ -191,11 +199,12 @@ final class WorkerWrites {
       Instant now)
       throws SQLException {
     Job job = existing(connection, jobId);
-    if (!Leases.isHeldBy(job, fencingToken, workerId)) {
+    Decision<LeaseEnd> end =
+        JobLifecycle.release(JobStatus.of(job), fencingToken, workerId, reason);
+    if (end.isRefused()) {
       return rejectStale(connection, job, workerId, fencingToken, "release", now);
     }
-    LeaseEnd end = LeaseEnd.released(job, reason);
-    return Outcome.of(JobTransitions.endLease(connection, jobId, fencingToken, end, now));
+    return Outcome.of(JobTransitions.endLease(connection, jobId, fencingToken, end.change(), now));
   }
 
   private static boolean repeatsCompletion(

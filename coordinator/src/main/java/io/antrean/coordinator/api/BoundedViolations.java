@@ -1,15 +1,16 @@
-package io.antrean.coordinator.grpc;
+package io.antrean.coordinator.api;
 
-import com.google.rpc.BadRequest;
 import io.antrean.coordinator.core.FieldViolation;
 import io.antrean.coordinator.core.ValidationException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A validation failure cut to a size that fits in gRPC trailers. Clients refuse trailers over 8 KiB
- * by default (grpc-java reports that as INTERNAL on the client), and a batch of a thousand bad
- * jobs, or a field that quotes a long value, would exceed it; so at most {@value #MAX_VIOLATIONS}
- * violations are sent, each field and description cut, and the message says how many there were.
+ * A validation failure cut to a size that fits in gRPC trailers (and the same cut for HTTP, so both
+ * transports say the same). Clients refuse trailers over 8 KiB by default (grpc-java reports that
+ * as INTERNAL on the client), and a batch of a thousand bad jobs, or a field that quotes a long
+ * value, would exceed it; so at most {@value #MAX_VIOLATIONS} violations are sent, each field and
+ * description cut, and the message says how many there were.
  */
 final class BoundedViolations {
   static final int MAX_VIOLATIONS = 16;
@@ -18,18 +19,19 @@ final class BoundedViolations {
 
   private BoundedViolations() {}
 
-  static BadRequest badRequest(ValidationException v) {
-    BadRequest.Builder bad = BadRequest.newBuilder();
+  /** The first {@value #MAX_VIOLATIONS} violations, each field and description cut. */
+  static List<FieldViolation> bounded(ValidationException v) {
     List<FieldViolation> all = v.violations();
+    List<FieldViolation> kept = new ArrayList<>();
     for (FieldViolation fv : all.subList(0, Math.min(all.size(), MAX_VIOLATIONS))) {
-      bad.addFieldViolations(
-          BadRequest.FieldViolation.newBuilder()
-              .setField(cut(fv.field(), MAX_FIELD_CHARS))
-              .setDescription(cut(fv.description(), MAX_DESCRIPTION_CHARS)));
+      kept.add(
+          new FieldViolation(
+              cut(fv.field(), MAX_FIELD_CHARS), cut(fv.description(), MAX_DESCRIPTION_CHARS)));
     }
-    return bad.build();
+    return kept;
   }
 
+  /** One line naming the first three violations and how many more there are. */
   static String message(ValidationException v) {
     List<FieldViolation> all = v.violations();
     StringBuilder sb = new StringBuilder("invalid request");

@@ -1,12 +1,13 @@
-package io.antrean.coordinator.grpc;
+package io.antrean.coordinator.api;
 
 import io.antrean.coordinator.security.Identity;
 import io.grpc.Context;
 import javax.annotation.Nullable;
 
 /**
- * The identity {@link AuthInterceptor} established for the current call, or none when the
- * coordinator runs without authentication.
+ * The identity the transport (the gRPC {@code AuthInterceptor}, the HTTP router) established for
+ * the current call, or none when the coordinator runs without authentication. It travels in the
+ * call-scoped {@link Context}, which both transports attach around their handlers.
  */
 public final class CallerIdentity {
   static final Context.Key<Identity> KEY = Context.key("antrean-identity");
@@ -14,7 +15,7 @@ public final class CallerIdentity {
   private CallerIdentity() {}
 
   @Nullable
-  static Identity current() {
+  public static Identity current() {
     return KEY.get();
   }
 
@@ -40,7 +41,7 @@ public final class CallerIdentity {
    * taken by one identity can never be presented by another, whatever worker id it claims. Without
    * authentication, the worker's id as sent.
    */
-  static String workerId(String requested) {
+  public static String workerId(String requested) {
     Identity identity = current();
     if (identity == null || requested.isEmpty()) {
       return requested;

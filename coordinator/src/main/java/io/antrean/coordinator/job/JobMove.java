@@ -1,6 +1,5 @@
-package io.antrean.coordinator.store.jdbc;
+package io.antrean.coordinator.job;
 
-import io.antrean.coordinator.job.JobState;
 import java.time.Instant;
 import java.util.Objects;
 import javax.annotation.Nullable;

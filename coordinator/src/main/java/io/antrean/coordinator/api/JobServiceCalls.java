@@ -1,4 +1,4 @@
-package io.antrean.coordinator.grpc;
+package io.antrean.coordinator.api;
 
 import io.antrean.coordinator.core.EnqueueCommand;
 import io.antrean.coordinator.core.FieldViolation;
@@ -154,7 +154,7 @@ public final class JobServiceCalls {
     return size == 0 ? DEFAULT_PAGE_SIZE : size;
   }
 
-  static void requirePositiveId(long id) {
+  public static void requirePositiveId(long id) {
     if (id <= 0) {
       throw new ValidationException(List.of(new FieldViolation("id", "must be positive")));
     }

@@ -1,4 +1,4 @@
-package io.antrean.coordinator.grpc;
+package io.antrean.coordinator.api;
 
 import io.antrean.coordinator.core.QueueRates;
 import io.antrean.coordinator.core.WorkerIdentity;
@@ -13,12 +13,12 @@ import java.util.List;
 import javax.annotation.Nullable;
 
 /** Maps the worker registry and the queue rates between proto messages and core types. */
-final class WorkerMapper {
+public final class WorkerMapper {
   private WorkerMapper() {}
 
   /** The identity a call carries, or null when it carries none. */
   @Nullable
-  static WorkerIdentity identity(boolean present, WorkerInfo info) {
+  public static WorkerIdentity identity(boolean present, WorkerInfo info) {
     if (!present) {
       return null;
     }

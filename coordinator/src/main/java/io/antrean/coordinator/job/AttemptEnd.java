@@ -1,7 +1,5 @@
-package io.antrean.coordinator.store.jdbc;
+package io.antrean.coordinator.job;
 
-import io.antrean.coordinator.job.AttemptOutcome;
-import io.antrean.coordinator.job.Failure;
 import java.util.Objects;
 import javax.annotation.Nullable;
 

@@ -1,8 +1,8 @@
-package io.antrean.coordinator.grpc;
+package io.antrean.coordinator.api;
 
-import static io.antrean.coordinator.grpc.ProtoTime.duration;
-import static io.antrean.coordinator.grpc.ProtoTime.requestDuration;
-import static io.antrean.coordinator.grpc.ProtoTime.timestamp;
+import static io.antrean.coordinator.api.ProtoTime.duration;
+import static io.antrean.coordinator.api.ProtoTime.requestDuration;
+import static io.antrean.coordinator.api.ProtoTime.timestamp;
 
 import com.google.protobuf.ByteString;
 import io.antrean.coordinator.core.ScheduleCommand;

@@ -2,6 +2,7 @@ package io.antrean.coordinator.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.antrean.coordinator.api.ApiError;
 import io.antrean.coordinator.core.FieldViolation;
 import io.antrean.coordinator.core.ValidationException;
 import io.grpc.StatusRuntimeException;
@@ -9,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class BoundedViolationsTest {
+class StatusMappingTest {
   @Test
   void aThousandLongViolationsFitInTheTrailersOfAnyClient() {
     List<FieldViolation> many = new ArrayList<>();
@@ -34,8 +35,6 @@ class BoundedViolationsTest {
     assertThat(e.getStatus().getDescription())
         .startsWith("invalid request; jobs[0].type: unknown job type: ttt")
         .endsWith("and 997 more (details list the first 16)");
-    assertThat(
-            BoundedViolations.badRequest(new ValidationException(many)).getFieldViolationsCount())
-        .isEqualTo(16);
+    assertThat(ApiError.of(new ValidationException(many)).violations()).hasSize(16);
   }
 }

@@ -1,4 +1,4 @@
-package io.antrean.coordinator.grpc;
+package io.antrean.coordinator.api;
 
 import com.google.protobuf.Duration;
 import com.google.protobuf.Timestamp;
@@ -15,10 +15,10 @@ import java.util.List;
  * calls valid (years 1 to 9999; durations up to about 10,000 years with nanos of the seconds'
  * sign), so no input reaches java.time arithmetic that could overflow.
  */
-final class ProtoTime {
+public final class ProtoTime {
   private ProtoTime() {}
 
-  static Timestamp timestamp(Instant i) {
+  public static Timestamp timestamp(Instant i) {
     return Timestamp.newBuilder().setSeconds(i.getEpochSecond()).setNanos(i.getNano()).build();
   }
 
@@ -27,7 +27,7 @@ final class ProtoTime {
    *
    * @throws ValidationException naming {@code field} when the Timestamp is not a valid one
    */
-  static Instant requestInstant(Timestamp t, String field) {
+  public static Instant requestInstant(Timestamp t, String field) {
     if (!Timestamps.isValid(t)) {
       throw new ValidationException(
           List.of(
@@ -43,7 +43,7 @@ final class ProtoTime {
    * A duration as protobuf's: a negative one with a fraction carries negative nanos (java.time
    * counts -1 ns as -1 s plus 999,999,999 ns, which protobuf calls invalid and cannot print).
    */
-  static Duration duration(java.time.Duration d) {
+  public static Duration duration(java.time.Duration d) {
     long seconds = d.getSeconds();
     int nanos = d.getNano();
     if (seconds < 0 && nanos > 0) {
@@ -58,7 +58,7 @@ final class ProtoTime {
    *
    * @throws ValidationException naming {@code field} when the Duration is not a valid one
    */
-  static java.time.Duration requestDuration(Duration d, String field) {
+  public static java.time.Duration requestDuration(Duration d, String field) {
     if (!Durations.isValid(d)) {
       throw new ValidationException(
           List.of(

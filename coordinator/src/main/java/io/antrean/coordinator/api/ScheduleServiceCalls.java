@@ -1,4 +1,4 @@
-package io.antrean.coordinator.grpc;
+package io.antrean.coordinator.api;
 
 import io.antrean.coordinator.core.Schedules;
 import io.antrean.proto.v1.CreateScheduleRequest;

@@ -1,9 +1,9 @@
-package io.antrean.coordinator.grpc;
+package io.antrean.coordinator.api;
 
-import static io.antrean.coordinator.grpc.ProtoTime.duration;
-import static io.antrean.coordinator.grpc.ProtoTime.requestDuration;
-import static io.antrean.coordinator.grpc.ProtoTime.requestInstant;
-import static io.antrean.coordinator.grpc.ProtoTime.timestamp;
+import static io.antrean.coordinator.api.ProtoTime.duration;
+import static io.antrean.coordinator.api.ProtoTime.requestDuration;
+import static io.antrean.coordinator.api.ProtoTime.requestInstant;
+import static io.antrean.coordinator.api.ProtoTime.timestamp;
 
 import com.google.protobuf.ByteString;
 import io.antrean.coordinator.core.EnqueueCommand;
@@ -188,7 +188,7 @@ public final class JobMapper {
   }
 
   /** The domain kind; RETRYABLE when unspecified. */
-  static io.antrean.coordinator.job.ErrorKind errorKind(ErrorKind k) {
+  public static io.antrean.coordinator.job.ErrorKind errorKind(ErrorKind k) {
     return k == ErrorKind.ERROR_KIND_PERMANENT
         ? io.antrean.coordinator.job.ErrorKind.PERMANENT
         : io.antrean.coordinator.job.ErrorKind.RETRYABLE;
