@@ -259,10 +259,11 @@ public interface JobStore extends AutoCloseable {
 
   /**
    * Takes dead-lettered jobs out of the dead-letter queue for a new life, all in one atomic change.
-   * Ids of jobs that are not FAILED (or do not exist, or appear a second time) are skipped. The
-   * i-th job redriven (counting from 0, in the order of {@code jobIds}, skipped ids not counted)
-   * becomes PENDING with run time {@code firstRunAt + i * spacing}, so a large redrive is spread
-   * out instead of landing on the workers at once.
+   * Ids of jobs that are not FAILED (or do not exist, or appear a second time) are skipped, and so
+   * are jobs whose unique key another PENDING or RUNNING job holds. The i-th job redriven (counting
+   * from 0, in the order of {@code jobIds}, skipped ids not counted) becomes PENDING with run time
+   * {@code firstRunAt + i * spacing}, so a large redrive is spread out instead of landing on the
+   * workers at once.
    *
    * <p>A redriven job has a fresh budget: attempts and lease expiries are 0, any cancellation
    * request is cleared, and its result, progress, finish time and lease are gone. Its last error

@@ -10,6 +10,7 @@ import io.antrean.proto.v1.GetScheduleResponse;
 import io.antrean.proto.v1.ListSchedulesResponse;
 import io.antrean.proto.v1.PauseScheduleResponse;
 import io.antrean.proto.v1.UpdateScheduleResponse;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -38,6 +39,13 @@ class HttpSchedulesApiTest {
     api.close();
   }
 
+  private HttpResponse<String> json(String method, String path, String body) throws Exception {
+    return api.send(
+        HttpRequest.newBuilder(api.uri(path))
+            .header("Content-Type", "application/json")
+            .method(method, HttpRequest.BodyPublishers.ofString(body)));
+  }
+
   @Test
   void createGetUpdatePauseAndDeleteOverHttp() throws Exception {
     HttpResponse<String> created = api.post("/v1/schedules", NIGHTLY);
@@ -52,7 +60,7 @@ class HttpSchedulesApiTest {
         .isEqualTo(c.getSchedule());
 
     HttpResponse<String> updated =
-        api.send(
+        json(
             "PUT",
             "/v1/schedules/nightly",
             "{\"interval\":\"90s\",\"template\":{\"type\":\"report.build\"}}");
@@ -79,7 +87,7 @@ class HttpSchedulesApiTest {
                 .getSchedulesCount())
         .isEqualTo(1);
 
-    assertThat(api.send("DELETE", "/v1/schedules/nightly", "{}").statusCode()).isEqualTo(200);
+    assertThat(json("DELETE", "/v1/schedules/nightly", "{}").statusCode()).isEqualTo(200);
     error(api.get("/v1/schedules/nightly"), 404, "SCHEDULE_NOT_FOUND");
   }
 

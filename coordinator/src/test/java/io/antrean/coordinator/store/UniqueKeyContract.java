@@ -63,6 +63,19 @@ public interface UniqueKeyContract extends JobStoreFixture {
   }
 
   @Test
+  default void redriveSkipsAJobWhoseKeyAnotherActiveJobHolds() {
+    Job dead = deadLetter(job("sync").unique("k", false).build(), at(1), "boom");
+    Job holder = enqueue(job("sync").unique("k", false).build());
+
+    assertThat(store().redrive(List.of(dead.id()), at(2), java.time.Duration.ZERO, at(2)))
+        .isEmpty();
+    store().cancel(holder.id(), at(3));
+    assertThat(store().redrive(List.of(dead.id()), at(4), java.time.Duration.ZERO, at(4)))
+        .extracting(Job::id)
+        .containsExactly(dead.id());
+  }
+
+  @Test
   default void keysAreScopedToTheQueueAndIndependentOfIdempotencyKeys() {
     enqueue(job("sync").unique("k", false).build());
 

@@ -10,6 +10,11 @@
  * reaches the database (SQLite's one writer thread with group commit; PostgreSQL's pooled
  * transactions).
  *
+ * <p>New persistence goes here once for both databases: the durable schedules ({@link
+ * io.antrean.coordinator.store.jdbc.JdbcScheduleStore}) keep their times as epoch microseconds in
+ * both, so their SQL is shared, and run through each store's own transactions ({@link
+ * io.antrean.coordinator.store.jdbc.ScheduleTransactions}).
+ *
  * <p>Not a supported API: the types are public only because the stores live in other packages.
  */
 package io.antrean.coordinator.store.jdbc;
