@@ -5,13 +5,11 @@ import io.antrean.coordinator.api.JobServiceCalls;
 import io.antrean.coordinator.api.ScheduleServiceCalls;
 import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.core.BackgroundDuties;
-import io.antrean.coordinator.core.BackupSweep;
 import io.antrean.coordinator.core.DeadLetters;
 import io.antrean.coordinator.core.InFlightLimits;
 import io.antrean.coordinator.core.JitteredBackoff;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
-import io.antrean.coordinator.core.LeaseExpiryDuty;
 import io.antrean.coordinator.core.QueueControl;
 import io.antrean.coordinator.core.QueueRates;
 import io.antrean.coordinator.core.RecoveryCounters;
@@ -132,8 +130,8 @@ public final class Coordinator implements AutoCloseable {
         TimeUnit.MILLISECONDS);
     this.duties =
         new BackgroundDuties(
-            new LeaseExpiryDuty(scheduler, counters),
-            new BackupSweep(scheduler, counters),
+            scheduler.leaseExpiryDuty(counters),
+            scheduler.backupSweep(counters),
             new RetentionSweep(store, settings.retention()),
             scheduler.deadLetterMonitor(),
             clock,

@@ -53,10 +53,6 @@ public final class JobServiceCalls {
     return scheduler.enqueueAsync(JobMapper.command(request)).thenApply(JobServiceCalls::response);
   }
 
-  public EnqueueBatchResponse enqueueBatch(EnqueueBatchRequest request) {
-    return StoreFutures.join(enqueueBatchAsync(request));
-  }
-
   /** EnqueueBatch answered once durable; bad input throws at once. */
   public CompletableFuture<EnqueueBatchResponse> enqueueBatchAsync(EnqueueBatchRequest request) {
     List<EnqueueCommand> commands = new ArrayList<>(request.getJobsCount());

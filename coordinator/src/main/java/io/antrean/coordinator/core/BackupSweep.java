@@ -1,26 +1,35 @@
 package io.antrean.coordinator.core;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.JobStore;
 import java.time.Instant;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The backup path: periodically takes back every expired lease the timers missed (for example
  * leases held across a coordinator restart) and wakes every queue with waiting workers, so delayed
- * jobs and retries whose wake-up was lost still start. Safe to run at any time.
+ * jobs and retries whose wake-up was lost still start. Safe to run at any time. Made by {@link
+ * JobScheduler#backupSweep}.
  */
 public final class BackupSweep {
-  private static final Logger log = LoggerFactory.getLogger(BackupSweep.class);
   private static final int BATCH = 500;
 
-  private final JobScheduler scheduler;
+  private final JobStore store;
+  private final LeaseExpiryTimers timers;
+  private final LeaseTakenBack takenBack;
+  private final LongPoll longPoll;
   private final RecoveryCounters counters;
 
-  public BackupSweep(JobScheduler scheduler, RecoveryCounters counters) {
-    this.scheduler = scheduler;
+  BackupSweep(
+      JobStore store,
+      LeaseExpiryTimers timers,
+      LeaseTakenBack takenBack,
+      LongPoll longPoll,
+      RecoveryCounters counters) {
+    this.store = store;
+    this.timers = timers;
+    this.takenBack = takenBack;
+    this.longPoll = longPoll;
     this.counters = counters;
   }
 
@@ -33,26 +42,15 @@ public final class BackupSweep {
     int taken = 0;
     List<Job> batch;
     do {
-      batch = scheduler.store().expireLeases(now, BATCH);
+      batch = store.expireLeases(now, BATCH);
       for (Job job : batch) {
-        scheduler.timers().untrack(job.id());
-        scheduler.leaseExpired(job);
-        log.warn(
-            "sweep took back job {} (type {}, attempt {}) after its lease expired; job is now {}",
-            job.id(),
-            job.type(),
-            job.attempts(),
-            job.state());
-        if (job.state() == JobState.PENDING) {
-          scheduler.longPoll().jobsReady(job.queue());
-        } else if (job.state() == JobState.FAILED) {
-          scheduler.deadLettered(job, now);
-        }
+        timers.untrack(job.id());
+        takenBack.handle(job, now, "sweep");
       }
       taken += batch.size();
     } while (batch.size() == BATCH);
     counters.recordSweep(taken);
-    scheduler.longPoll().wakeAll();
+    longPoll.wakeAll();
     return taken;
   }
 }

@@ -2,7 +2,9 @@ package io.antrean.coordinator.core;
 
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobLifecycle;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.JobStatus;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
@@ -16,7 +18,6 @@ import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.RetryPlanner;
-import io.antrean.coordinator.store.StoreFutures;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,6 +53,7 @@ public final class JobScheduler {
   private final SchedulerEvents events;
   private final WorkerReports reports;
   private final CancelWatch cancelWatch;
+  private final LeaseTakenBack leaseTakenBack;
 
   /**
    * @param scheduler runs long-poll timeouts and wake-ups of jobs due later; owned by the caller
@@ -90,21 +92,14 @@ public final class JobScheduler {
         new WorkerReports(
             store, clock, requests, timers, events, planner, wakeups, longPoll, this::deadLettered);
     this.deadLetterMonitor = new DeadLetterMonitor(settings.deadLetterAlert());
+    this.leaseTakenBack = new LeaseTakenBack(events, longPoll, this::deadLettered);
     // Jobs made ready through another coordinator (a shared PostgreSQL) wake our waiters too.
     store.subscribeJobsReady(longPoll::jobsReady);
   }
 
   /**
-   * Stores one job durably and wakes a waiting worker if it is ready.
-   *
-   * @throws ValidationException for bad input
-   */
-  public EnqueueResult enqueue(EnqueueCommand command) {
-    return StoreFutures.join(enqueueAsync(command));
-  }
-
-  /**
-   * {@link #enqueue} without waiting: the future completes once the job is durable.
+   * Stores one job durably and wakes a waiting worker if it is ready; the future completes once the
+   * job is durable.
    *
    * @throws ValidationException for bad input, at once
    */
@@ -114,13 +109,8 @@ public final class JobScheduler {
         .thenApply(r -> r.get(0));
   }
 
-  /** Stores many jobs in one durable write, all or none. */
-  public List<EnqueueResult> enqueueBatch(List<EnqueueCommand> commands) {
-    return StoreFutures.join(enqueueBatchAsync(commands));
-  }
-
   /**
-   * {@link #enqueueBatch} without waiting.
+   * Stores many jobs in one durable write, all or none; the future completes once they are durable.
    *
    * @throws ValidationException for bad input, at once
    */
@@ -218,19 +208,8 @@ public final class JobScheduler {
         workerId, requests.wait(wait), () -> heartbeat(workerId, renewals, leaseTtl));
   }
 
-  /** Stores a job's result. */
-  public Job complete(
-      long jobId,
-      long fencingToken,
-      String workerId,
-      @Nullable byte[] result,
-      @Nullable String resultContentType) {
-    return StoreFutures.join(
-        completeAsync(jobId, fencingToken, workerId, result, resultContentType));
-  }
-
   /**
-   * {@link #complete} without waiting; the future fails as {@code complete} would throw.
+   * Stores a job's result; the future fails with {@code LeaseLostException} for a stale token.
    *
    * @throws ValidationException for a missing job id or worker id, at once
    */
@@ -272,7 +251,7 @@ public final class JobScheduler {
    */
   public Job cancel(long jobId) {
     Job before = get(jobId);
-    if (before.state().isTerminal()) {
+    if (JobLifecycle.cancel(JobStatus.of(before)).isRefused()) {
       throw new JobFinishedException(jobId, before.state());
     }
     Job after = store.cancel(jobId, clock.instant());
@@ -299,9 +278,14 @@ public final class JobScheduler {
     events.onDeadLettered(job);
   }
 
-  /** Notes a job taken back after its lease expired, by its timer or by the sweep. */
-  void leaseExpired(Job job) {
-    events.onLeaseExpired(job);
+  /** The main path of lease expiry, over this scheduler's lease timers. */
+  public LeaseExpiryDuty leaseExpiryDuty(RecoveryCounters counters) {
+    return new LeaseExpiryDuty(timers, store, leaseTakenBack, counters);
+  }
+
+  /** The backup path of lease expiry, which also wakes every waiting Lease call. */
+  public BackupSweep backupSweep(RecoveryCounters counters) {
+    return new BackupSweep(store, timers, leaseTakenBack, longPoll, counters);
   }
 
   /**
@@ -357,10 +341,6 @@ public final class JobScheduler {
 
   JobStore store() {
     return store;
-  }
-
-  LeaseExpiryTimers timers() {
-    return timers;
   }
 
   LongPoll longPoll() {

@@ -1,7 +1,7 @@
 package io.antrean.coordinator.core;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseRef;
 import java.time.Instant;
 import java.util.Optional;
@@ -11,16 +11,24 @@ import org.slf4j.LoggerFactory;
 /**
  * The main path of lease expiry: takes back each job whose lease timer is due, at once, and wakes
  * the queue's waiting workers. {@link #runOnce(Instant)} is one step; a background thread calls it
- * when the next timer is due.
+ * when the next timer is due. Made by {@link JobScheduler#leaseExpiryDuty}.
  */
 public final class LeaseExpiryDuty {
   private static final Logger log = LoggerFactory.getLogger(LeaseExpiryDuty.class);
 
-  private final JobScheduler scheduler;
+  private final LeaseExpiryTimers timers;
+  private final JobStore store;
+  private final LeaseTakenBack takenBack;
   private final RecoveryCounters counters;
 
-  public LeaseExpiryDuty(JobScheduler scheduler, RecoveryCounters counters) {
-    this.scheduler = scheduler;
+  LeaseExpiryDuty(
+      LeaseExpiryTimers timers,
+      JobStore store,
+      LeaseTakenBack takenBack,
+      RecoveryCounters counters) {
+    this.timers = timers;
+    this.store = store;
+    this.takenBack = takenBack;
     this.counters = counters;
   }
 
@@ -31,29 +39,17 @@ public final class LeaseExpiryDuty {
    */
   public int runOnce(Instant now) {
     int taken = 0;
-    for (LeaseRef lease : scheduler.timers().takeDue(now)) {
+    for (LeaseRef lease : timers.takeDue(now)) {
       Optional<Job> job;
       try {
-        job = scheduler.store().expireLease(lease.jobId(), lease.fencingToken(), now);
+        job = store.expireLease(lease.jobId(), lease.fencingToken(), now);
       } catch (RuntimeException e) {
         log.warn("could not expire the lease of job {}; the sweep will retry", lease.jobId(), e);
         continue;
       }
       if (job.isPresent()) {
         taken++;
-        Job j = job.get();
-        scheduler.leaseExpired(j);
-        log.warn(
-            "lease of job {} (type {}, attempt {}) expired; job is now {}",
-            j.id(),
-            j.type(),
-            j.attempts(),
-            j.state());
-        if (j.state() == JobState.PENDING) {
-          scheduler.longPoll().jobsReady(j.queue());
-        } else if (j.state() == JobState.FAILED) {
-          scheduler.deadLettered(j, now);
-        }
+        takenBack.handle(job.get(), now, "timer");
       }
     }
     counters.recordTimer(taken);
@@ -62,11 +58,11 @@ public final class LeaseExpiryDuty {
 
   /** When the next timer is due, or null if none is set. */
   public Instant nextDue() {
-    return scheduler.timers().nextDue();
+    return timers.nextDue();
   }
 
   /** Blocks until a timer may be due, at most {@code maxWaitMillis}; for the driving thread. */
   public void awaitNext(long maxWaitMillis, Instant now) throws InterruptedException {
-    scheduler.timers().awaitNext(maxWaitMillis, now);
+    timers.awaitNext(maxWaitMillis, now);
   }
 }

@@ -10,6 +10,7 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.StoreFutures;
 import io.antrean.coordinator.store.sqlite.SqliteJobStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -57,7 +58,8 @@ class DeadLettersTest {
 
   /** Enqueues a job and fails it permanently with the message; returns its id. */
   private long deadLetter(String type, String message) throws Exception {
-    long id = scheduler.enqueue(EnqueueCommand.of("", type, JSON)).job().id();
+    long id =
+        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", type, JSON))).job().id();
     Job leased =
         scheduler
             .lease(new LeaseCommand("w", "", List.of(type), 1, null, Duration.ZERO))
@@ -106,7 +108,8 @@ class DeadLettersTest {
   @Test
   void redriveByIdsReportsIdsThatAreNotDeadLettered() throws Exception {
     long dead = deadLetter("t", "boom");
-    long pending = scheduler.enqueue(EnqueueCommand.of("", "t", JSON)).job().id();
+    long pending =
+        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
     RedriveOutcome outcome =
         deadLetters.redrive(
             new DeadLetterSelection(List.of(dead, pending, 999L), null, false), 0, 0);
@@ -137,7 +140,8 @@ class DeadLettersTest {
     for (int i = 0; i < 7; i++) {
       deadLetter("t", "boom " + i);
     }
-    long pending = scheduler.enqueue(EnqueueCommand.of("", "t", JSON)).job().id();
+    long pending =
+        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
     assertThat(deadLetters.purge(new DeadLetterSelection(List.of(), null, true))).isEqualTo(7);
     assertThat(
             deadLetters.list(new DeadLetterQuery(null, null, null, null, null, null, 100)).jobs())
@@ -147,7 +151,8 @@ class DeadLettersTest {
 
   @Test
   void getOfAJobThatIsNotDeadLetteredIsRefused() {
-    long pending = scheduler.enqueue(EnqueueCommand.of("", "t", JSON)).job().id();
+    long pending =
+        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
     assertThatThrownBy(() -> deadLetters.get(pending)).isInstanceOf(NotDeadLetteredException.class);
   }
 
@@ -166,7 +171,8 @@ class DeadLettersTest {
   void cancellingAFinishedJobIsRefused() throws Exception {
     long id = deadLetter("t", "boom");
     assertThatThrownBy(() -> scheduler.cancel(id)).isInstanceOf(JobFinishedException.class);
-    long pending = scheduler.enqueue(EnqueueCommand.of("", "t", JSON)).job().id();
+    long pending =
+        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
     assertThat(scheduler.cancel(pending).state()).isEqualTo(JobState.CANCELLED);
   }
 

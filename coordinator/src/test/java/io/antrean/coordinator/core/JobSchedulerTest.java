@@ -12,6 +12,7 @@ import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.coordinator.store.StoreFutures;
 import io.antrean.coordinator.store.sqlite.SqliteJobStore;
 import io.antrean.coordinator.store.sqlite.SqliteOptions;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -51,8 +53,8 @@ class JobSchedulerTest {
     scheduler =
         new JobScheduler(
             store, Settings.defaults(), clock, new JitteredBackoff(() -> 0.5), timers, dispatch);
-    expiry = new LeaseExpiryDuty(scheduler, counters);
-    sweep = new BackupSweep(scheduler, counters);
+    expiry = scheduler.leaseExpiryDuty(counters);
+    sweep = scheduler.backupSweep(counters);
   }
 
   @AfterEach
@@ -71,7 +73,8 @@ class JobSchedulerTest {
 
   @Test
   void expiredLeaseIsTakenBackByItsTimerAndCountedAsSuch() throws Exception {
-    long id = scheduler.enqueue(EnqueueCommand.of("", "t", JSON)).job().id();
+    long id =
+        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
     Job leased = leaseOne("w1", Duration.ofSeconds(10));
     clock.advance(Duration.ofSeconds(9));
     assertThat(expiry.runOnce(clock.instant())).isZero();
@@ -91,7 +94,7 @@ class JobSchedulerTest {
 
   @Test
   void heartbeatMovesTheTimerSoTheRenewedLeaseDoesNotExpire() throws Exception {
-    scheduler.enqueue(EnqueueCommand.of("", "t", JSON));
+    StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON)));
     Job leased = leaseOne("w1", Duration.ofSeconds(10));
     clock.advance(Duration.ofSeconds(8));
     List<HeartbeatResult> answer =
@@ -111,13 +114,65 @@ class JobSchedulerTest {
 
   @Test
   void sweepTakesBackLeasesTheTimersDoNotKnow() throws Exception {
-    scheduler.enqueue(EnqueueCommand.of("", "t", JSON));
-    Job leased = leaseOne("w1", Duration.ofSeconds(10));
-    scheduler.timers().untrack(leased.id()); // as after a restart that lost the timers
+    StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON)));
+    leaseOne("w1", Duration.ofSeconds(10));
+    // A restarted coordinator on the same store, before it restarts its timers.
+    JobScheduler restarted =
+        new JobScheduler(
+            store, Settings.defaults(), clock, new JitteredBackoff(() -> 0.5), timers, dispatch);
     clock.advance(Duration.ofSeconds(11));
-    assertThat(expiry.runOnce(clock.instant())).isZero();
-    assertThat(sweep.runOnce(clock.instant())).isEqualTo(1);
+    assertThat(restarted.leaseExpiryDuty(counters).runOnce(clock.instant())).isZero();
+    assertThat(restarted.backupSweep(counters).runOnce(clock.instant())).isEqualTo(1);
     assertThat(counters.expiredBySweep()).isEqualTo(1);
+  }
+
+  @Test
+  void aLastLeaseExpiryDeadLettersTheJobWhetherTheTimerOrTheSweepFindsIt() throws Exception {
+    List<String> timerSaw = new CopyOnWriteArrayList<>();
+    List<String> sweepSaw = new CopyOnWriteArrayList<>();
+    JobScheduler withTimer = scheduler(timerSaw);
+    JobScheduler restarted = scheduler(sweepSaw);
+    EnqueueCommand once =
+        new EnqueueCommand(
+            "", "t", JSON, "", 0, null, null, "", new RetryOverride(null, null, null, null, 1), "");
+    long byTimer = StoreFutures.join(withTimer.enqueueAsync(once)).job().id();
+    withTimer
+        .lease(new LeaseCommand("w", "", List.of(), 1, Duration.ofSeconds(5), Duration.ZERO))
+        .get();
+    long bySweep = StoreFutures.join(withTimer.enqueueAsync(once)).job().id();
+    withTimer
+        .lease(new LeaseCommand("w", "", List.of(), 1, Duration.ofSeconds(60), Duration.ZERO))
+        .get();
+
+    clock.advance(Duration.ofSeconds(6));
+    assertThat(withTimer.leaseExpiryDuty(counters).runOnce(clock.instant())).isEqualTo(1);
+    clock.advance(Duration.ofSeconds(60));
+    assertThat(restarted.backupSweep(counters).runOnce(clock.instant())).isEqualTo(1);
+
+    assertThat(timerSaw).containsExactly("expired " + byTimer, "dead-lettered " + byTimer);
+    assertThat(sweepSaw).containsExactly("expired " + bySweep, "dead-lettered " + bySweep);
+    assertThat(scheduler.get(bySweep).state()).isEqualTo(JobState.FAILED);
+  }
+
+  private JobScheduler scheduler(List<String> seen) {
+    return new JobScheduler(
+        store,
+        Settings.defaults(),
+        clock,
+        new JitteredBackoff(() -> 0.5),
+        timers,
+        dispatch,
+        new SchedulerEvents() {
+          @Override
+          public void onLeaseExpired(Job job) {
+            seen.add("expired " + job.id());
+          }
+
+          @Override
+          public void onDeadLettered(Job job) {
+            seen.add("dead-lettered " + job.id());
+          }
+        });
   }
 
   @Test
@@ -134,7 +189,7 @@ class JobSchedulerTest {
             "",
             new RetryOverride(2, Duration.ofSeconds(2), 2.0, Duration.ofMinutes(1), null),
             "");
-    long id = scheduler.enqueue(cmd).job().id();
+    long id = StoreFutures.join(scheduler.enqueueAsync(cmd)).job().id();
     Job first = leaseOne("w", Duration.ofSeconds(30));
     Failure timeout =
         new Failure(ErrorKind.RETRYABLE, "java.net.SocketTimeoutException", "slow", null, null);
@@ -155,16 +210,19 @@ class JobSchedulerTest {
 
   @Test
   void staleTokenIsRejectedOnCompleteAndNothingChanges() throws Exception {
-    long id = scheduler.enqueue(EnqueueCommand.of("", "t", JSON)).job().id();
+    long id =
+        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
     Job leased = leaseOne("w1", Duration.ofSeconds(1));
     clock.advance(Duration.ofSeconds(2));
     expiry.runOnce(clock.instant());
     Job again = leaseOne("w2", Duration.ofSeconds(30));
     assertThatThrownBy(
-            () -> scheduler.complete(id, leased.lease().fencingToken(), "w1", JSON, null))
+            () ->
+                StoreFutures.join(
+                    scheduler.completeAsync(id, leased.lease().fencingToken(), "w1", JSON, null)))
         .isInstanceOf(LeaseLostException.class);
     assertThat(scheduler.get(id).state()).isEqualTo(JobState.RUNNING);
-    scheduler.complete(id, again.lease().fencingToken(), "w2", JSON, null);
+    StoreFutures.join(scheduler.completeAsync(id, again.lease().fencingToken(), "w2", JSON, null));
     assertThat(scheduler.get(id).state()).isEqualTo(JobState.SUCCEEDED);
   }
 
@@ -174,7 +232,8 @@ class JobSchedulerTest {
         scheduler.lease(new LeaseCommand("w", "", List.of(), 1, null, Duration.ofSeconds(20)));
     assertThat(waiting).isNotDone();
     assertThat(scheduler.waitingLeaseCalls()).isEqualTo(1);
-    long id = scheduler.enqueue(EnqueueCommand.of("", "t", JSON)).job().id();
+    long id =
+        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
     assertThat(waiting.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(id);
   }
 

@@ -53,7 +53,7 @@ public class SqliteCommitBenchmark {
     Instant now = Instant.now();
     db.writer.execute("BEGIN IMMEDIATE");
     List<EnqueueResult> stored =
-        ProducerWrites.enqueue(db.writer, List.of(StoreWorkload.newJob(now)), now);
+        SqliteDialect.INSTANCE.enqueue(db.writer, List.of(StoreWorkload.newJob(now)), now);
     db.writer.execute("COMMIT");
     return stored;
   }

@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.SessionWork;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,14 +26,6 @@ final class PooledTransactions implements AutoCloseable {
   private static final String DURABLE_COMMITS =
       "SELECT set_config('synchronous_commit', 'on', false)"
           + " WHERE current_setting('synchronous_commit') = 'off'";
-
-  /**
-   * One unit of work; it may throw a domain exception, which rolls it back and reaches the caller.
-   */
-  @FunctionalInterface
-  interface Work<T> {
-    T run(Tx tx) throws SQLException;
-  }
 
   private final HikariDataSource pool;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -66,7 +59,7 @@ final class PooledTransactions implements AutoCloseable {
    * Runs the work in one transaction (READ COMMITTED) and commits it together with the
    * notifications it collected.
    */
-  <T> T inTransaction(String what, Work<T> work) {
+  <T> T inTransaction(String what, SessionWork<T> work) {
     for (int attempt = 1; ; attempt++) {
       try (Connection connection = borrow(what)) {
         Tx tx = new Tx(connection);
@@ -78,11 +71,11 @@ final class PooledTransactions implements AutoCloseable {
           return result;
         } catch (SQLException e) {
           rollback(connection, e);
-          if (attempt < MAX_TRIES && SqlFailures.isRetryable(e)) {
+          if (attempt < MAX_TRIES && PostgresDialect.isRetryable(e)) {
             log.debug("{}: transaction aborted ({}), running it again", what, e.getSQLState());
             continue;
           }
-          throw SqlFailures.translate(what, e);
+          throw PostgresDialect.INSTANCE.translate(what, e);
         } catch (RuntimeException | Error e) {
           rollback(connection, e);
           throw e;
@@ -90,7 +83,7 @@ final class PooledTransactions implements AutoCloseable {
           tx.closeStatements();
         }
       } catch (SQLException e) {
-        throw SqlFailures.translate(what, e);
+        throw PostgresDialect.INSTANCE.translate(what, e);
       }
     }
   }
@@ -99,7 +92,7 @@ final class PooledTransactions implements AutoCloseable {
    * Runs the work as one read-only REPEATABLE READ transaction: every statement sees the same
    * snapshot (a job and its history agree).
    */
-  <T> T inSnapshot(String what, Work<T> work) {
+  <T> T inSnapshot(String what, SessionWork<T> work) {
     return inTransaction(
         what,
         tx -> {
@@ -112,7 +105,7 @@ final class PooledTransactions implements AutoCloseable {
    * Runs the work with every statement committing on its own: for reads and for writes that are one
    * statement (a data-modifying WITH included), which saves the round trip of a COMMIT.
    */
-  <T> T autoCommitted(String what, Work<T> work) {
+  <T> T autoCommitted(String what, SessionWork<T> work) {
     try (Connection connection = borrow(what)) {
       Tx tx = new Tx(connection);
       try {
@@ -123,7 +116,7 @@ final class PooledTransactions implements AutoCloseable {
         tx.closeStatements();
       }
     } catch (SQLException e) {
-      throw SqlFailures.translate(what, e);
+      throw PostgresDialect.INSTANCE.translate(what, e);
     }
   }
 

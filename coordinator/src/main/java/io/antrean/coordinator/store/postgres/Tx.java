@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.postgres;
 
-import java.sql.Array;
+import io.antrean.coordinator.store.jdbc.JdbcDialect;
+import io.antrean.coordinator.store.jdbc.JdbcSession;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -16,7 +17,7 @@ import java.util.TreeSet;
  * transaction, so other coordinators hear of them exactly when the change commits. Not thread-safe:
  * it belongs to the thread running the work.
  */
-final class Tx {
+final class Tx implements JdbcSession {
   /** The channel other coordinators LISTEN on; the payload is a queue name. */
   static final String JOBS_READY_CHANNEL = "antrean_jobs_ready";
 
@@ -31,35 +32,27 @@ final class Tx {
     this.connection = connection;
   }
 
+  @Override
+  public JdbcDialect dialect() {
+    return PostgresDialect.INSTANCE;
+  }
+
   /** A statement that is closed when the work ends. */
-  PreparedStatement prepare(String sql) throws SQLException {
+  @Override
+  public PreparedStatement prepare(String sql) throws SQLException {
     PreparedStatement statement = connection.prepareStatement(sql);
     statements.add(statement);
     return statement;
   }
 
-  /** A statement whose generated {@code id} column can be read after an (batched) insert. */
-  PreparedStatement prepareReturningId(String sql) throws SQLException {
-    PreparedStatement statement = connection.prepareStatement(sql, new String[] {"id"});
-    statements.add(statement);
-    return statement;
-  }
-
-  Array bigintArray(List<Long> values) throws SQLException {
-    return connection.createArrayOf("bigint", values.toArray());
-  }
-
-  /** A {@code bytea[]}; null elements stay null. */
-  Array byteaArray(List<byte[]> values) throws SQLException {
-    return connection.createArrayOf("bytea", values.toArray(new byte[0][]));
-  }
-
-  Array textArray(List<String> values) throws SQLException {
-    return connection.createArrayOf("text", values.toArray());
+  @Override
+  public Connection connection() {
+    return connection;
   }
 
   /** Jobs of the queue may have become ready: tell the other coordinators once this commits. */
-  void jobsReady(String queue) {
+  @Override
+  public void jobsReady(String queue) {
     readyQueues.add(queue);
   }
 
@@ -69,7 +62,7 @@ final class Tx {
       return;
     }
     PreparedStatement notify = prepare(NOTIFY);
-    notify.setArray(1, textArray(List.copyOf(readyQueues)));
+    notify.setArray(1, connection.createArrayOf("text", readyQueues.toArray()));
     notify.execute();
     readyQueues.clear();
   }

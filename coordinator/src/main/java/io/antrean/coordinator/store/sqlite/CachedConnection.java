@@ -1,5 +1,7 @@
 package io.antrean.coordinator.store.sqlite;
 
+import io.antrean.coordinator.store.jdbc.JdbcDialect;
+import io.antrean.coordinator.store.jdbc.JdbcSession;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -16,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * from {@link ReadConnections}). A statement returned by {@link #prepare} stays owned by this
  * connection: close its result sets, never the statement.
  */
-final class CachedConnection implements AutoCloseable {
+final class CachedConnection implements JdbcSession, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CachedConnection.class);
   private static final int MAX_STATEMENTS = 64;
 
@@ -40,7 +42,8 @@ final class CachedConnection implements AutoCloseable {
   }
 
   /** The cached statement for this SQL, its parameters cleared; prepared on first use. */
-  PreparedStatement prepare(String sql) throws SQLException {
+  @Override
+  public PreparedStatement prepare(String sql) throws SQLException {
     PreparedStatement statement = statements.get(sql);
     if (statement == null) {
       statement = connection.prepareStatement(sql);
@@ -57,8 +60,15 @@ final class CachedConnection implements AutoCloseable {
   }
 
   /** The raw connection, for statements that must not be cached. */
-  Connection connection() {
+  @Override
+  public Connection connection() {
     return connection;
+  }
+
+  /** SQLite: every connection of this store speaks it. */
+  @Override
+  public JdbcDialect dialect() {
+    return SqliteDialect.INSTANCE;
   }
 
   @Override

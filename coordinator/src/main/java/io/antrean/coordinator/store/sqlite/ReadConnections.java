@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.SessionWork;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,12 +17,6 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safe.
  */
 final class ReadConnections implements AutoCloseable {
-
-  /** A read run on a borrowed connection. */
-  @FunctionalInterface
-  interface ReadOperation<T> {
-    T run(CachedConnection connection) throws SQLException;
-  }
 
   private static final long POLL_MILLIS = 100;
 
@@ -51,7 +46,7 @@ final class ReadConnections implements AutoCloseable {
    * @throws StoreUnavailableException if the store is closed, the read failed on I/O, or the caller
    *     was interrupted
    */
-  <T> T read(String name, ReadOperation<T> operation) {
+  <T> T read(String name, SessionWork<T> operation) {
     CachedConnection connection = borrow(name);
     try {
       connection.execute("BEGIN");
@@ -61,7 +56,7 @@ final class ReadConnections implements AutoCloseable {
         connection.execute("COMMIT");
       }
     } catch (SQLException e) {
-      throw SqlFailures.translate(name, e);
+      throw SqliteDialect.INSTANCE.translate(name, e);
     } finally {
       giveBack(connection);
     }

@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.sqlite;
 import io.antrean.coordinator.store.OverloadedException;
 import io.antrean.coordinator.store.StoreFutures;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.SessionWork;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,12 +36,6 @@ import org.slf4j.LoggerFactory;
  */
 final class SqliteWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SqliteWriter.class);
-
-  /** A unit of work run on the writer thread inside the group's transaction. */
-  @FunctionalInterface
-  interface WriteOperation<T> {
-    T run(CachedConnection connection) throws SQLException;
-  }
 
   private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
   private static final Task<Void> STOP = new Task<>("stop", connection -> null);
@@ -96,7 +91,7 @@ final class SqliteWriter implements AutoCloseable {
    *     would never end; the operation is then not queued
    * @throws RuntimeException whatever the operation threw; its changes were rolled back
    */
-  <T> T execute(String name, WriteOperation<T> operation) {
+  <T> T execute(String name, SessionWork<T> operation) {
     return await(() -> submit(name, operation));
   }
 
@@ -125,7 +120,7 @@ final class SqliteWriter implements AutoCloseable {
    * commit failed. Never blocks: with {@code maxQueued} operations already waiting, the future
    * fails at once with {@link OverloadedException} and the operation never runs.
    */
-  <T> CompletableFuture<T> submit(String name, WriteOperation<T> operation) {
+  <T> CompletableFuture<T> submit(String name, SessionWork<T> operation) {
     Task<T> task = new Task<>(name, operation);
     synchronized (submitLock) {
       if (closed) {
@@ -189,7 +184,7 @@ final class SqliteWriter implements AutoCloseable {
     try {
       connection.execute("BEGIN IMMEDIATE");
     } catch (SQLException e) {
-      failAll(group, SqlFailures.translate("beginning a transaction", e));
+      failAll(group, SqliteDialect.INSTANCE.translate("beginning a transaction", e));
       return;
     }
     try {
@@ -204,7 +199,7 @@ final class SqliteWriter implements AutoCloseable {
     } catch (SQLException e) {
       rollbackQuietly();
       log.error("SQLite group commit of {} operations failed", group.size(), e);
-      failAll(group, SqlFailures.translate("committing", e));
+      failAll(group, SqliteDialect.INSTANCE.translate("committing", e));
       return;
     }
     commits.incrementAndGet();
@@ -262,12 +257,12 @@ final class SqliteWriter implements AutoCloseable {
   /** One queued operation and what it produced inside the transaction. */
   private static final class Task<T> {
     private final String name;
-    private final WriteOperation<T> operation;
+    private final SessionWork<T> operation;
     private final CompletableFuture<T> result = new CompletableFuture<>();
     private T value;
     private Throwable failure;
 
-    Task(String name, WriteOperation<T> operation) {
+    Task(String name, SessionWork<T> operation) {
       this.name = name;
       this.operation = operation;
     }
@@ -278,7 +273,7 @@ final class SqliteWriter implements AutoCloseable {
         value = operation.run(connection);
         return true;
       } catch (SQLException e) {
-        failure = SqlFailures.translate(name, e);
+        failure = SqliteDialect.INSTANCE.translate(name, e);
       } catch (RuntimeException | Error e) {
         failure = e;
       }

@@ -8,6 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.jdbc.DeadLetterQueue;
+import io.antrean.coordinator.store.jdbc.LeaseWrites;
+import io.antrean.coordinator.store.jdbc.RetentionWrites;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -106,7 +109,7 @@ class PostgresQueryPlanTest {
   void leaseWalksThePendingIndexInOrderWithoutSorting() throws SQLException {
     String plan =
         explain(
-            LeaseWrites.leaseSql(false),
+            PostgresDialect.leaseSql(false),
             "default",
             time(60),
             "default",
@@ -123,7 +126,7 @@ class PostgresQueryPlanTest {
   void leaseOfSomeTypesStillWalksThePendingIndex() throws SQLException {
     String plan =
         explain(
-            LeaseWrites.leaseSql(true),
+            PostgresDialect.leaseSql(true),
             "default",
             time(60),
             new String[] {"t1", "t2"},
@@ -139,7 +142,7 @@ class PostgresQueryPlanTest {
 
   @Test
   void sweepWalksTheRunningIndexWithoutSorting() throws SQLException {
-    String plan = explain(LeaseWrites.SELECT_EXPIRED, time(31), 100);
+    String plan = explain(LeaseWrites.selectExpiredSql(PostgresDialect.INSTANCE), time(31), 100);
 
     assertThat(plan).contains("jobs_running_expiry").doesNotContain("Sort");
   }
@@ -153,7 +156,7 @@ class PostgresQueryPlanTest {
             new DeadLetterQuery("other-1", "t1", null, null, null, 15_000L, 50));
     for (DeadLetterQuery query : queries) {
       List<Object> parameters = new ArrayList<>();
-      String sql = DeadLetterQueue.listSql(query, parameters);
+      String sql = DeadLetterQueue.listSql(PostgresDialect.INSTANCE, query, parameters);
       Object[] bound =
           parameters.stream()
               .map(p -> p instanceof Instant instant ? instant.atOffset(ZoneOffset.UTC) : p)
@@ -169,12 +172,17 @@ class PostgresQueryPlanTest {
   @Test
   void retentionAndGrowthQueriesWalkTheirIndexes() throws SQLException {
     // Small answers may be sorted after the index picked them; the backlog is never scanned.
-    assertThat(explain(RetentionWrites.DELETE_FINISHED, "SUCCEEDED", time(600), 100))
+    assertThat(
+            explain(
+                RetentionWrites.deleteFinishedSql(PostgresDialect.INSTANCE),
+                "SUCCEEDED",
+                time(600),
+                100))
         .contains("using jobs_finished")
         .doesNotContain("Seq Scan on jobs");
-    assertThat(explain(RetentionWrites.FORGET_KEYS, time(3700), 100))
+    assertThat(explain(RetentionWrites.forgetKeysSql(PostgresDialect.INSTANCE), time(3700), 100))
         .contains("on idempotency_keys_expiry");
-    assertThat(explain(DeadLetterQueue.GROUPS_SINCE, time(19_000)))
+    assertThat(explain(DeadLetterQueue.groupsSinceSql(PostgresDialect.INSTANCE), time(19_000)))
         .contains("jobs_finished")
         .doesNotContain("Seq Scan on jobs");
   }

@@ -18,6 +18,9 @@ import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.JobStoreContract;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.TestJobs;
+import io.antrean.coordinator.store.jdbc.DeadLetterQueue;
+import io.antrean.coordinator.store.jdbc.LeaseWrites;
+import io.antrean.coordinator.store.jdbc.RetentionWrites;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -156,7 +159,7 @@ class SqliteJobStoreTest extends JobStoreContract {
   @Test
   void leaseQueryWalksThePendingIndexWithoutSorting() throws SQLException {
     for (int types : new int[] {0, 2}) {
-      String plan = query("EXPLAIN QUERY PLAN " + LeaseWrites.leaseSql(types));
+      String plan = query("EXPLAIN QUERY PLAN " + SqliteDialect.leaseSql(types));
 
       assertThat(plan).contains("INDEX jobs_pending (queue=?)").doesNotContain("TEMP B-TREE");
     }
@@ -179,7 +182,7 @@ class SqliteJobStoreTest extends JobStoreContract {
 
   @Test
   void sweepQueryWalksTheRunningIndexWithoutSorting() throws SQLException {
-    assertThat(query("EXPLAIN QUERY PLAN " + LeaseWrites.SELECT_EXPIRED))
+    assertThat(query("EXPLAIN QUERY PLAN " + LeaseWrites.selectExpiredSql(SqliteDialect.INSTANCE)))
         .contains("USING INDEX jobs_running_expiry")
         .doesNotContain("TEMP B-TREE");
   }
@@ -193,7 +196,10 @@ class SqliteJobStoreTest extends JobStoreContract {
             new DeadLetterQuery("mail", "email", null, null, null, 1000L, 50));
     for (DeadLetterQuery deadLetters : queries) {
       String plan =
-          query("EXPLAIN QUERY PLAN " + DeadLetterReads.listSql(deadLetters, new ArrayList<>()));
+          query(
+              "EXPLAIN QUERY PLAN "
+                  + DeadLetterQueue.listSql(
+                      SqliteDialect.INSTANCE, deadLetters, new ArrayList<>()));
 
       assertThat(plan)
           .as("plan for %s", deadLetters)
@@ -204,13 +210,19 @@ class SqliteJobStoreTest extends JobStoreContract {
 
   @Test
   void retentionAndGrowthQueriesWalkTheirIndexes() throws SQLException {
-    assertThat(query("EXPLAIN QUERY PLAN " + RetentionWrites.SELECT_FINISHED))
+    assertThat(
+            query(
+                "EXPLAIN QUERY PLAN " + RetentionWrites.selectFinishedSql(SqliteDialect.INSTANCE)))
         .contains("INDEX jobs_finished (state=? AND finished_at<?)")
         .doesNotContain("TEMP B-TREE");
-    assertThat(query("EXPLAIN QUERY PLAN " + RetentionWrites.SELECT_EXPIRED_KEYS))
+    assertThat(
+            query(
+                "EXPLAIN QUERY PLAN "
+                    + RetentionWrites.selectExpiredKeysSql(SqliteDialect.INSTANCE)))
         .contains("INDEX idempotency_keys_expiry (expires_at<?)")
         .doesNotContain("TEMP B-TREE");
-    assertThat(query("EXPLAIN QUERY PLAN " + DeadLetterReads.GROUPS_SINCE))
+    assertThat(
+            query("EXPLAIN QUERY PLAN " + DeadLetterQueue.groupsSinceSql(SqliteDialect.INSTANCE)))
         .contains("INDEX jobs_finished (state=? AND finished_at>?)");
   }
 

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.antrean.coordinator.store.OverloadedException;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.JdbcSession;
+import io.antrean.coordinator.store.jdbc.SessionWork;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -57,7 +59,7 @@ class SqliteWriterTest {
     assertThat(callers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
   }
 
-  private static Integer insert(CachedConnection connection, int value) throws SQLException {
+  private static Integer insert(JdbcSession connection, int value) throws SQLException {
     PreparedStatement insert = connection.prepare("INSERT INTO items (value) VALUES (?)");
     insert.setInt(1, value);
     insert.executeUpdate();
@@ -102,7 +104,7 @@ class SqliteWriterTest {
     }
   }
 
-  private <T> CompletableFuture<T> submit(String name, SqliteWriter.WriteOperation<T> operation) {
+  private <T> CompletableFuture<T> submit(String name, SessionWork<T> operation) {
     return CompletableFuture.supplyAsync(() -> writer.execute(name, operation), callers);
   }
 

@@ -1,0 +1,111 @@
+package io.antrean.coordinator.store.jdbc;
+
+import io.antrean.coordinator.job.AttemptEnd;
+import io.antrean.coordinator.job.AttemptOutcome;
+import io.antrean.coordinator.job.Job;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+
+/**
+ * Writes the attempt history: one row per lease, ended when the lease ends; plus rows for
+ * stale-token rejections and redrives.
+ */
+public final class AttemptRows {
+  private static final String INSERT =
+      "INSERT INTO attempts (job_id, attempt, worker_id, fencing_token, leased_at, ended_at,"
+          + " outcome, error_type, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  // The stale lease's start when the history still knows it, else now.
+  private static final String INSERT_STALE =
+      "INSERT INTO attempts (job_id, attempt, worker_id, fencing_token, leased_at, ended_at,"
+          + " outcome, error_type, error_message)"
+          + " SELECT ?, ?, ?, ?, coalesce((SELECT leased_at FROM attempts"
+          + " WHERE job_id = ? AND fencing_token = ? ORDER BY id LIMIT 1), ?), ?,"
+          + " 'STALE_COMPLETION_REJECTED', 'LEASE_LOST', ?";
+
+  private AttemptRows() {}
+
+  /** Opens the history entry of a lease just granted. */
+  public static void started(JdbcSession session, Job leased, Instant now) throws SQLException {
+    insert(
+        session,
+        leased.id(),
+        leased.attempts(),
+        leased.lease().workerId(),
+        leased.lease().fencingToken(),
+        now,
+        AttemptOutcome.RUNNING);
+  }
+
+  /** Ends the running entry of the lease with this token. */
+  public static void ended(
+      JdbcSession session, long jobId, long fencingToken, AttemptEnd end, Instant now)
+      throws SQLException {
+    PreparedStatement update = session.prepare(AttemptHistory.END);
+    session.dialect().setInstant(update, 1, now);
+    AttemptHistory.bindEnd(update, jobId, fencingToken, end);
+    update.executeUpdate();
+  }
+
+  /**
+   * Records a redrive: not an attempt but the start of the job's next life, so it carries attempt
+   * 0, the operator as its worker, the job's current fencing token, and starts and ends at {@code
+   * now}.
+   */
+  public static void redriven(JdbcSession session, long jobId, long fencingToken, Instant now)
+      throws SQLException {
+    insert(
+        session,
+        jobId,
+        0,
+        AttemptHistory.REDRIVE_WORKER_ID,
+        fencingToken,
+        now,
+        AttemptOutcome.REDRIVEN);
+  }
+
+  /**
+   * Records that a worker presented a token that is not the job's current lease. The entry carries
+   * the job's current attempts counter, the presenting worker and token, and the start of that
+   * stale lease when the history still knows it.
+   */
+  public static void staleRejected(
+      JdbcSession session, Job job, String workerId, long fencingToken, String action, Instant now)
+      throws SQLException {
+    PreparedStatement insert = session.prepare(INSERT_STALE);
+    insert.setLong(1, job.id());
+    insert.setInt(2, job.attempts());
+    insert.setString(3, workerId);
+    insert.setLong(4, fencingToken);
+    insert.setLong(5, job.id());
+    insert.setLong(6, fencingToken);
+    session.dialect().setInstant(insert, 7, now);
+    session.dialect().setInstant(insert, 8, now);
+    insert.setString(9, AttemptHistory.staleTokenMessage(job, fencingToken, action));
+    insert.executeUpdate();
+  }
+
+  /** A RUNNING entry stays open (no end); a REDRIVEN one starts and ends at {@code at}. */
+  private static void insert(
+      JdbcSession session,
+      long jobId,
+      int attempt,
+      String workerId,
+      long fencingToken,
+      Instant at,
+      AttemptOutcome outcome)
+      throws SQLException {
+    JdbcDialect dialect = session.dialect();
+    PreparedStatement insert = session.prepare(INSERT);
+    insert.setLong(1, jobId);
+    insert.setInt(2, attempt);
+    insert.setString(3, workerId);
+    insert.setLong(4, fencingToken);
+    dialect.setInstant(insert, 5, at);
+    dialect.setNullableInstant(insert, 6, outcome == AttemptOutcome.RUNNING ? null : at);
+    insert.setString(7, outcome.name());
+    insert.setString(8, null);
+    insert.setString(9, null);
+    insert.executeUpdate();
+  }
+}

@@ -1,0 +1,157 @@
+package io.antrean.coordinator.store.jdbc;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.QueueCounts;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import javax.annotation.Nullable;
+
+/**
+ * What differs between the databases the shared JDBC code runs on, and nothing else: how instants
+ * are stored ({@link ColumnEncoding}), a few SQL fragments (row locks, index hints, the error
+ * search, byte-order sorting), how a failure is classified, where the migrations live, and the hot
+ * paths each database does its own way (leasing, enqueueing, completing). Everything else, every
+ * decision included, is written once in this package and reaches the database through a {@link
+ * JdbcSession}.
+ *
+ * <p>The defaults are standard SQL for a database that several coordinators write at once; a
+ * dialect overrides what its database does otherwise. Implementations are singletons and
+ * thread-safe.
+ */
+public abstract class JdbcDialect implements ColumnEncoding {
+  private final JobRowReader reader = new JobRowReader(this);
+
+  /** Reads job and attempt rows in this dialect's encoding; one shared instance. */
+  public final JobRowReader reader() {
+    return reader;
+  }
+
+  /** The bytes as the driver reads them; a driver that blurs empty and NULL says so here. */
+  @Nullable
+  @Override
+  public byte[] bytes(ResultSet row, int column) throws SQLException {
+    return row.getBytes(column);
+  }
+
+  /** Binds an instant, cut as the column keeps it. */
+  public abstract void setInstant(PreparedStatement statement, int index, Instant instant)
+      throws SQLException;
+
+  /** Binds an instant or SQL NULL. */
+  public void setNullableInstant(PreparedStatement statement, int index, @Nullable Instant instant)
+      throws SQLException {
+    if (instant == null) {
+      statement.setNull(index, instantSqlType());
+    } else {
+      setInstant(statement, index, instant);
+    }
+  }
+
+  /** The {@link Types} code of an instant column, for binding NULL. */
+  public abstract int instantSqlType();
+
+  /**
+   * The first stored instant at or after {@code instant}: the bound to compare a stored column with
+   * when the caller's instant may carry finer digits ({@code t >= x} exactly when {@code t >=
+   * ceil(x)}, and {@code t < x} when {@code t < ceil(x)}).
+   */
+  public Instant ceil(Instant instant) {
+    Instant stored = asStored(instant);
+    return stored.equals(instant) ? stored : stored.plus(1, ChronoUnit.MICROS);
+  }
+
+  /**
+   * Appended to a SELECT of jobs that the caller changes next: locks them against other writers.
+   * Nothing where one writer runs at a time.
+   */
+  public String lockRows() {
+    return " FOR UPDATE";
+  }
+
+  /**
+   * Appended to a SELECT that picks rows to change: locks them and passes over rows another
+   * transaction holds. Nothing where one writer runs at a time.
+   */
+  public String lockRowsSkipLocked() {
+    return " FOR UPDATE SKIP LOCKED";
+  }
+
+  /**
+   * Placed after a table name: makes the query walk {@code index}. Nothing (the default) where the
+   * planner picks the partial indexes on its own.
+   */
+  public String indexHint(String index) {
+    return "";
+  }
+
+  /** A column sorted by its bytes, whatever the database's collation. */
+  public abstract String byteOrder(String column);
+
+  /**
+   * The case-insensitive substring test on {@code last_error}, a condition with one parameter: the
+   * search term folded by {@link ErrorText#fold}. By default it searches {@code last_error_folded},
+   * which {@link #storesFoldedError} keeps.
+   */
+  public String lastErrorContains() {
+    return "position(? IN last_error_folded) > 0";
+  }
+
+  /**
+   * True (the default) when {@code jobs.last_error_folded} holds the folded error, written with
+   * every {@code last_error}: Java's folding is the same whatever the server's locale. False when
+   * the search folds {@code last_error} as it reads.
+   */
+  public boolean storesFoldedError() {
+    return true;
+  }
+
+  /**
+   * Turns a {@link SQLException} into what the SPI promises: {@link
+   * io.antrean.coordinator.store.StoreUnavailableException} for trouble the caller may retry, and
+   * {@link IllegalStateException} for what only a bug in the store can cause.
+   */
+  public abstract RuntimeException translate(String what, SQLException e);
+
+  /** Where the Flyway migrations of this database's schema live on the class path. */
+  public abstract String migrationsLocation();
+
+  /**
+   * Leases up to {@code spec.maxJobs()} ready jobs of an unpaused queue, opens each one's history
+   * entry, and returns them in grant order ({@link Leases#inGrantOrder}).
+   */
+  public abstract List<Job> lease(JdbcSession session, LeaseSpec spec, Instant now)
+      throws SQLException;
+
+  /**
+   * Stores the jobs in order, honouring idempotency keys: a key remembered after {@code now} with
+   * the same fingerprint yields the existing job; with another it throws {@link
+   * io.antrean.coordinator.store.IdempotencyConflictException}, which rolls the whole call back.
+   */
+  public abstract List<EnqueueResult> enqueue(JdbcSession session, List<NewJob> jobs, Instant now)
+      throws SQLException;
+
+  /**
+   * Completes each job and ends its attempt if it still runs under the completion's token, held by
+   * this worker.
+   *
+   * @return the jobs completed, by id; a completion whose job is missing or not held with its token
+   *     is not among them
+   */
+  public abstract Map<Long, Job> succeedAll(
+      JdbcSession session, String workerId, List<Completion> completions, Instant now)
+      throws SQLException;
+
+  /** Counts per queue and state, and the ready PENDING jobs; see {@link QueueStats}. */
+  public abstract List<QueueCounts> stats(JdbcSession session, @Nullable String queue, Instant now)
+      throws SQLException;
+}

@@ -1,0 +1,316 @@
+package io.antrean.coordinator.store.jdbc;
+
+import io.antrean.coordinator.job.Failure;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
+import io.antrean.coordinator.store.DeadLetterGroup;
+import io.antrean.coordinator.store.DeadLetterQuery;
+import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.HeartbeatResult;
+import io.antrean.coordinator.store.JobPage;
+import io.antrean.coordinator.store.JobQuery;
+import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseRef;
+import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.QueueCounts;
+import io.antrean.coordinator.store.RetryPlanner;
+import io.antrean.coordinator.store.ScheduleStore;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.annotation.Nullable;
+
+/**
+ * The {@link JobStore} on a JDBC database, written once: every call checks its arguments and runs
+ * the shared work of this package on a {@link JdbcSession}. A store says only how work reaches its
+ * database, by the kind of work ({@link Runner}s given to the constructor): SQLite runs changes on
+ * its single writer thread with group commit and reads on read connections; PostgreSQL on pooled
+ * transactions, autocommitted where one statement is the whole change.
+ *
+ * <p>Thread-safe when the store's four ways of running work are.
+ */
+public abstract class JdbcJobStore implements JobStore {
+
+  /**
+   * One way a store runs work on its database; {@code what} names the work in errors. A generic
+   * method, so a store passes a method reference ({@code db::inTransaction}).
+   */
+  @FunctionalInterface
+  protected interface Runner {
+    <T> T run(String what, SessionWork<T> work);
+  }
+
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final Runner snapshot;
+  private final Runner read;
+  private final Runner transaction;
+  private final Runner autonomous;
+  private final ScheduleStore schedules;
+
+  /**
+   * @param snapshot runs a read of several statements that must agree with each other
+   * @param read runs a read of one statement
+   * @param transaction runs a change of several statements, all or nothing, durable on return
+   * @param autonomous runs a change whose statements each stand on their own (one statement, or a
+   *     stale report's history entry after a conditional update that changed nothing), durable on
+   *     return
+   */
+  protected JdbcJobStore(Runner snapshot, Runner read, Runner transaction, Runner autonomous) {
+    this.snapshot = snapshot;
+    this.read = read;
+    this.transaction = transaction;
+    this.autonomous = autonomous;
+    this.schedules = new JdbcScheduleStore(new Transactions());
+  }
+
+  @Override
+  public ScheduleStore schedules() {
+    return schedules;
+  }
+
+  /** Schedule work through this store's read and transaction runners, enqueueing as it does. */
+  private final class Transactions implements ScheduleTransactions {
+    @Override
+    public <T> T read(String what, Work<T> work) {
+      return JdbcJobStore.this.read(what, s -> work.run(session(s)));
+    }
+
+    @Override
+    public <T> T write(String what, Work<T> work) {
+      return transaction(what, s -> work.run(session(s)));
+    }
+
+    private ScheduleSession session(JdbcSession s) {
+      return new ScheduleSession() {
+        @Override
+        public PreparedStatement prepare(String sql) throws SQLException {
+          return s.prepare(sql);
+        }
+
+        @Override
+        public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) throws SQLException {
+          return s.dialect().enqueue(s, jobs, now);
+        }
+      };
+    }
+  }
+
+  private <T> T snapshot(String what, SessionWork<T> work) {
+    return snapshot.run(what, work);
+  }
+
+  private <T> T read(String what, SessionWork<T> work) {
+    return read.run(what, work);
+  }
+
+  private <T> T transaction(String what, SessionWork<T> work) {
+    return transaction.run(what, work);
+  }
+
+  private <T> T autonomous(String what, SessionWork<T> work) {
+    return autonomous.run(what, work);
+  }
+
+  @Override
+  public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) {
+    List<NewJob> batch = JobStoreArguments.forEnqueue(jobs, now);
+    if (batch.isEmpty()) {
+      return List.of();
+    }
+    return transaction("enqueue", s -> s.dialect().enqueue(s, batch, now));
+  }
+
+  @Override
+  public List<Job> lease(LeaseSpec spec, Instant now) {
+    JobStoreArguments.forLease(spec, now);
+    return autonomous("lease", s -> s.dialect().lease(s, spec, now));
+  }
+
+  @Override
+  public List<HeartbeatResult> heartbeat(
+      String workerId, List<LeaseRenewal> renewals, Instant expiresAt, Instant now) {
+    List<LeaseRenewal> batch = JobStoreArguments.forHeartbeat(workerId, renewals, expiresAt, now);
+    if (batch.isEmpty()) {
+      return List.of();
+    }
+    return transaction(
+        "heartbeat", s -> WorkerWrites.heartbeat(s, workerId, batch, expiresAt, now));
+  }
+
+  @Override
+  public Job complete(
+      long jobId,
+      long fencingToken,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType,
+      Instant now) {
+    byte[] copy = JobStoreArguments.forComplete(workerId, result, now);
+    return autonomous(
+            "complete",
+            s ->
+                WorkerWrites.complete(
+                    s, jobId, fencingToken, workerId, copy, resultContentType, now))
+        .orThrow();
+  }
+
+  @Override
+  public List<CompletionOutcome> completeAll(
+      String workerId, List<Completion> completions, Instant now) {
+    List<Completion> batch = JobStoreArguments.forCompleteAll(workerId, completions, now);
+    if (batch.isEmpty()) {
+      return List.of();
+    }
+    return transaction("completeAll", s -> WorkerWrites.completeAll(s, workerId, batch, now));
+  }
+
+  @Override
+  public Job fail(
+      long jobId,
+      long fencingToken,
+      String workerId,
+      Failure failure,
+      RetryPlanner planner,
+      Instant now) {
+    JobStoreArguments.forFail(workerId, failure, planner, now);
+    return transaction(
+            "fail", s -> WorkerWrites.fail(s, jobId, fencingToken, workerId, failure, planner, now))
+        .orThrow();
+  }
+
+  @Override
+  public Job release(long jobId, long fencingToken, String workerId, String reason, Instant now) {
+    JobStoreArguments.forRelease(workerId, reason, now);
+    return transaction(
+            "release", s -> WorkerWrites.release(s, jobId, fencingToken, workerId, reason, now))
+        .orThrow();
+  }
+
+  @Override
+  public Optional<Job> expireLease(long jobId, long fencingToken, Instant now) {
+    Objects.requireNonNull(now, "now");
+    return transaction("expireLease", s -> LeaseWrites.expireLease(s, jobId, fencingToken, now));
+  }
+
+  @Override
+  public List<Job> expireLeases(Instant now, int limit) {
+    JobStoreArguments.forExpireLeases(now, limit);
+    return transaction("expireLeases", s -> LeaseWrites.expireLeases(s, now, limit));
+  }
+
+  @Override
+  public Job cancel(long jobId, Instant now) {
+    Objects.requireNonNull(now, "now");
+    return transaction("cancel", s -> ProducerWrites.cancel(s, jobId, now));
+  }
+
+  @Override
+  public Optional<Job> get(long jobId) {
+    return snapshot("get job", s -> JobReads.get(s, jobId));
+  }
+
+  @Override
+  public JobPage list(JobQuery query) {
+    Objects.requireNonNull(query, "query");
+    return read("list jobs", s -> JobReads.list(s, query));
+  }
+
+  @Override
+  public List<QueueCounts> stats(@Nullable String queue, Instant now) {
+    Objects.requireNonNull(now, "now");
+    return read("read stats", s -> s.dialect().stats(s, queue, now));
+  }
+
+  @Override
+  public void setQueuePaused(String queue, boolean paused, Instant now) {
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(now, "now");
+    transaction(
+        paused ? "pause queue" : "resume queue",
+        s -> QueueControlRows.setPaused(s, queue, paused, now));
+  }
+
+  @Override
+  public SortedMap<String, Instant> pausedQueues() {
+    return read("list paused queues", QueueControlRows::paused);
+  }
+
+  @Override
+  public List<LeaseRef> runningLeases() {
+    return read("list running leases", JobReads::runningLeases);
+  }
+
+  @Override
+  public JobPage listDeadLetters(DeadLetterQuery query) {
+    Objects.requireNonNull(query, "query");
+    return read("list dead letters", s -> DeadLetterQueue.list(s, query));
+  }
+
+  @Override
+  public List<Job> redrive(List<Long> jobIds, Instant firstRunAt, Duration spacing, Instant now) {
+    List<Long> ids = JobStoreArguments.forRedrive(jobIds, firstRunAt, spacing, now);
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    return transaction("redrive", s -> DeadLetterQueue.redrive(s, ids, firstRunAt, spacing, now));
+  }
+
+  @Override
+  public int purgeDeadLetters(List<Long> jobIds) {
+    List<Long> ids = List.copyOf(jobIds);
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    return autonomous("purge dead letters", s -> DeadLetterQueue.purge(s, ids));
+  }
+
+  @Override
+  public int deleteFinished(JobState state, Instant finishedBefore, int limit) {
+    JobStoreArguments.forDeleteFinished(state, finishedBefore, limit);
+    return autonomous(
+        "delete finished jobs",
+        s -> RetentionWrites.deleteFinished(s, state, finishedBefore, limit));
+  }
+
+  @Override
+  public int forgetExpiredIdempotencyKeys(Instant now, int limit) {
+    JobStoreArguments.forForgetExpiredIdempotencyKeys(now, limit);
+    return autonomous(
+        "forget expired idempotency keys", s -> RetentionWrites.forgetExpiredKeys(s, now, limit));
+  }
+
+  @Override
+  public List<DeadLetterGroup> deadLetteredSince(Instant since) {
+    Objects.requireNonNull(since, "since");
+    return read("count dead letters", s -> DeadLetterQueue.groupsSince(s, since));
+  }
+
+  /**
+   * Releases what the store holds ({@link #release}), once. Later calls throw {@link
+   * io.antrean.coordinator.store.StoreUnavailableException}. Idempotent.
+   */
+  @Override
+  public final void close() {
+    if (closed.compareAndSet(false, true)) {
+      release();
+    }
+  }
+
+  /** Whether {@link #close} was called. */
+  protected final boolean isClosed() {
+    return closed.get();
+  }
+
+  /** Lets the work in flight finish, then closes the store's connections; called once. */
+  protected abstract void release();
+}

@@ -1,0 +1,72 @@
+package io.antrean.coordinator.store.jdbc;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.JobPage;
+import io.antrean.coordinator.store.JobQuery;
+import io.antrean.coordinator.store.LeaseRef;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The read side: get, list and running leases (stats are the dialect's, {@link JdbcDialect#stats}).
+ * Callers run each read in one snapshot, so a job and its history agree.
+ */
+public final class JobReads {
+  private JobReads() {}
+
+  /** The job with its history, or empty. */
+  public static Optional<Job> get(JdbcSession session, long jobId) throws SQLException {
+    Optional<Job> job = JobRows.find(session, jobId);
+    if (job.isEmpty()) {
+      return job;
+    }
+    return Optional.of(job.get().withHistory(JobRows.history(session, jobId)));
+  }
+
+  /** One page of jobs, newest first unless the query asks for the oldest. */
+  public static JobPage list(JdbcSession session, JobQuery query) throws SQLException {
+    JdbcDialect dialect = session.dialect();
+    List<Object> parameters = new ArrayList<>();
+    String sql = JobListings.jobsSql(query, parameters, dialect.lastErrorContains(), dialect::ceil);
+    return page(session, sql, parameters, query.limit());
+  }
+
+  /** Runs a page SELECT of {@link JobListings} and cuts the answer into a page. */
+  static JobPage page(JdbcSession session, String sql, List<Object> parameters, int limit)
+      throws SQLException {
+    PreparedStatement select = session.prepare(sql);
+    for (int i = 0; i < parameters.size(); i++) {
+      Object value = parameters.get(i);
+      if (value instanceof Instant instant) {
+        session.dialect().setInstant(select, i + 1, instant);
+      } else {
+        select.setObject(i + 1, value);
+      }
+    }
+    return JobListings.page(JobRows.jobs(session, select), limit);
+  }
+
+  /** The SELECT of {@link #runningLeases}. */
+  public static String runningLeasesSql(JdbcDialect dialect) {
+    return "SELECT id, lease_token, lease_expires_at FROM jobs"
+        + dialect.indexHint("jobs_running_expiry")
+        + " WHERE state = 'RUNNING' ORDER BY lease_expires_at, id";
+  }
+
+  /** Every lease held now, the soonest to expire first. */
+  public static List<LeaseRef> runningLeases(JdbcSession session) throws SQLException {
+    JdbcDialect dialect = session.dialect();
+    List<LeaseRef> leases = new ArrayList<>();
+    try (ResultSet rows = session.prepare(runningLeasesSql(dialect)).executeQuery()) {
+      while (rows.next()) {
+        leases.add(new LeaseRef(rows.getLong(1), rows.getLong(2), dialect.instant(rows, 3)));
+      }
+    }
+    return leases;
+  }
+}

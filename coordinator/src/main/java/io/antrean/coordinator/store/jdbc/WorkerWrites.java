@@ -1,0 +1,228 @@
+package io.antrean.coordinator.store.jdbc;
+
+import io.antrean.coordinator.job.Decision;
+import io.antrean.coordinator.job.Failure;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobLifecycle;
+import io.antrean.coordinator.job.JobStatus;
+import io.antrean.coordinator.job.LeaseEnd;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
+import io.antrean.coordinator.store.HeartbeatResult;
+import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.LeaseLostException;
+import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.coordinator.store.RetryPlanner;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.annotation.Nullable;
+
+/**
+ * What workers report about the jobs they hold: heartbeats, completions, failures and releases.
+ * Every change is conditioned on the fencing token, either in the UPDATE's own WHERE clause (which
+ * PostgreSQL checks again against the latest row after waiting for a concurrent writer) or under
+ * the job's row lock (on SQLite: on the only writer). A stale token writes a {@code
+ * STALE_COMPLETION_REJECTED} history entry and nothing else, unless it repeats its holder's own
+ * accepted Complete or Fail ({@link RepeatedReports}).
+ */
+public final class WorkerWrites {
+  private static final String RENEW =
+      "UPDATE jobs SET lease_expires_at = ?, updated_at = ?, progress = coalesce(?, progress)"
+          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ?"
+          + " AND lease_worker_id = ? RETURNING cancel_requested";
+
+  private WorkerWrites() {}
+
+  /** One answer per renewal, in order. */
+  public static List<HeartbeatResult> heartbeat(
+      JdbcSession session,
+      String workerId,
+      List<LeaseRenewal> renewals,
+      Instant expiresAt,
+      Instant now)
+      throws SQLException {
+    List<HeartbeatResult> results = new ArrayList<>(renewals.size());
+    for (LeaseRenewal renewal : renewals) {
+      results.add(heartbeat(session, workerId, renewal, expiresAt, now));
+    }
+    return results;
+  }
+
+  private static HeartbeatResult heartbeat(
+      JdbcSession session, String workerId, LeaseRenewal renewal, Instant expiresAt, Instant now)
+      throws SQLException {
+    Optional<Boolean> cancelRequested = renew(session, workerId, renewal, expiresAt, now);
+    if (cancelRequested.isEmpty()) {
+      Optional<Job> job = JobRows.find(session, renewal.jobId());
+      if (job.isPresent()
+          && !AttemptHistory.endedByItsHolder(
+              session.prepare(AttemptHistory.ENDED_BY_HOLDER),
+              renewal.jobId(),
+              renewal.fencingToken(),
+              workerId)) {
+        AttemptRows.staleRejected(
+            session, job.get(), workerId, renewal.fencingToken(), "heartbeat", now);
+      }
+      return new HeartbeatResult(
+          renewal.jobId(), renewal.fencingToken(), HeartbeatResult.Status.LOST, null);
+    }
+    HeartbeatResult.Status status =
+        cancelRequested.get()
+            ? HeartbeatResult.Status.CANCEL_REQUESTED
+            : HeartbeatResult.Status.EXTENDED;
+    return new HeartbeatResult(
+        renewal.jobId(), renewal.fencingToken(), status, session.dialect().asStored(expiresAt));
+  }
+
+  /** Extends the lease if it is current; answers whether a cancellation was requested. */
+  private static Optional<Boolean> renew(
+      JdbcSession session, String workerId, LeaseRenewal renewal, Instant expiresAt, Instant now)
+      throws SQLException {
+    PreparedStatement renew = session.prepare(RENEW);
+    session.dialect().setInstant(renew, 1, expiresAt);
+    session.dialect().setInstant(renew, 2, now);
+    renew.setString(3, renewal.progress());
+    renew.setLong(4, renewal.jobId());
+    renew.setLong(5, renewal.fencingToken());
+    renew.setString(6, workerId);
+    try (ResultSet row = renew.executeQuery()) {
+      // sqlite-jdbc reads an INTEGER flag as getInt(...) != 0; PostgreSQL has a boolean.
+      return row.next() ? Optional.of(row.getBoolean(1)) : Optional.empty();
+    }
+  }
+
+  /** Completes the job if the token holds it; a repeat of the holder's own completion is OK. */
+  public static Outcome<Job> complete(
+      JdbcSession session,
+      long jobId,
+      long fencingToken,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType,
+      Instant now)
+      throws SQLException {
+    Completion completion = new Completion(jobId, fencingToken, result, resultContentType);
+    Job done = session.dialect().succeedAll(session, workerId, List.of(completion), now).get(jobId);
+    if (done != null) {
+      return Outcome.of(done);
+    }
+    Job job = JobRows.find(session, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+    if (repeatsCompletion(session, job, fencingToken, workerId, result, resultContentType)) {
+      return Outcome.of(job);
+    }
+    return rejectStale(session, job, workerId, fencingToken, "complete", now);
+  }
+
+  /**
+   * Each completion judged as {@link #complete} would judge it alone; never throws for one. The
+   * completions that hold their jobs are done together ({@link JdbcDialect#succeedAll}); only the
+   * others are looked at one by one.
+   */
+  public static List<CompletionOutcome> completeAll(
+      JdbcSession session, String workerId, List<Completion> completions, Instant now)
+      throws SQLException {
+    Map<Long, Job> done = session.dialect().succeedAll(session, workerId, completions, now);
+    List<CompletionOutcome> outcomes = new ArrayList<>(completions.size());
+    for (Completion c : completions) {
+      Job completed = done.get(c.jobId());
+      if (completed != null) {
+        outcomes.add(CompletionOutcome.completed(completed));
+        continue;
+      }
+      Optional<Job> job = JobRows.find(session, c.jobId());
+      if (job.isEmpty()) {
+        outcomes.add(CompletionOutcome.notFound(c.jobId()));
+        continue;
+      }
+      if (repeatsCompletion(
+          session, job.get(), c.fencingToken(), workerId, c.result(), c.resultContentType())) {
+        outcomes.add(CompletionOutcome.completed(job.get()));
+        continue;
+      }
+      AttemptRows.staleRejected(session, job.get(), workerId, c.fencingToken(), "complete", now);
+      outcomes.add(CompletionOutcome.leaseLost(c.jobId()));
+    }
+    return outcomes;
+  }
+
+  /** Ends the lease as {@link JobLifecycle#fail} decides: a retry, or the dead-letter queue. */
+  public static Outcome<Job> fail(
+      JdbcSession session,
+      long jobId,
+      long fencingToken,
+      String workerId,
+      Failure failure,
+      RetryPlanner planner,
+      Instant now)
+      throws SQLException {
+    Job job = lockedJob(session, jobId);
+    Decision<LeaseEnd> end =
+        JobLifecycle.fail(
+            JobStatus.of(job),
+            fencingToken,
+            workerId,
+            failure,
+            () -> planner.nextRunAt(job, failure, now));
+    if (end.isRefused()) {
+      if (RepeatedReports.repeatsFailure(
+          session.prepare(RepeatedReports.OWN_END), jobId, fencingToken, workerId, failure)) {
+        return Outcome.of(job);
+      }
+      return rejectStale(session, job, workerId, fencingToken, "fail", now);
+    }
+    return Outcome.of(JobTransitions.endLease(session, jobId, fencingToken, end.change(), now));
+  }
+
+  /** Hands the job back unrun, without spending an attempt. */
+  public static Outcome<Job> release(
+      JdbcSession session,
+      long jobId,
+      long fencingToken,
+      String workerId,
+      String reason,
+      Instant now)
+      throws SQLException {
+    Job job = lockedJob(session, jobId);
+    Decision<LeaseEnd> end =
+        JobLifecycle.release(JobStatus.of(job), fencingToken, workerId, reason);
+    if (end.isRefused()) {
+      return rejectStale(session, job, workerId, fencingToken, "release", now);
+    }
+    return Outcome.of(JobTransitions.endLease(session, jobId, fencingToken, end.change(), now));
+  }
+
+  private static boolean repeatsCompletion(
+      JdbcSession session,
+      Job job,
+      long fencingToken,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType)
+      throws SQLException {
+    return RepeatedReports.repeatsCompletion(
+        session.prepare(RepeatedReports.OWN_END),
+        job,
+        fencingToken,
+        workerId,
+        result,
+        resultContentType);
+  }
+
+  /** The job by id, in whatever state, locked until the work ends. */
+  private static Job lockedJob(JdbcSession session, long jobId) throws SQLException {
+    return JobRows.findForUpdate(session, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+  }
+
+  private static Outcome<Job> rejectStale(
+      JdbcSession session, Job job, String workerId, long fencingToken, String action, Instant now)
+      throws SQLException {
+    AttemptRows.staleRejected(session, job, workerId, fencingToken, action, now);
+    return Outcome.rejected(new LeaseLostException(job.id(), fencingToken));
+  }
+}

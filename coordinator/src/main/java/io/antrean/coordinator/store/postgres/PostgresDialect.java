@@ -1,0 +1,295 @@
+package io.antrean.coordinator.store.postgres;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.QueueCounts;
+import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.JdbcDialect;
+import io.antrean.coordinator.store.jdbc.JdbcSession;
+import io.antrean.coordinator.store.jdbc.JobRowReader;
+import io.antrean.coordinator.store.jdbc.JobRows;
+import io.antrean.coordinator.store.jdbc.Leases;
+import io.antrean.coordinator.store.jdbc.QueueStats;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.annotation.Nullable;
+
+/**
+ * PostgreSQL as the shared JDBC code sees it: instants as {@code timestamptz} ({@link Timestamps}),
+ * row locks ({@code FOR UPDATE [SKIP LOCKED]}) because other coordinators change the same rows, the
+ * folded error kept in its own column, byte-order sorting with {@code COLLATE "C"}, and failures
+ * classified by SQLSTATE. Its hot paths are each one statement, one round trip, safe while other
+ * coordinators do the same on the same database: a lease picks rows with {@code FOR UPDATE SKIP
+ * LOCKED} (a row another transaction holds is passed over, a row changed since the statement began
+ * is checked again), so no two coordinators lease one job; it walks the partial index {@code
+ * jobs_pending} in order and stops after {@code maxJobs} rows. A completion is conditioned on the
+ * token in the UPDATE's own WHERE clause, which PostgreSQL checks again against the latest row.
+ */
+final class PostgresDialect extends JdbcDialect {
+  static final PostgresDialect INSTANCE = new PostgresDialect();
+
+  /** SQLSTATE classes of a bug, https://www.postgresql.org/docs/current/errcodes-appendix.html */
+  private static final Set<String> BUG_CLASSES = Set.of("0A", "22", "23", "42");
+
+  private static final String SERIALIZATION_FAILURE = "40001";
+  private static final String DEADLOCK_DETECTED = "40P01";
+
+  // One statement completes the job and ends its attempt, conditioned on the token.
+  private static final String SUCCEED =
+      "WITH done AS (UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
+          + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
+          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? AND lease_worker_id = ?"
+          + " RETURNING "
+          + JobRowReader.JOB_COLUMNS
+          + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
+          + " FROM done WHERE attempts.job_id = done.id AND attempts.fencing_token = ?"
+          + " AND attempts.outcome = 'RUNNING')"
+          + " SELECT "
+          + JobRowReader.JOB_COLUMNS
+          + " FROM done";
+  // The same for a batch, in one statement: the jobs still held with their tokens are locked in id
+  // order (so two batches naming the same jobs cannot deadlock), completed, and their attempts
+  // ended. Item columns carry their own names so the jobs' columns stay unambiguous.
+  private static final String SUCCEED_ALL =
+      "WITH items AS (SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bytea[], ?::text[])"
+          + " AS item (item_id, item_token, item_result, item_content_type)),"
+          + " held AS MATERIALIZED (SELECT jobs.id AS held_id FROM jobs"
+          + " JOIN items ON jobs.id = items.item_id"
+          + " WHERE jobs.state = 'RUNNING' AND jobs.lease_token = items.item_token"
+          + " AND jobs.lease_worker_id = ?"
+          + " ORDER BY jobs.id FOR UPDATE OF jobs),"
+          + " done AS (UPDATE jobs SET state = 'SUCCEEDED', result = items.item_result,"
+          + " result_content_type = items.item_content_type, finished_at = ?, updated_at = ?,"
+          + " lease_worker_id = NULL, lease_expires_at = NULL"
+          + " FROM held JOIN items ON items.item_id = held.held_id"
+          + " WHERE jobs.id = held.held_id RETURNING "
+          + columnsOf("jobs")
+          + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
+          + " FROM done WHERE attempts.job_id = done.id"
+          + " AND attempts.fencing_token = done.lease_token AND attempts.outcome = 'RUNNING')"
+          + " SELECT "
+          + JobRowReader.JOB_COLUMNS
+          + " FROM done";
+  // One statement, so the counts and the ready figures agree with each other.
+  private static final String COUNTS =
+      "SELECT queue, state, count(*),"
+          + " count(*) FILTER (WHERE state = 'PENDING' AND run_at <= ?),"
+          + " min(run_at) FILTER (WHERE state = 'PENDING' AND run_at <= ?)"
+          + " FROM jobs%s GROUP BY queue, state";
+
+  private PostgresDialect() {}
+
+  @Nullable
+  @Override
+  public Instant instant(ResultSet row, int column) throws SQLException {
+    return Timestamps.get(row, column);
+  }
+
+  @Override
+  public Instant asStored(Instant instant) {
+    return Timestamps.truncate(instant);
+  }
+
+  @Override
+  public void setInstant(PreparedStatement statement, int index, Instant instant)
+      throws SQLException {
+    Timestamps.set(statement, index, instant);
+  }
+
+  @Override
+  public int instantSqlType() {
+    return Types.TIMESTAMP_WITH_TIMEZONE;
+  }
+
+  @Override
+  public String byteOrder(String column) {
+    return column + " COLLATE \"C\"";
+  }
+
+  /**
+   * {@link IllegalStateException} for what only a bug in this store or a wrong schema can cause
+   * (bad SQL, a violated constraint, a data type mismatch); {@link StoreUnavailableException} for
+   * the rest (a lost connection, a server shutting down, no free connection in time).
+   */
+  @Override
+  public RuntimeException translate(String what, SQLException e) {
+    String state = e.getSQLState();
+    if (state != null && state.length() == 5 && BUG_CLASSES.contains(state.substring(0, 2))) {
+      return new IllegalStateException(
+          what + " failed on a store bug (SQLSTATE " + state + "): " + e.getMessage(), e);
+    }
+    return new StoreUnavailableException(what + " failed: " + e.getMessage(), e);
+  }
+
+  /**
+   * True when the server aborted the transaction only because of another one running at the same
+   * time; running it again from the start is safe and will most likely succeed.
+   */
+  static boolean isRetryable(SQLException e) {
+    return SERIALIZATION_FAILURE.equals(e.getSQLState())
+        || DEADLOCK_DETECTED.equals(e.getSQLState());
+  }
+
+  @Override
+  public String migrationsLocation() {
+    return "classpath:db/postgres";
+  }
+
+  /**
+   * The job columns qualified with {@code table}: the RETURNING list of an update joined with other
+   * relations that share column names.
+   */
+  static String columnsOf(String table) {
+    return table + "." + JobRowReader.JOB_COLUMNS.replace(", ", ", " + table + ".");
+  }
+
+  /**
+   * The candidates of a lease, none while the queue is paused (the pause is read in the same
+   * statement); parameters: queue, now, [types,] queue, limit. The pause check names the queue
+   * again instead of joining on {@code jobs.queue}, so it is a one-time filter and the index walk
+   * keeps its order.
+   */
+  static String pickSql(boolean byType) {
+    return "SELECT id FROM jobs WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
+        + (byType ? " AND type = ANY (?)" : "")
+        + " AND NOT EXISTS (SELECT 1 FROM queues WHERE name = ? AND paused_at IS NOT NULL)"
+        + " ORDER BY priority DESC, run_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
+  }
+
+  /**
+   * One statement picks, leases and opens each job's history entry. Parameters: those of {@link
+   * #pickSql}, then worker id, expiry, now (updated_at), now (leased_at).
+   */
+  static String leaseSql(boolean byType) {
+    return "WITH picked AS MATERIALIZED ("
+        + pickSql(byType)
+        + "), leased AS (UPDATE jobs SET state = 'RUNNING', attempts = attempts + 1,"
+        + " lease_token = lease_token + 1, lease_worker_id = ?, lease_expires_at = ?,"
+        + " updated_at = ? FROM picked WHERE jobs.id = picked.id RETURNING "
+        + columnsOf("jobs")
+        + "), started AS (INSERT INTO attempts"
+        + " (job_id, attempt, worker_id, fencing_token, leased_at, outcome)"
+        + " SELECT id, attempts, lease_worker_id, lease_token, ?, 'RUNNING' FROM leased)"
+        + " SELECT "
+        + JobRowReader.JOB_COLUMNS
+        + " FROM leased";
+  }
+
+  @Override
+  public List<Job> lease(JdbcSession session, LeaseSpec spec, Instant now) throws SQLException {
+    boolean byType = !spec.types().isEmpty();
+    PreparedStatement lease = session.prepare(leaseSql(byType));
+    int index = 1;
+    lease.setString(index++, spec.queue());
+    Timestamps.set(lease, index++, now);
+    if (byType) {
+      lease.setArray(index++, session.connection().createArrayOf("text", spec.types().toArray()));
+    }
+    lease.setString(index++, spec.queue());
+    lease.setInt(index++, spec.maxJobs());
+    lease.setString(index++, spec.workerId());
+    Timestamps.set(lease, index++, spec.expiresAt());
+    Timestamps.set(lease, index++, now);
+    Timestamps.set(lease, index, now);
+    return Leases.inGrantOrder(JobRows.jobs(session, lease));
+  }
+
+  /**
+   * Every completion in one statement, one round trip however many there are; a lone one (the unary
+   * Complete) in a simpler statement.
+   */
+  @Override
+  public Map<Long, Job> succeedAll(
+      JdbcSession session, String workerId, List<Completion> completions, Instant now)
+      throws SQLException {
+    int size = completions.size();
+    if (size == 1) {
+      return succeedOne(session, completions.get(0), workerId, now);
+    }
+    Object[] ids = new Object[size];
+    Object[] tokens = new Object[size];
+    byte[][] results = new byte[size][];
+    Object[] contentTypes = new Object[size];
+    for (int i = 0; i < size; i++) {
+      Completion c = completions.get(i);
+      ids[i] = c.jobId();
+      tokens[i] = c.fencingToken();
+      results[i] = c.result();
+      contentTypes[i] = c.resultContentType();
+    }
+    Connection connection = session.connection();
+    PreparedStatement update = session.prepare(SUCCEED_ALL);
+    update.setArray(1, connection.createArrayOf("bigint", ids));
+    update.setArray(2, connection.createArrayOf("bigint", tokens));
+    update.setArray(3, connection.createArrayOf("bytea", results));
+    update.setArray(4, connection.createArrayOf("text", contentTypes));
+    update.setString(5, workerId);
+    Timestamps.set(update, 6, now);
+    Timestamps.set(update, 7, now);
+    Timestamps.set(update, 8, now);
+    Map<Long, Job> done = new HashMap<>();
+    for (Job job : JobRows.jobs(session, update)) {
+      done.put(job.id(), job);
+    }
+    return done;
+  }
+
+  private static Map<Long, Job> succeedOne(
+      JdbcSession session, Completion completion, String workerId, Instant now)
+      throws SQLException {
+    PreparedStatement update = session.prepare(SUCCEED);
+    update.setBytes(1, completion.result());
+    update.setString(2, completion.resultContentType());
+    Timestamps.set(update, 3, now);
+    Timestamps.set(update, 4, now);
+    update.setLong(5, completion.jobId());
+    update.setLong(6, completion.fencingToken());
+    update.setString(7, workerId);
+    Timestamps.set(update, 8, now);
+    update.setLong(9, completion.fencingToken());
+    List<Job> changed = JobRows.jobs(session, update);
+    return changed.isEmpty() ? Map.of() : Map.of(completion.jobId(), changed.get(0));
+  }
+
+  @Override
+  public List<QueueCounts> stats(JdbcSession session, @Nullable String queue, Instant now)
+      throws SQLException {
+    QueueStats stats = new QueueStats(queue);
+    PreparedStatement counts =
+        session.prepare(COUNTS.formatted(queue == null ? "" : " WHERE queue = ?"));
+    Timestamps.set(counts, 1, now);
+    Timestamps.set(counts, 2, now);
+    if (queue != null) {
+      counts.setString(3, queue);
+    }
+    try (ResultSet rows = counts.executeQuery()) {
+      while (rows.next()) {
+        String name = rows.getString(1);
+        stats.count(name, JobState.valueOf(rows.getString(2)), rows.getLong(3));
+        Instant oldest = Timestamps.get(rows, 5);
+        if (oldest != null) {
+          stats.ready(name, rows.getLong(4), oldest);
+        }
+      }
+    }
+    return stats.counts(now);
+  }
+
+  @Override
+  public List<EnqueueResult> enqueue(JdbcSession session, List<NewJob> jobs, Instant now)
+      throws SQLException {
+    return PostgresEnqueue.enqueue(session, jobs, now);
+  }
+}

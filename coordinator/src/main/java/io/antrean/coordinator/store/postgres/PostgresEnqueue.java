@@ -1,0 +1,206 @@
+package io.antrean.coordinator.store.postgres;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.jdbc.Fingerprints;
+import io.antrean.coordinator.store.jdbc.JdbcDialect;
+import io.antrean.coordinator.store.jdbc.JdbcSession;
+import io.antrean.coordinator.store.jdbc.ProducerWrites;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Storing new jobs on PostgreSQL, where other coordinators enqueue at the same time.
+ *
+ * <p>The database decides which of two coordinators racing with one idempotency key stores the job:
+ * the key's primary key and {@code INSERT ... ON CONFLICT} make the second insert wait for the
+ * first transaction and then see its key. The loser deletes the job it inserted in its own,
+ * uncommitted transaction (nobody else ever saw it) and answers with the winner's job.
+ *
+ * <p>Before touching any key, a call takes a transaction-scoped advisory lock per key, all in one
+ * order (see {@link #keyLock}): two batches holding the same keys in opposite orders then queue up
+ * behind each other instead of deadlocking.
+ */
+final class PostgresEnqueue {
+  // One job without a key as one statement run on its own (autocommit): the insert and the
+  // notification of its queue commit together in one round trip, instead of three (insert, notify,
+  // commit). The notifying CTE is volatile, so it is never inlined away, and is read to run it.
+  private static final String INSERT_JOB_NOTIFYING =
+      "WITH new_job AS (INSERT INTO jobs "
+          + ProducerWrites.JOB_VALUES
+          + " RETURNING id, queue),"
+          + " notified AS (SELECT pg_notify('"
+          + Tx.JOBS_READY_CHANNEL
+          + "', queue) FROM new_job)"
+          + " SELECT new_job.id FROM new_job, (SELECT count(*) FROM notified) AS sent";
+  // Parameters: the 16 job values, then fingerprint, expiry, now. An expired key is taken over.
+  private static final String INSERT_JOB_CLAIMING_KEY =
+      "WITH new_job AS (INSERT INTO jobs "
+          + ProducerWrites.JOB_VALUES
+          + " RETURNING id, queue, idempotency_key),"
+          + " claimed AS (INSERT INTO idempotency_keys (queue, key, job_id, fingerprint, expires_at)"
+          + " SELECT queue, idempotency_key, id, ?, ? FROM new_job"
+          + " ON CONFLICT (queue, key) DO UPDATE SET job_id = excluded.job_id,"
+          + " fingerprint = excluded.fingerprint, expires_at = excluded.expires_at"
+          + " WHERE idempotency_keys.expires_at <= ? RETURNING job_id)"
+          + " SELECT new_job.id, claimed.job_id IS NOT NULL FROM new_job LEFT JOIN claimed ON true";
+  private static final String DELETE_UNCLAIMED = "DELETE FROM jobs WHERE id = ?";
+  // Locks are taken row by row in the subquery's (ascending) order.
+  private static final String LOCK_KEYS =
+      "SELECT pg_advisory_xact_lock(lock) FROM"
+          + " (SELECT DISTINCT lock FROM unnest(?::bigint[]) AS lock ORDER BY lock) AS sorted";
+  private static final int MAX_KEY_RACES = 3;
+
+  private static final JdbcDialect DIALECT = PostgresDialect.INSTANCE;
+
+  private PostgresEnqueue() {}
+
+  /**
+   * Stores the jobs in order; runs of jobs without a key go in one batch. A key remembered after
+   * {@code now} with the same fingerprint yields the existing job; with another fingerprint it
+   * throws, which rolls the whole call back.
+   */
+  static List<EnqueueResult> enqueue(JdbcSession session, List<NewJob> jobs, Instant now)
+      throws SQLException {
+    lockKeys(session, jobs);
+    List<EnqueueResult> results = new ArrayList<>(jobs.size());
+    List<NewJob> plain = new ArrayList<>();
+    for (NewJob job : jobs) {
+      if (job.idempotencyKey() == null && job.uniqueKey() == null) {
+        plain.add(job);
+        continue;
+      }
+      insertPlain(session, plain, now, results);
+      results.add(
+          job.uniqueKey() == null
+              ? enqueueWithKey(session, job, now)
+              : ProducerWrites.enqueueUnique(session, job, now));
+    }
+    insertPlain(session, plain, now, results);
+    for (EnqueueResult result : results) {
+      if (!result.deduplicated()) {
+        session.jobsReady(result.job().queue());
+      }
+    }
+    return results;
+  }
+
+  /**
+   * Stores one job that has no idempotency key and tells the other coordinators, in one statement
+   * that is its own transaction: run it with autocommit on. The common unary Enqueue.
+   */
+  static EnqueueResult enqueueOnePlain(JdbcSession session, NewJob job, Instant now)
+      throws SQLException {
+    if (job.idempotencyKey() != null || job.uniqueKey() != null) {
+      throw new IllegalArgumentException("a job with an idempotency or unique key needs enqueue");
+    }
+    PreparedStatement insert = session.prepare(INSERT_JOB_NOTIFYING);
+    ProducerWrites.bindJob(DIALECT, insert, job, now);
+    try (ResultSet row = insert.executeQuery()) {
+      if (!row.next()) {
+        throw new IllegalStateException("the insert returned no id");
+      }
+      return new EnqueueResult(DIALECT.reader().inserted(row.getLong(1), job, now), false);
+    }
+  }
+
+  private static void lockKeys(JdbcSession session, List<NewJob> jobs) throws SQLException {
+    List<Long> locks = new ArrayList<>();
+    for (NewJob job : jobs) {
+      if (job.idempotencyKey() != null) {
+        locks.add(keyLock(job));
+      }
+    }
+    if (locks.isEmpty()) {
+      return;
+    }
+    PreparedStatement lock = session.prepare(LOCK_KEYS);
+    lock.setArray(1, session.connection().createArrayOf("bigint", locks.toArray()));
+    lock.executeQuery().close();
+  }
+
+  private static void insertPlain(
+      JdbcSession session, List<NewJob> plain, Instant now, List<EnqueueResult> out)
+      throws SQLException {
+    if (plain.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement insert =
+        session.connection().prepareStatement(ProducerWrites.INSERT_JOB, new String[] {"id"})) {
+      for (NewJob job : plain) {
+        ProducerWrites.bindJob(DIALECT, insert, job, now);
+        insert.addBatch();
+      }
+      insert.executeBatch();
+      try (ResultSet ids = insert.getGeneratedKeys()) {
+        for (NewJob job : plain) {
+          if (!ids.next()) {
+            throw new IllegalStateException("a batched insert returned fewer ids than jobs");
+          }
+          out.add(new EnqueueResult(DIALECT.reader().inserted(ids.getLong(1), job, now), false));
+        }
+      }
+    }
+    plain.clear();
+  }
+
+  private static EnqueueResult enqueueWithKey(JdbcSession session, NewJob job, Instant now)
+      throws SQLException {
+    byte[] fingerprint = Fingerprints.of(job);
+    for (int race = 0; race < MAX_KEY_RACES; race++) {
+      Optional<Job> existing = ProducerWrites.remembered(session, job, fingerprint, now);
+      if (existing.isPresent()) {
+        return new EnqueueResult(existing.get(), true);
+      }
+      PreparedStatement insert = session.prepare(INSERT_JOB_CLAIMING_KEY);
+      int next = ProducerWrites.bindJob(DIALECT, insert, job, now);
+      insert.setBytes(next++, fingerprint);
+      DIALECT.setInstant(insert, next++, job.idempotencyExpiresAt());
+      DIALECT.setInstant(insert, next, now);
+      long id;
+      boolean claimed;
+      try (ResultSet row = insert.executeQuery()) {
+        row.next();
+        id = row.getLong(1);
+        claimed = row.getBoolean(2);
+      }
+      if (claimed) {
+        return new EnqueueResult(DIALECT.reader().inserted(id, job, now), false);
+      }
+      // Another coordinator committed a live key first; its job is the answer.
+      PreparedStatement delete = session.prepare(DELETE_UNCLAIMED);
+      delete.setLong(1, id);
+      delete.executeUpdate();
+    }
+    throw new IllegalStateException(
+        "idempotency key '" + job.idempotencyKey() + "' kept changing hands; giving up");
+  }
+
+  /**
+   * The advisory lock id of the job's idempotency key: 64 bits of SHA-256 over a namespace, the
+   * queue and the key. Two keys sharing an id (vanishingly rare) only wait for each other.
+   */
+  private static long keyLock(NewJob job) {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      digest.update("antrean idempotency key\0".getBytes(StandardCharsets.UTF_8));
+      byte[] queue = job.queue().getBytes(StandardCharsets.UTF_8);
+      digest.update(ByteBuffer.allocate(Integer.BYTES).putInt(queue.length).array());
+      digest.update(queue);
+      digest.update(job.idempotencyKey().getBytes(StandardCharsets.UTF_8));
+      return ByteBuffer.wrap(digest.digest()).getLong();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,316 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.job.AttemptEnd;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.QueueCounts;
+import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.AttemptRows;
+import io.antrean.coordinator.store.jdbc.Fingerprints;
+import io.antrean.coordinator.store.jdbc.JdbcDialect;
+import io.antrean.coordinator.store.jdbc.JdbcSession;
+import io.antrean.coordinator.store.jdbc.JobRowReader;
+import io.antrean.coordinator.store.jdbc.JobRows;
+import io.antrean.coordinator.store.jdbc.Leases;
+import io.antrean.coordinator.store.jdbc.ProducerWrites;
+import io.antrean.coordinator.store.jdbc.QueueControlRows;
+import io.antrean.coordinator.store.jdbc.QueueStats;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.annotation.Nullable;
+
+/**
+ * SQLite as the shared JDBC code sees it: instants as epoch microseconds in INTEGER columns ({@link
+ * Micros}), index hints ({@code INDEXED BY}) where the planner might otherwise scan, no row locks
+ * (the single writer thread excludes every other change), case folding by a function registered on
+ * each read connection ({@link CaseFolding}), and result codes classified by their primary code.
+ * Its hot paths run on the writer thread, which checks and changes in one go without any race.
+ */
+final class SqliteDialect extends JdbcDialect {
+  static final SqliteDialect INSTANCE = new SqliteDialect();
+
+  // Primary SQLite result codes, https://sqlite.org/rescode.html
+  private static final int SQLITE_ERROR = 1;
+  private static final int SQLITE_CONSTRAINT = 19;
+  private static final int SQLITE_MISMATCH = 20;
+  private static final int SQLITE_MISUSE = 21;
+  private static final int SQLITE_RANGE = 25;
+
+  private static final String INSERT_JOB = ProducerWrites.INSERT_JOB + " RETURNING id";
+  private static final String REMEMBER_KEY =
+      "INSERT OR REPLACE INTO idempotency_keys (queue, key, job_id, fingerprint, expires_at)"
+          + " VALUES (?, ?, ?, ?, ?)";
+  private static final String SUCCEED =
+      "UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
+          + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
+          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? AND lease_worker_id = ?"
+          + " RETURNING "
+          + JobRowReader.JOB_COLUMNS;
+  private static final String COUNT_BY_STATE =
+      "SELECT queue, state, count(*) FROM jobs INDEXED BY jobs_queue_state WHERE %s"
+          + " GROUP BY queue, state";
+  private static final String READY_PENDING =
+      "SELECT queue, count(*), min(run_at) FROM jobs INDEXED BY jobs_pending"
+          + " WHERE state = 'PENDING' AND run_at <= ? AND %s GROUP BY queue";
+
+  private SqliteDialect() {}
+
+  @Nullable
+  @Override
+  public Instant instant(ResultSet row, int column) throws SQLException {
+    long micros = row.getLong(column);
+    return row.wasNull() ? null : Micros.toInstant(micros);
+  }
+
+  @Override
+  public Instant asStored(Instant instant) {
+    return Micros.truncate(instant);
+  }
+
+  /** SQLite may hand a zero-length blob back as null, so NULL is told apart here. */
+  @Nullable
+  @Override
+  public byte[] bytes(ResultSet row, int column) throws SQLException {
+    byte[] bytes = row.getBytes(column);
+    if (bytes != null) {
+      return bytes;
+    }
+    return row.getObject(column) == null ? null : new byte[0];
+  }
+
+  @Override
+  public void setInstant(PreparedStatement statement, int index, Instant instant)
+      throws SQLException {
+    statement.setLong(index, Micros.of(instant));
+  }
+
+  @Override
+  public int instantSqlType() {
+    return Types.INTEGER;
+  }
+
+  @Override
+  public String lockRows() {
+    return "";
+  }
+
+  @Override
+  public String lockRowsSkipLocked() {
+    return "";
+  }
+
+  @Override
+  public String indexHint(String index) {
+    return " INDEXED BY " + index;
+  }
+
+  /** SQLite's default collation, BINARY, already sorts by bytes. */
+  @Override
+  public String byteOrder(String column) {
+    return column;
+  }
+
+  @Override
+  public String lastErrorContains() {
+    return "instr(" + CaseFolding.FUNCTION + "(last_error), ?) > 0";
+  }
+
+  @Override
+  public boolean storesFoldedError() {
+    return false;
+  }
+
+  /**
+   * {@link StoreUnavailableException} for I/O, a full disk, a lock held too long or a closed store;
+   * {@link IllegalStateException} for bad SQL, a violated constraint or a type mismatch.
+   */
+  @Override
+  public RuntimeException translate(String what, SQLException e) {
+    int primaryCode = e.getErrorCode() & 0xFF;
+    return switch (primaryCode) {
+      case SQLITE_ERROR, SQLITE_CONSTRAINT, SQLITE_MISMATCH, SQLITE_MISUSE, SQLITE_RANGE ->
+          new IllegalStateException(what + " failed on a store bug: " + e.getMessage(), e);
+      default -> new StoreUnavailableException(what + " failed: " + e.getMessage(), e);
+    };
+  }
+
+  @Override
+  public String migrationsLocation() {
+    return "classpath:db/sqlite";
+  }
+
+  /**
+   * The lease statement for a filter on {@code typeCount} job types (0: any type). Parameters:
+   * worker id, expiry, now (updated_at), queue, now (run_at), the types, the limit.
+   */
+  static String leaseSql(int typeCount) {
+    String typeFilter =
+        typeCount == 0
+            ? ""
+            : " AND type IN (" + String.join(", ", Collections.nCopies(typeCount, "?")) + ")";
+    return "UPDATE jobs SET state = 'RUNNING', attempts = attempts + 1,"
+        + " lease_token = lease_token + 1, lease_worker_id = ?, lease_expires_at = ?,"
+        + " updated_at = ?"
+        + " WHERE id IN (SELECT id FROM jobs INDEXED BY jobs_pending"
+        + " WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
+        + typeFilter
+        + " ORDER BY priority DESC, run_at, id LIMIT ?)"
+        + " RETURNING "
+        + JobRowReader.JOB_COLUMNS;
+  }
+
+  /**
+   * The only writer reads the pause flag first, then selects and updates in one statement; it walks
+   * the partial index {@code jobs_pending} in order and stops after {@code maxJobs} ready rows.
+   */
+  @Override
+  public List<Job> lease(JdbcSession session, LeaseSpec spec, Instant now) throws SQLException {
+    // The only writer checks first, so a pause committed before this operation always holds.
+    if (QueueControlRows.isPaused(session, spec.queue())) {
+      return List.of();
+    }
+    List<String> types = List.copyOf(spec.types());
+    PreparedStatement update = session.prepare(leaseSql(types.size()));
+    int index = 1;
+    update.setString(index++, spec.workerId());
+    update.setLong(index++, Micros.of(spec.expiresAt()));
+    update.setLong(index++, Micros.of(now));
+    update.setString(index++, spec.queue());
+    update.setLong(index++, Micros.of(now));
+    for (String type : types) {
+      update.setString(index++, type);
+    }
+    update.setInt(index, spec.maxJobs());
+    List<Job> leased = Leases.inGrantOrder(JobRows.jobs(session, update));
+    for (Job job : leased) {
+      AttemptRows.started(session, job, now);
+    }
+    return leased;
+  }
+
+  /**
+   * Stores the jobs in order. A key that is free ({@link ProducerWrites#remembered}) is taken over
+   * by the new job.
+   */
+  @Override
+  public List<EnqueueResult> enqueue(JdbcSession session, List<NewJob> jobs, Instant now)
+      throws SQLException {
+    List<EnqueueResult> results = new ArrayList<>(jobs.size());
+    for (NewJob job : jobs) {
+      if (job.uniqueKey() != null) {
+        results.add(ProducerWrites.enqueueUnique(session, job, now));
+        continue;
+      }
+      byte[] fingerprint = job.idempotencyKey() == null ? null : Fingerprints.of(job);
+      Optional<Job> existing =
+          fingerprint == null
+              ? Optional.empty()
+              : ProducerWrites.remembered(session, job, fingerprint, now);
+      if (existing.isPresent()) {
+        results.add(new EnqueueResult(existing.get(), true));
+        continue;
+      }
+      Job stored = insert(session, job, now);
+      if (fingerprint != null) {
+        PreparedStatement remember = session.prepare(REMEMBER_KEY);
+        remember.setString(1, job.queue());
+        remember.setString(2, job.idempotencyKey());
+        remember.setLong(3, stored.id());
+        remember.setBytes(4, fingerprint);
+        remember.setLong(5, Micros.of(job.idempotencyExpiresAt()));
+        remember.executeUpdate();
+      }
+      results.add(new EnqueueResult(stored, false));
+    }
+    return results;
+  }
+
+  /** Inserts the job; the snapshot is built rather than read back, which halves the cost. */
+  private Job insert(JdbcSession session, NewJob job, Instant now) throws SQLException {
+    PreparedStatement insert = session.prepare(INSERT_JOB);
+    ProducerWrites.bindJob(this, insert, job, now);
+    long id;
+    try (ResultSet row = insert.executeQuery()) {
+      if (!row.next()) {
+        throw new IllegalStateException("INSERT ... RETURNING id returned no row");
+      }
+      id = row.getLong(1);
+    }
+    return reader().inserted(id, job, now);
+  }
+
+  /** Completes the job in one statement (no read first), then ends its attempt. */
+  private static Optional<Job> succeed(
+      JdbcSession session, Completion completion, String workerId, Instant now)
+      throws SQLException {
+    PreparedStatement update = session.prepare(SUCCEED);
+    long jobId = completion.jobId();
+    long fencingToken = completion.fencingToken();
+    update.setBytes(1, completion.result());
+    update.setString(2, completion.resultContentType());
+    update.setLong(3, Micros.of(now));
+    update.setLong(4, Micros.of(now));
+    update.setLong(5, jobId);
+    update.setLong(6, fencingToken);
+    update.setString(7, workerId);
+    List<Job> changed = JobRows.jobs(session, update);
+    if (changed.isEmpty()) {
+      return Optional.empty();
+    }
+    AttemptRows.ended(session, jobId, fencingToken, AttemptEnd.SUCCEEDED, now);
+    return Optional.of(changed.get(0));
+  }
+
+  /** One completion after the other: on the single writer each is a few microseconds. */
+  @Override
+  public Map<Long, Job> succeedAll(
+      JdbcSession session, String workerId, List<Completion> completions, Instant now)
+      throws SQLException {
+    Map<Long, Job> done = new HashMap<>();
+    for (Completion c : completions) {
+      succeed(session, c, workerId, now).ifPresent(job -> done.put(job.id(), job));
+    }
+    return done;
+  }
+
+  /** Two index walks: counts by queue and state, then the ready PENDING jobs. */
+  @Override
+  public List<QueueCounts> stats(JdbcSession session, @Nullable String queue, Instant now)
+      throws SQLException {
+    QueueStats stats = new QueueStats(queue);
+    String queueFilter = queue == null ? "1 = 1" : "queue = ?";
+    PreparedStatement counts = session.prepare(COUNT_BY_STATE.formatted(queueFilter));
+    if (queue != null) {
+      counts.setString(1, queue);
+    }
+    try (ResultSet rows = counts.executeQuery()) {
+      while (rows.next()) {
+        stats.count(rows.getString(1), JobState.valueOf(rows.getString(2)), rows.getLong(3));
+      }
+    }
+    PreparedStatement pending = session.prepare(READY_PENDING.formatted(queueFilter));
+    pending.setLong(1, Micros.of(now));
+    if (queue != null) {
+      pending.setString(2, queue);
+    }
+    try (ResultSet rows = pending.executeQuery()) {
+      while (rows.next()) {
+        stats.ready(rows.getString(1), rows.getLong(2), Micros.toInstant(rows.getLong(3)));
+      }
+    }
+    return stats.counts(now);
+  }
+}
