@@ -222,7 +222,6 @@ public final class CoordinatorMain implements Callable<Integer> {
       return 78;
     }
     InFlightLimits inFlight = limits.inFlight();
-    limits.http().apply();
     JobStore jobStore = openStore();
     Coordinator coordinator =
         Coordinator.start(
@@ -235,7 +234,7 @@ public final class CoordinatorMain implements Callable<Integer> {
                 .permitKeepAliveTime(20, TimeUnit.SECONDS)
                 .maxInboundMessageSize(limits.grpcMaxMessageBytes())
                 .maxConcurrentCallsPerConnection(limits.maxCallsPerConnection()),
-            httpPort < 0 ? null : new HttpEndpoint(httpHostOrHost(), httpPort),
+            httpPort < 0 ? null : new HttpEndpoint(httpHostOrHost(), httpPort, limits.http()),
             inFlight,
             securityConfig);
     log.info("in-flight limits: {}", inFlight);

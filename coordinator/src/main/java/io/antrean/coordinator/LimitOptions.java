@@ -75,27 +75,29 @@ final class LimitOptions {
 
   @Option(
       names = "--http-max-connections",
-      description = "HTTP connections open at once at most. Default: 256")
+      description = "HTTP connections open at once at most; more wait to be accepted. Default: 256")
   Integer httpMaxConnections;
 
   @Option(
       names = "--http-request-timeout",
       converter = DurationConverter.class,
       description =
-          "Time an HTTP client has to send its request, headers and body (whole seconds)."
-              + " Default: 10s")
+          "Time an HTTP client has to send its whole request body, from the request's first byte"
+              + " (then 408). Default: 10s")
   Duration httpRequestTimeout;
 
   @Option(
       names = "--http-response-timeout",
       converter = DurationConverter.class,
-      description = "Time an HTTP client has to take its answer (whole seconds). Default: 30s")
+      description = "Time an HTTP client has to take its answer. Default: 30s")
   Duration httpResponseTimeout;
 
   @Option(
       names = "--http-idle-timeout",
       converter = DurationConverter.class,
-      description = "Time a kept-alive HTTP connection may sit idle (whole seconds). Default: 30s")
+      description =
+          "Time an HTTP connection may go without a byte moving (kept-alive, or a client stalled"
+              + " in its headers or not reading). Default: 30s")
   Duration httpIdleTimeout;
 
   /** The in-flight limits: the options given over the defaults for this JVM's heap. */
@@ -137,12 +139,9 @@ final class LimitOptions {
     return maxQueuedWrites == null ? d : d.withMaxQueuedWrites(maxQueuedWrites);
   }
 
-  /**
-   * The HTTP limits: those given over what the JDK properties say (the defaults unless set with
-   * {@code -D}).
-   */
+  /** The HTTP limits: those given over the defaults. */
   HttpServerLimits http() {
-    HttpServerLimits e = HttpServerLimits.effective();
+    HttpServerLimits e = HttpServerLimits.DEFAULTS;
     return new HttpServerLimits(
         httpRequestTimeout == null ? e.requestTimeout() : httpRequestTimeout,
         httpResponseTimeout == null ? e.responseTimeout() : httpResponseTimeout,

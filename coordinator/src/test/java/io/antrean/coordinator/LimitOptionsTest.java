@@ -27,6 +27,7 @@ class LimitOptionsTest {
     assertThat(main.limits.sqlite().maxQueuedWrites()).isEqualTo(10_000);
     assertThat(main.limits.grpcMaxMessageBytes()).isEqualTo(4 << 20);
     assertThat(main.limits.maxCallsPerConnection()).isEqualTo(256);
+    assertThat(main.limits.http()).isEqualTo(HttpServerLimits.DEFAULTS);
   }
 
   @Test

@@ -1,8 +1,5 @@
 package io.antrean.coordinator.http;
 
-import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
 import io.antrean.coordinator.api.AdminServiceCalls;
 import io.antrean.coordinator.api.JobServiceCalls;
 import io.antrean.coordinator.api.ScheduleServiceCalls;
@@ -11,32 +8,44 @@ import io.antrean.coordinator.metrics.CoordinatorMetrics;
 import io.antrean.coordinator.security.SecurityConfig;
 import io.antrean.coordinator.security.Sessions;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import javax.annotation.Nullable;
+import javax.net.ssl.SSLContext;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The coordinator's HTTP server: the JSON API ({@link JobRoutes}, {@link DeadLetterRoutes}, {@link
  * ScheduleRoutes}...), {@code /metrics}, {@code /healthz} and {@code /readyz} ({@link OpsRoutes}),
- * on the JDK's {@link HttpServer}, with the connection limit and timeouts of {@link
- * HttpServerLimits}.
+ * on an embedded Jetty server with the connection limit and timeouts of {@link HttpServerLimits}.
+ * What Jetty refuses before a route runs (a malformed request line or URI, too large headers) is
+ * answered as JSON by {@link ProtocolErrorHandler}.
  *
- * <p>The JDK server reads a request on the executor's thread, so a client that stalls half-way
- * through its body holds that thread until the request timeout closes its connection. The executor
- * therefore has a thread for every connection the server may hold open (no queue): a probe never
- * waits behind stalled or slow API calls, and API work is bounded by admission control instead of
- * by a small pool. Thread-safe.
+ * <p>Jetty reads request lines and headers without holding a thread; a route runs on a pool thread
+ * and blocks it while it reads a body, so a client that stalls half-way through its body holds that
+ * thread until the request timeout. The pool therefore has a thread for every connection the server
+ * may hold open plus spares: a probe never waits behind stalled or slow API calls, and API work is
+ * bounded by admission control instead of by a small pool. Thread-safe.
  */
 public final class HttpApiServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpApiServer.class);
 
-  /** Threads beyond one per connection, for a connection's next request while its last ends. */
+  /**
+   * Threads beyond one per connection: Jetty's acceptor and selector, and a connection's next
+   * request while its last ends.
+   */
   private static final int SPARE_THREADS = 16;
 
   private static final int EXTRA_BODY_BYTES = 64 * 1024;
@@ -44,16 +53,22 @@ public final class HttpApiServer implements AutoCloseable {
   private static final Duration DRAIN = Duration.ofSeconds(1);
   private static final Duration SESSION_LIFETIME = Duration.ofHours(12);
 
-  private final HttpServer server;
+  private final Server server;
+  private final ServerConnector connector;
   private final Router router;
-  private final ThreadPoolExecutor executor;
+  private final ScheduledExecutorService timer;
   private final ReadinessProbe readiness;
 
   private HttpApiServer(
-      HttpServer server, Router router, ThreadPoolExecutor executor, ReadinessProbe readiness) {
+      Server server,
+      ServerConnector connector,
+      Router router,
+      ScheduledExecutorService timer,
+      ReadinessProbe readiness) {
     this.server = server;
+    this.connector = connector;
     this.router = router;
-    this.executor = executor;
+    this.timer = timer;
     this.readiness = readiness;
   }
 
@@ -111,10 +126,19 @@ public final class HttpApiServer implements AutoCloseable {
       throws IOException {
     int maxBodyBytes =
         (int) Math.min(Integer.MAX_VALUE - 1, maxPayloadBytes * 4L / 3 + 4 + EXTRA_BODY_BYTES);
+    HttpServerLimits limits = endpoint.limits();
     ReadinessProbe readiness = new ReadinessProbe(storeRead, READY_TIMEOUT);
+    ScheduledExecutorService timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "antrean-http-timer");
+              t.setDaemon(true);
+              return t;
+            });
     HttpGuard guard =
         new HttpGuard(security, new Sessions(SESSION_LIFETIME), endpoint.host(), clock);
-    Router router = new Router(metrics.rpcDurations(), maxBodyBytes, admission, guard);
+    Router router =
+        new Router(metrics.rpcDurations(), maxBodyBytes, admission, limits, timer, guard);
     new SessionRoutes(guard, clock).addTo(router);
     new JobRoutes(jobs).addTo(router);
     new DeadLetterRoutes(admin).addTo(router);
@@ -123,22 +147,32 @@ public final class HttpApiServer implements AutoCloseable {
     new OperatorRoutes(admin).addTo(router);
     new OpsRoutes(metrics, readiness, security.warning()).addTo(router);
     new DashboardAssets().addTo(router);
-    HttpServerLimits.applyDefaults();
-    HttpServerLimits limits = HttpServerLimits.effective();
-    InetSocketAddress address = new InetSocketAddress(endpoint.host(), endpoint.port());
-    HttpServer server;
-    if (security.httpTls() == null) {
-      server = HttpServer.create(address, 0);
-    } else {
-      HttpsServer https = HttpsServer.create(address, 0);
-      https.setHttpsConfigurator(new HttpsConfigurator(security.httpTls()));
-      server = https;
+
+    QueuedThreadPool threads = new QueuedThreadPool(limits.maxConnections() + SPARE_THREADS, 4);
+    threads.setName("antrean-http");
+    threads.setDaemon(true);
+    threads.setStopTimeout(2_000);
+    Server server = new Server(threads);
+    ServerConnector connector = connector(server, security.httpTls());
+    connector.setHost(endpoint.host());
+    connector.setPort(endpoint.port());
+    connector.setIdleTimeout(limits.idleTimeout().toMillis());
+    server.addConnector(connector);
+    server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connector));
+    server.setErrorHandler(new ProtocolErrorHandler());
+    server.setHandler(router);
+    try {
+      server.start();
+    } catch (Exception e) {
+      stopQuietly(server);
+      timer.shutdownNow();
+      readiness.close();
+      throw e instanceof IOException io
+          ? io
+          : new IOException(
+              "cannot serve HTTP on " + endpoint.host() + ":" + endpoint.port() + ": " + e, e);
     }
-    server.createContext("/", router);
-    ThreadPoolExecutor executor = pool(limits.maxConnections() + SPARE_THREADS);
-    server.setExecutor(executor);
-    server.start();
-    HttpApiServer started = new HttpApiServer(server, router, executor, readiness);
+    HttpApiServer started = new HttpApiServer(server, connector, router, timer, readiness);
     log.info(
         "{} API, /metrics, /healthz and /readyz listening on {}:{} ({})",
         security.httpTls() == null ? "HTTP" : "HTTPS",
@@ -149,21 +183,20 @@ public final class HttpApiServer implements AutoCloseable {
     return started;
   }
 
-  /** Hands every request a thread at once or refuses it; the server then closes the connection. */
-  private static ThreadPoolExecutor pool(int threads) {
-    AtomicInteger n = new AtomicInteger();
-    return new ThreadPoolExecutor(
-        0,
-        threads,
-        30,
-        TimeUnit.SECONDS,
-        new SynchronousQueue<>(),
-        r -> {
-          Thread t = new Thread(r, "antrean-http-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        },
-        new ThreadPoolExecutor.AbortPolicy());
+  /** Plain HTTP/1.1, or HTTP/1.1 over TLS from {@code tls}; the server names no version. */
+  private static ServerConnector connector(Server server, @Nullable SSLContext tls) {
+    HttpConfiguration config = new HttpConfiguration();
+    config.setSendServerVersion(false);
+    config.setSendXPoweredBy(false);
+    HttpConnectionFactory http = new HttpConnectionFactory(config);
+    if (tls == null) {
+      return new ServerConnector(server, 1, 1, http);
+    }
+    // The context's key manager re-reads the certificate files, so a renewed one is served.
+    SslContextFactory.Server ssl = new SslContextFactory.Server();
+    ssl.setSslContext(tls);
+    return new ServerConnector(
+        server, 1, 1, new SslConnectionFactory(ssl, HttpVersion.HTTP_1_1.asString()), http);
   }
 
   /** The dashboard's address for a person to open: a wildcard bind is shown as loopback. */
@@ -178,12 +211,12 @@ public final class HttpApiServer implements AutoCloseable {
 
   /** The bound port. */
   public int port() {
-    return server.getAddress().getPort();
+    return connector.getLocalPort();
   }
 
   /**
    * Gives calls in flight up to a second (later calls are answered 503), then closes the socket and
-   * stops the threads.
+   * the connections and stops the threads.
    */
   @Override
   public void close() {
@@ -194,18 +227,17 @@ public final class HttpApiServer implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    // Not stop(n > 0): before Java 21 it always waits the full n seconds.
-    server.stop(0);
-    executor.shutdown();
-    try {
-      if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
-        executor.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      executor.shutdownNow();
-    }
+    stopQuietly(server);
+    timer.shutdownNow();
     readiness.close();
     log.info("HTTP API stopped");
+  }
+
+  private static void stopQuietly(Server server) {
+    try {
+      server.stop();
+    } catch (Exception e) {
+      log.warn("the HTTP server did not stop cleanly", e);
+    }
   }
 }

@@ -2,7 +2,6 @@ package io.antrean.coordinator.http;
 
 import com.google.protobuf.Message;
 import com.google.protobuf.MessageOrBuilder;
-import com.sun.net.httpserver.HttpExchange;
 import io.antrean.coordinator.core.FieldViolation;
 import io.antrean.coordinator.core.ValidationException;
 import io.antrean.coordinator.http.ErrorBodies.ErrorBody;
@@ -11,18 +10,31 @@ import io.antrean.coordinator.security.Identity;
 import io.antrean.coordinator.security.RequestQueues;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.annotation.Nullable;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
 /**
  * One HTTP request and its answer: path parameters, strict query parameters, a size-limited JSON
- * body, and JSON or error responses. Not thread-safe; one per request.
+ * body, and JSON or error responses. The body must arrive within the request timeout, counted from
+ * the request's first byte (past it: 408 {@code REQUEST_TIMEOUT} and the connection is closed), and
+ * the answer must be taken within the response timeout (past it the connection is aborted). Not
+ * thread-safe; one per request.
  */
 final class HttpCall {
   static final String JSON = "application/json; charset=utf-8";
@@ -30,17 +42,32 @@ final class HttpCall {
   // What an API answer opened as a page may do: nothing.
   private static final String API_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-  private final HttpExchange exchange;
+  private final Request request;
+  private final Response response;
   private final List<String> pathParams;
   private final int maxBodyBytes;
+  private final HttpServerLimits limits;
+  private final ScheduledExecutorService timer;
   private int status;
   private boolean closeAfterAnswer;
   @Nullable private Identity identity;
 
-  HttpCall(HttpExchange exchange, List<String> pathParams, int maxBodyBytes) {
-    this.exchange = exchange;
+  /**
+   * @param timer fails a body read that outlasts the request timeout
+   */
+  HttpCall(
+      Request request,
+      Response response,
+      List<String> pathParams,
+      int maxBodyBytes,
+      HttpServerLimits limits,
+      ScheduledExecutorService timer) {
+    this.request = request;
+    this.response = response;
     this.pathParams = List.copyOf(pathParams);
     this.maxBodyBytes = maxBodyBytes;
+    this.limits = limits;
+    this.timer = timer;
   }
 
   /** The status sent, or 0 before the answer. */
@@ -71,7 +98,7 @@ final class HttpCall {
   }
 
   String method() {
-    return exchange.getRequestMethod();
+    return request.getMethod();
   }
 
   /** Records who is calling, so the queues a JSON body names are checked against it. */
@@ -82,7 +109,7 @@ final class HttpCall {
   /** The value of a request cookie, or null. */
   @Nullable
   String cookie(String name) {
-    for (String header : exchange.getRequestHeaders().getOrDefault("Cookie", List.of())) {
+    for (String header : request.getHeaders().getValuesList(HttpHeader.COOKIE)) {
       for (String pair : header.split(";")) {
         int eq = pair.indexOf('=');
         if (eq > 0 && pair.substring(0, eq).strip().equals(name)) {
@@ -96,27 +123,21 @@ final class HttpCall {
   /** The first value of a request header, or null. */
   @Nullable
   String requestHeader(String name) {
-    return exchange.getRequestHeaders().getFirst(name);
+    return request.getHeaders().get(name);
   }
 
   QueryParams query(Set<String> allowed) {
-    return QueryParams.parse(exchange.getRequestURI().getRawQuery(), allowed);
+    return QueryParams.parse(request.getHttpURI().getQuery(), allowed);
   }
 
   /**
    * Reads the body, at most the size limit, and merges it as JSON into {@code builder}.
    *
-   * @throws HttpProblem 413 when too large, 400 when not the message's JSON
+   * @throws HttpProblem 413 when too large, 400 when not the message's JSON, 408 when the body did
+   *     not arrive within the request timeout
    */
   <B extends Message.Builder> B json(B builder) throws IOException {
-    InputStream in = exchange.getRequestBody();
-    if (declaredLength() > maxBodyBytes) {
-      throw tooLarge(in);
-    }
-    byte[] body = in.readNBytes(maxBodyBytes + 1);
-    if (body.length > maxBodyBytes) {
-      throw tooLarge(in);
-    }
+    byte[] body = readBody();
     String text;
     try {
       text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body)).toString();
@@ -132,12 +153,49 @@ final class HttpCall {
     return builder;
   }
 
+  /** The body, at most the size limit; the read fails when the request timeout passes. */
+  private byte[] readBody() throws IOException {
+    long elapsed = System.nanoTime() - request.getBeginNanoTime();
+    long left = Math.max(0, limits.requestTimeout().toNanos() - elapsed);
+    ScheduledFuture<?> deadline =
+        timer.schedule(
+            () -> request.fail(new TimeoutException("request timeout")),
+            left,
+            TimeUnit.NANOSECONDS);
+    try (InputStream in = Content.Source.asInputStream(request)) {
+      if (declaredLength() > maxBodyBytes) {
+        throw tooLarge(in);
+      }
+      byte[] body = in.readNBytes(maxBodyBytes + 1);
+      if (body.length > maxBodyBytes) {
+        throw tooLarge(in);
+      }
+      return body;
+    } catch (IOException e) {
+      if (timedOut(e)) {
+        closeAfterAnswer = true;
+        throw HttpProblem.requestTimeout(limits.requestTimeout());
+      }
+      throw e;
+    } finally {
+      deadline.cancel(false);
+    }
+  }
+
+  private static boolean timedOut(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof TimeoutException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * Reads and drops the rest of an oversized body, up to a bound, so the client (still sending) can
    * read the 413 instead of seeing the connection reset; beyond the bound the connection is closed.
    */
   private HttpProblem tooLarge(InputStream in) throws IOException {
-    // read(), not skip(): the JDK's body stream skips past the body into the raw connection.
     byte[] sink = new byte[8192];
     long left = MAX_DISCARD_BYTES;
     int n = 0;
@@ -157,14 +215,14 @@ final class HttpCall {
   long bodyBytesToHold() {
     long declared = declaredLength();
     if (declared < 0) {
-      return exchange.getRequestHeaders().containsKey("Transfer-Encoding") ? maxBodyBytes : 0;
+      return request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING) ? maxBodyBytes : 0;
     }
     return Math.min(declared, maxBodyBytes + 1L);
   }
 
   /** Sets a response header; call before answering. */
   void header(String name, String value) {
-    exchange.getResponseHeaders().set(name, value);
+    response.getHeaders().put(name, value);
   }
 
   /** Asks for the connection to be closed after the answer (its request body was not read). */
@@ -172,13 +230,9 @@ final class HttpCall {
     closeAfterAnswer = true;
   }
 
+  /** The declared {@code Content-Length} (the server refuses one that is not a number), or -1. */
   private long declaredLength() {
-    String length = exchange.getRequestHeaders().getFirst("Content-Length");
-    try {
-      return length == null ? -1 : Long.parseLong(length.trim());
-    } catch (NumberFormatException e) {
-      return -1;
-    }
+    return request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
   }
 
   /** Answers with a message as JSON. */
@@ -188,16 +242,16 @@ final class HttpCall {
 
   /** Answers with a message as JSON and a {@code Location} header. */
   void created(String location, MessageOrBuilder message) throws IOException {
-    exchange.getResponseHeaders().set("Location", location);
+    response.getHeaders().put(HttpHeader.LOCATION, location);
     respond(201, message);
   }
 
   void respondError(ErrorBody error) throws IOException {
     if (error.allow() != null) {
-      exchange.getResponseHeaders().set("Allow", error.allow());
+      response.getHeaders().put(HttpHeader.ALLOW, error.allow());
     }
     if (closeAfterAnswer) {
-      exchange.getResponseHeaders().set("Connection", "close");
+      response.getHeaders().put(HttpHeader.CONNECTION, "close");
     }
     send(error.status(), JSON, error.json());
   }
@@ -211,26 +265,48 @@ final class HttpCall {
     send(code, contentType, Map.of("Cache-Control", "no-store"), body);
   }
 
-  /** Answers with {@code headers} (for example caching headers of a static file) and the body. */
+  /**
+   * Answers with {@code headers} (for example caching headers of a static file) and the body. A
+   * HEAD request gets what GET would answer, without the body.
+   *
+   * @throws IOException when the client does not take the answer within the response timeout (the
+   *     connection is then aborted) or the connection failed
+   */
   void send(int code, String contentType, Map<String, String> headers, byte[] body)
       throws IOException {
-    exchange.getResponseHeaders().set("Content-Type", contentType);
-    exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-    exchange.getResponseHeaders().set("X-Frame-Options", "DENY");
-    exchange.getResponseHeaders().set("Content-Security-Policy", API_POLICY);
-    headers.forEach(exchange.getResponseHeaders()::set);
+    securityHeaders(response, contentType);
+    headers.forEach(response.getHeaders()::put);
     status = code;
-    if (exchange.getRequestMethod().equals("HEAD")) {
-      // What GET would answer, without the body; the JDK then sends no Content-Length of its own.
-      exchange.getResponseHeaders().set("Content-Length", Integer.toString(body.length));
-      exchange.sendResponseHeaders(code, -1);
-      return;
+    response.setStatus(code);
+    if (request.getMethod().equals("HEAD")) {
+      response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+      write(response, ByteBuffer.allocate(0), limits.responseTimeout());
+    } else {
+      write(response, ByteBuffer.wrap(body), limits.responseTimeout());
     }
-    exchange.sendResponseHeaders(code, body.length == 0 ? -1 : body.length);
-    if (body.length > 0) {
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
+  }
+
+  /** The content type and the headers that keep a browser from misreading or framing an answer. */
+  static void securityHeaders(Response response, String contentType) {
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+    response.getHeaders().put("X-Content-Type-Options", "nosniff");
+    response.getHeaders().put("X-Frame-Options", "DENY");
+    response.getHeaders().put("Content-Security-Policy", API_POLICY);
+  }
+
+  /** Writes the whole answer and waits until it is sent, at most {@code timeout}. */
+  static void write(Response response, ByteBuffer body, Duration timeout) throws IOException {
+    Callback.Completable written = new Callback.Completable();
+    response.write(true, body, written);
+    try {
+      written.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new IOException("the client did not take the answer within " + timeout, e);
+    } catch (ExecutionException e) {
+      throw new IOException("the answer could not be sent", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while sending the answer", e);
     }
   }
 }

@@ -1,12 +1,13 @@
 package io.antrean.coordinator.http;
 
+import java.time.Duration;
 import java.util.List;
 import javax.annotation.Nullable;
 
 /**
  * A request the HTTP layer turns away before (or instead of) calling the core: a body that is not
- * the expected JSON, too large a body, an unknown path, or a method the path does not serve. The
- * message is written to the client, so it never carries anything internal.
+ * the expected JSON, too large or too slow a body, an unknown path, or a method the path does not
+ * serve. The message is written to the client, so it never carries anything internal.
  */
 final class HttpProblem extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -42,6 +43,15 @@ final class HttpProblem extends RuntimeException {
         413,
         "PAYLOAD_TOO_LARGE",
         "the request body is larger than " + maxBytes + " bytes",
+        List.of(),
+        null);
+  }
+
+  static HttpProblem requestTimeout(Duration limit) {
+    return new HttpProblem(
+        408,
+        "REQUEST_TIMEOUT",
+        "the request was not sent in full within " + limit.toMillis() + " ms",
         List.of(),
         null);
   }

@@ -1,8 +1,6 @@
 package io.antrean.coordinator.http;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.antrean.coordinator.api.CallerIdentity;
 import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.http.ErrorBodies.ErrorBody;
@@ -16,20 +14,25 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.annotation.Nullable;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Dispatches every request to the route whose method and path template match (a GET route serves
- * HEAD too): a path no route has is 404 {@code ENDPOINT_NOT_FOUND}, a path served under other
- * methods is 405 with {@code Allow}. Every error a handler throws becomes a JSON error through
- * {@link HttpErrors}. Each call is timed into {@link RpcDurations} as {@code "METHOD /template"}
- * (unmatched paths as {@code "unmatched"}). Routes are added before the server starts; dispatching
- * is thread-safe.
+ * Dispatches every request to the route whose method and percent-decoded path match a template (a
+ * GET route serves HEAD too), on the server's thread for that request: a path no route has is 404
+ * {@code ENDPOINT_NOT_FOUND}, a path served under other methods is 405 with {@code Allow}. Every
+ * error a handler throws becomes a JSON error through {@link HttpErrors}. Each call is timed into
+ * {@link RpcDurations} as {@code "METHOD /template"} (unmatched paths as {@code "unmatched"}).
+ * Routes are added before the server starts; dispatching is thread-safe.
  *
  * <p>It also counts calls in flight, so a shutdown can wait for them ({@link #drain}): once
  * draining, new calls are answered 503 {@code SHUTTING_DOWN}. Calls of the API ({@code /v1/...})
@@ -37,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * are answered 429 {@code OVERLOADED} with {@code Retry-After}, before the body is read. The
  * probes, {@code /metrics} and the dashboard's files are never refused.
  */
-final class Router implements HttpHandler {
+final class Router extends org.eclipse.jetty.server.Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(Router.class);
   private static final Pattern PARAM = Pattern.compile("\\{[a-z_]+}");
   private static final String API_PREFIX = "/v1/";
@@ -64,6 +67,8 @@ final class Router implements HttpHandler {
   private final RpcDurations durations;
   private final int maxBodyBytes;
   private final Admission admission;
+  private final HttpServerLimits limits;
+  private final ScheduledExecutorService timer;
   private final Object lock = new Object();
 
   @GuardedBy("lock")
@@ -74,18 +79,24 @@ final class Router implements HttpHandler {
 
   @Nullable private final HttpGuard guard;
 
-  Router(RpcDurations durations, int maxBodyBytes, Admission admission) {
-    this(durations, maxBodyBytes, admission, null);
-  }
-
   /**
+   * @param limits the request timeout for reading a body and the response timeout for writing
+   * @param timer times body reads ({@link HttpCall})
    * @param guard what a matched call must pass before its handler runs ({@link HttpGuard}); null
    *     for none
    */
-  Router(RpcDurations durations, int maxBodyBytes, Admission admission, @Nullable HttpGuard guard) {
+  Router(
+      RpcDurations durations,
+      int maxBodyBytes,
+      Admission admission,
+      HttpServerLimits limits,
+      ScheduledExecutorService timer,
+      @Nullable HttpGuard guard) {
     this.durations = durations;
     this.maxBodyBytes = maxBodyBytes;
     this.admission = admission;
+    this.limits = limits;
+    this.timer = timer;
     this.guard = guard;
   }
 
@@ -127,23 +138,27 @@ final class Router implements HttpHandler {
     }
   }
 
+  /**
+   * Answers the request before returning (blocking the server's thread), then completes {@code
+   * callback}: it succeeds once the answer is sent, and fails (aborting the connection) when the
+   * answer could not be sent.
+   */
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
+  public boolean handle(Request request, Response response, Callback callback) {
     long start = System.nanoTime();
     String label = "unmatched";
     HttpCall call = null;
     synchronized (lock) {
       if (draining) {
-        exchange.getResponseHeaders().set("Connection", "close");
-        new HttpCall(exchange, List.of(), 0).respondError(SHUTTING_DOWN);
-        exchange.close();
-        return;
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        answer(newCall(request, response, List.of()), SHUTTING_DOWN, callback);
+        return true;
       }
       inFlight++;
     }
     try {
-      String path = exchange.getRequestURI().getPath();
-      String method = exchange.getRequestMethod();
+      String path = Request.getPathInContext(request);
+      String method = request.getMethod();
       Set<String> allowed = new LinkedHashSet<>();
       for (Route route : routes) {
         Matcher m = route.path().matcher(path);
@@ -162,32 +177,46 @@ final class Router implements HttpHandler {
         for (int i = 1; i <= m.groupCount(); i++) {
           params.add(m.group(i));
         }
-        call = new HttpCall(exchange, params, maxBodyBytes);
+        call = newCall(request, response, params);
         Handler handler =
             guarded(
                 route.label(),
                 path.startsWith(API_PREFIX) ? admitted(route.handler()) : route.handler());
-        run(handler, call);
-        return;
+        run(handler, call, callback);
+        return true;
       }
-      call = new HttpCall(exchange, List.of(), maxBodyBytes);
+      call = newCall(request, response, List.of());
       run(
           c -> {
             throw allowed.isEmpty()
                 ? HttpProblem.endpointNotFound()
                 : HttpProblem.methodNotAllowed(String.join(", ", allowed));
           },
-          call);
+          call,
+          callback);
+      return true;
     } finally {
       int status = call == null ? 0 : call.status();
       durations.record(
           label, status == 0 ? "none" : STATUS_LABELS[status], System.nanoTime() - start);
-      exchange.close();
       synchronized (lock) {
         if (--inFlight == 0) {
           lock.notifyAll();
         }
       }
+    }
+  }
+
+  private HttpCall newCall(Request request, Response response, List<String> params) {
+    return new HttpCall(request, response, params, maxBodyBytes, limits, timer);
+  }
+
+  private static void answer(HttpCall call, ErrorBody error, Callback callback) {
+    try {
+      call.respondError(error);
+      callback.succeeded();
+    } catch (IOException e) {
+      callback.failed(e);
     }
   }
 
@@ -226,20 +255,32 @@ final class Router implements HttpHandler {
     };
   }
 
-  private static void run(Handler handler, HttpCall call) throws IOException {
+  /**
+   * Runs the handler and completes the callback: an exception becomes the JSON error (once nothing
+   * was sent yet); an answer that could not be sent fails the callback, which aborts the
+   * connection.
+   */
+  private static void run(Handler handler, HttpCall call, Callback callback) {
     try {
-      handler.handle(call);
-    } catch (RuntimeException e) {
-      if (call.responded()) {
-        log.error("HTTP handler failed after answering; closing the connection", e);
-        return;
+      try {
+        handler.handle(call);
+      } catch (RuntimeException e) {
+        if (call.responded()) {
+          log.error("HTTP handler failed after answering; closing the connection", e);
+          callback.failed(e);
+          return;
+        }
+        OverloadedException overloaded = overloaded(e);
+        if (overloaded != null) {
+          call.header("Retry-After", retryAfterSeconds(overloaded));
+          call.closeAfterAnswer();
+        }
+        call.respondError(HttpErrors.of(e));
       }
-      OverloadedException overloaded = overloaded(e);
-      if (overloaded != null) {
-        call.header("Retry-After", retryAfterSeconds(overloaded));
-        call.closeAfterAnswer();
-      }
-      call.respondError(HttpErrors.of(e));
+      callback.succeeded();
+    } catch (IOException e) {
+      log.debug("HTTP answer not sent; aborting the connection", e);
+      callback.failed(e);
     }
   }
 

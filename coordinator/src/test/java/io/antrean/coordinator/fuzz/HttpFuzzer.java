@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.Semaphore;
 
@@ -176,7 +177,10 @@ final class HttpFuzzer {
             });
   }
 
-  /** Request lines and headers no client library sends; a 5xx status line is a fault. */
+  /**
+   * Request lines and headers no client library sends; a 5xx status line, or an answer that is not
+   * JSON, is a fault.
+   */
   void sendRaw(int count) throws IOException {
     List<String> lines =
         List.of(
@@ -197,12 +201,14 @@ final class HttpFuzzer {
         sent++;
       }
       String answer = exchange(line + "\r\nHost: x\r\nConnection: close\r\n\r\n");
-      if (answer.startsWith("HTTP/1.1 5")) {
+      boolean json = answer.toLowerCase(Locale.ROOT).contains("content-type: application/json");
+      if (answer.startsWith("HTTP/1.1 5") || (!answer.isEmpty() && !json)) {
         record(
             "raw "
                 + line.substring(0, Math.min(80, line.length()))
                 + " -> "
-                + answer.lines().findFirst().orElse(""));
+                + answer.lines().findFirst().orElse("")
+                + (json ? "" : " (not JSON)"));
       }
     }
   }
@@ -216,7 +222,7 @@ final class HttpFuzzer {
       out.flush();
       s.shutdownOutput();
       InputStream in = s.getInputStream();
-      byte[] head = in.readNBytes(64);
+      byte[] head = in.readNBytes(4096);
       return new String(head, StandardCharsets.ISO_8859_1);
     } catch (java.net.SocketException | java.net.SocketTimeoutException e) {
       return "";

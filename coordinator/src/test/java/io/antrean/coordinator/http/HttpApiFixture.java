@@ -53,6 +53,11 @@ public final class HttpApiFixture implements AutoCloseable {
   private final String base;
 
   public HttpApiFixture(Path dir) throws Exception {
+    this(dir, HttpServerLimits.DEFAULTS);
+  }
+
+  /** A fixture whose HTTP server has {@code limits}. */
+  public HttpApiFixture(Path dir, HttpServerLimits limits) throws Exception {
     realStore = SqliteJobStore.open(dir, SqliteOptions.defaults());
     FaultyStore.Wrapped wrapped = FaultyStore.wrap(realStore);
     faults = wrapped.control();
@@ -65,7 +70,7 @@ public final class HttpApiFixture implements AutoCloseable {
             settings,
             Clock.systemUTC(),
             InProcessServerBuilder.forName(name).directExecutor(),
-            new HttpEndpoint("127.0.0.1", 0));
+            new HttpEndpoint("127.0.0.1", 0, limits));
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     jobs = JobServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
     workers = WorkerServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
