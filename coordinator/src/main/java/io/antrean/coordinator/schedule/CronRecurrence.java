@@ -66,9 +66,20 @@ public final class CronRecurrence implements Recurrence {
 
   @Override
   public Instant nextAfter(Instant time) {
+    // From the whole second: cron-utils may answer a time with a fraction of a second (even the
+    // time itself) when given one; due times fall on whole seconds.
+    Instant next = execution(time.truncatedTo(ChronoUnit.SECONDS));
+    while (!next.isAfter(time)) {
+      next = execution(next);
+    }
+    return next;
+  }
+
+  /** cron-utils' next execution strictly after {@code from}, on its whole second. */
+  private Instant execution(Instant from) {
     return times
-        .nextExecution(ZonedDateTime.ofInstant(time, zone))
-        .map(ZonedDateTime::toInstant)
+        .nextExecution(ZonedDateTime.ofInstant(from, zone))
+        .map(z -> z.toInstant().truncatedTo(ChronoUnit.SECONDS))
         .orElseThrow(() -> new IllegalArgumentException("cron '" + expression + "' never fires"));
   }
 

@@ -133,6 +133,17 @@ class FirePlanTest {
   }
 
   @Test
+  void cronDueTimesFallOnWholeSecondsWhateverTheFractionOfNow() {
+    CronRecurrence everySecond = CronRecurrence.parse("* * * * * *", ZoneOffset.UTC);
+
+    for (long micros = 0; micros < 1_000_000; micros += 7_919) {
+      Instant now = T0.plusNanos(micros * 1000);
+      assertThat(everySecond.nextAfter(now)).as("after %s", now).isEqualTo(T0.plusSeconds(1));
+    }
+    assertThat(everySecond.nextAfter(T0.plusNanos(887_075_000))).isEqualTo(T0.plusSeconds(1));
+  }
+
+  @Test
   void notYetDueIsRefused() {
     assertThatThrownBy(() -> FirePlan.of(everySecond(MisfirePolicy.SKIP, 1), at(2), at(1)))
         .isInstanceOf(IllegalArgumentException.class);
