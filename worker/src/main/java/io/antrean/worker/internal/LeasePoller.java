@@ -2,23 +2,31 @@ package io.antrean.worker.internal;
 
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.LeaseRequest;
-import io.antrean.proto.v1.LeaseResponse;
-import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceBlockingStub;
+import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceStub;
 import io.antrean.worker.Ticker;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
-import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The poll loop, on its own thread: wait for a free slot, take every free slot, long-poll Lease for
- * that many jobs of the handled types, hand each job to the dispatcher, repeat. An error backs off
- * exponentially with jitter and the loop tries again; a success resets the backoff. {@link #stop()}
- * ends the loop at once, cancelling a long poll in flight.
+ * The poll loop: take every free slot, long-poll Lease for that many jobs of the handled types,
+ * repeat. The answer is taken on the transport thread that reads it, which hands each job to the
+ * dispatcher there and then and, while jobs keep coming and slots are free, sends the next Lease
+ * itself. The loop's own thread only comes in when that chain of calls ends: it waits for a free
+ * slot, backs off after an error (exponentially with jitter; a success resets the backoff) or pads
+ * an empty answer, and starts the next chain. {@link #stop()} ends the loop at once, cancelling a
+ * long poll in flight.
+ *
+ * <p>Why the transport thread: on a busy machine every thread that must be woken in series between
+ * the Lease answer and the handler adds a wait in the scheduler's run queue to the job's start, and
+ * a blocking call would wake the loop's thread only for it to wake a handler thread and to send the
+ * next Lease, during which this worker has no long-poll waiting at the coordinator. The dispatcher
+ * must therefore never block.
  *
  * <p>Thread-safe: {@link #start()}, {@link #stop()} and {@link #join(Duration)} may be called from
  * any thread.
@@ -38,12 +46,15 @@ final class LeasePoller implements Runnable {
   /** Added to the long-poll wait to form the Lease deadline. */
   private static final Duration LEASE_DEADLINE_MARGIN = Duration.ofSeconds(10);
 
-  /** Takes ownership of one leased job, with the ticker reading taken when it arrived. */
+  /**
+   * Takes ownership of one leased job, with the ticker reading taken when it arrived. Called on the
+   * thread that delivered the Lease answer; must not block.
+   */
   interface Dispatcher {
     void dispatch(Job job, long receivedNanos);
   }
 
-  private final WorkerServiceBlockingStub stub;
+  private final WorkerServiceStub stub;
   private final LeaseRequest template;
   private final Duration wait;
   private final SlotPool slots;
@@ -52,16 +63,38 @@ final class LeasePoller implements Runnable {
   private final Backoff backoff;
   private final Thread thread;
   private volatile boolean stopping;
+  private volatile Turn currentTurn;
+
+  /**
+   * The Lease calls of one turn of the loop: the first sent by the loop's thread, each next one by
+   * the answer of the one before. The turn is over when a call ends without sending another.
+   */
+  private static final class Turn {
+    private final CountDownLatch over = new CountDownLatch(1);
+    private volatile LeaseCall current;
+    private volatile boolean answered;
+    private volatile LeaseCall last;
+    // The thread inside send(), so an answer delivered within the sending call does not recurse.
+    private volatile Thread sending;
+
+    void cancel() {
+      LeaseCall call = current;
+      if (call != null) {
+        call.cancel();
+      }
+    }
+  }
 
   LeasePoller(
-      WorkerServiceBlockingStub stub,
+      WorkerServiceStub stub,
       LeaseRequest template,
       SlotPool slots,
       Dispatcher dispatcher,
       Ticker ticker,
       Backoff backoff,
       ThreadFactory threads) {
-    this.stub = stub;
+    // The answer is handled where it is read: no executor hand-off before the dispatcher.
+    this.stub = stub.withExecutor(Runnable::run);
     this.template = template;
     this.wait = Duration.ofSeconds(template.getWait().getSeconds(), template.getWait().getNanos());
     this.slots = slots;
@@ -79,6 +112,10 @@ final class LeasePoller implements Runnable {
   void stop() {
     stopping = true;
     thread.interrupt();
+    Turn turn = currentTurn;
+    if (turn != null) {
+      turn.cancel();
+    }
   }
 
   boolean isStopping() {
@@ -111,29 +148,84 @@ final class LeasePoller implements Runnable {
 
   private void pollOnce() throws InterruptedException {
     int held = slots.acquireUpTo(MAX_JOBS_PER_LEASE);
-    long sentNanos = System.nanoTime();
-    List<Job> jobs;
+    Turn turn = new Turn();
+    currentTurn = turn;
+    send(turn, held);
     try {
-      jobs = lease(held);
-    } catch (StatusRuntimeException e) {
-      slots.release(held);
+      turn.over.await();
+    } catch (InterruptedException e) {
+      turn.cancel();
+      throw e;
+    }
+    if (turn.answered && backoff.failures() > 0) {
+      log.info("Lease works again after {} failures", backoff.failures());
+      backoff.reset();
+    }
+    LeaseCall last = turn.last;
+    if (last.bug() != null) {
+      throw last.bug();
+    }
+    StatusRuntimeException failure = last.failure();
+    if (failure != null) {
       if (!stopping) {
-        Duration delay = OverloadHint.delay(backoff, e);
-        logFailure(e.getStatus(), delay);
+        Duration delay = OverloadHint.delay(backoff, failure);
+        logFailure(failure.getStatus(), delay);
         pause(delay);
       }
       return;
     }
-    if (backoff.failures() > 0) {
-      log.info("Lease works again after {} failures", backoff.failures());
-      backoff.reset();
+    if (last.jobsReceived() == 0) {
+      padEmptyPoll(last.sentNanos());
     }
-    if (jobs.isEmpty()) {
-      slots.release(held);
-      padEmptyPoll(sentNanos);
-    } else {
-      dispatchAll(jobs, held);
+  }
+
+  /** Sends one Lease for {@code held} slots as part of {@code turn}; never blocks. */
+  private void send(Turn turn, int held) {
+    LeaseCall call = new LeaseCall(held, slots, dispatcher, ticker, ended -> ended(turn, ended));
+    turn.current = call;
+    log.debug("leasing up to {} jobs", held);
+    turn.sending = Thread.currentThread();
+    try {
+      stub.withDeadlineAfter(wait.plus(LEASE_DEADLINE_MARGIN).toNanos(), TimeUnit.NANOSECONDS)
+          .lease(template.toBuilder().setMaxJobs(held).build(), call);
+    } catch (RuntimeException e) {
+      call.startFailed(e);
+      return;
+    } finally {
+      turn.sending = null;
     }
+    if (stopping) {
+      call.cancel();
+    }
+  }
+
+  /**
+   * Where a Lease call ends, usually on the transport thread: if it brought jobs and slots are
+   * free, the next Lease goes out from here; otherwise the turn is over and the loop's thread goes
+   * on.
+   */
+  private void ended(Turn turn, LeaseCall call) {
+    if (call.answered()) {
+      turn.answered = true;
+      log.debug("leased {} jobs", call.jobsReceived());
+    }
+    boolean chain =
+        !stopping
+            && call.failure() == null
+            && call.bug() == null
+            && call.jobsReceived() > 0
+            // An answer delivered inside the sending call (a direct in-process channel) would
+            // recurse once per Lease; the loop's thread sends the next one instead.
+            && turn.sending != Thread.currentThread();
+    if (chain) {
+      int free = slots.tryAcquireUpTo(MAX_JOBS_PER_LEASE);
+      if (free > 0) {
+        send(turn, free);
+        return;
+      }
+    }
+    turn.last = call;
+    turn.over.countDown();
   }
 
   private void padEmptyPoll(long sentNanos) throws InterruptedException {
@@ -141,31 +233,6 @@ final class LeasePoller implements Runnable {
     if (early > 0) {
       pause(Duration.ofNanos(early));
     }
-  }
-
-  /** Dispatches up to {@code held} jobs and gives back the slots of the jobs it did not get. */
-  private void dispatchAll(List<Job> jobs, int held) {
-    long receivedNanos = ticker.nanos();
-    int accepted = Math.min(jobs.size(), held);
-    slots.release(held - accepted);
-    for (Job job : jobs.subList(0, accepted)) {
-      dispatcher.dispatch(job, receivedNanos);
-    }
-    if (jobs.size() > held) {
-      log.error(
-          "coordinator sent {} jobs for max_jobs {}; ignoring the extra ones until they expire",
-          jobs.size(),
-          held);
-    }
-  }
-
-  private List<Job> lease(int maxJobs) {
-    log.debug("leasing up to {} jobs", maxJobs);
-    LeaseResponse response =
-        stub.withDeadlineAfter(wait.plus(LEASE_DEADLINE_MARGIN).toNanos(), TimeUnit.NANOSECONDS)
-            .lease(template.toBuilder().setMaxJobs(maxJobs).build());
-    log.debug("leased {} jobs", response.getJobsCount());
-    return response.getJobsList();
   }
 
   private void logFailure(Status status, Duration delay) {

@@ -39,7 +39,23 @@ final class SlotPool {
     return taken;
   }
 
-  /** Gives back {@code count} slots taken with {@link #acquireUpTo}. */
+  /**
+   * Takes every free slot up to {@code max} without waiting.
+   *
+   * @return the number of slots taken, between 0 and {@code max}
+   */
+  int tryAcquireUpTo(int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("max must be at least 1: " + max);
+    }
+    int taken = 0;
+    while (taken < max && free.tryAcquire()) {
+      taken++;
+    }
+    return taken;
+  }
+
+  /** Gives back {@code count} slots taken with {@link #acquireUpTo} or {@link #tryAcquireUpTo}. */
   void release(int count) {
     if (count < 0) {
       throw new IllegalArgumentException("count must not be negative: " + count);

@@ -114,7 +114,7 @@ public final class WorkerRuntime {
             keeperThread);
     this.poller =
         new LeasePoller(
-            blockingStub,
+            WorkerServiceGrpc.newStub(channel),
             leaseTemplate(settings),
             slots,
             this::dispatch,
@@ -149,6 +149,8 @@ public final class WorkerRuntime {
         tickMillis,
         TimeUnit.MILLISECONDS);
     completions.start();
+    // Threads are made now, not by the first dispatches on the transport thread.
+    handlerThreads.prestartAllCoreThreads();
     poller.start();
     log.info(
         "worker started: id {}, coordinator {}, queue {}, concurrency {}, types {}",
@@ -218,6 +220,7 @@ public final class WorkerRuntime {
     return leases.size();
   }
 
+  /** Hands a leased job to a handler thread; runs on the thread that read the Lease answer. */
   private void dispatch(Job job, long receivedNanos) {
     HeldLease lease = new HeldLease(job, receivedNanos + localTtlNanos());
     LeasedJobContext context =
@@ -230,9 +233,12 @@ public final class WorkerRuntime {
     try {
       handlerThreads.execute(() -> runner.run(lease, context));
     } catch (RejectedExecutionException e) {
+      // The worker terminated meanwhile. Release is a blocking call: not on this thread.
       settler.settle(lease);
       if (lease.claimOutcome()) {
-        reporter.release(lease, "shutdown", false);
+        new WorkerThreads("release")
+            .newThread(WorkerThreads.guarded(() -> reporter.release(lease, "shutdown", false)))
+            .start();
       }
     }
   }

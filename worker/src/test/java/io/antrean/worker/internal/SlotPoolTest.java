@@ -45,6 +45,18 @@ class SlotPoolTest {
   }
 
   @Test
+  void tryAcquireTakesWhatIsFreeWithoutWaiting() throws InterruptedException {
+    SlotPool slots = new SlotPool(4);
+    assertThat(slots.acquireUpTo(3)).isEqualTo(3);
+
+    assertThat(slots.tryAcquireUpTo(256)).isEqualTo(1);
+    assertThat(slots.tryAcquireUpTo(256)).isZero();
+    slots.release(2);
+    assertThat(slots.tryAcquireUpTo(1)).isEqualTo(1);
+    assertThat(slots.free()).isEqualTo(1);
+  }
+
+  @Test
   void releaseGivesSlotsBack() throws InterruptedException {
     SlotPool slots = new SlotPool(3);
     int taken = slots.acquireUpTo(3);

@@ -78,7 +78,7 @@ public class SqliteCommitBenchmark {
       dir = TempDirectory.create("antrean-sqlite-commit-bench");
       file = SqliteFile.lock(dir, SqliteOptions.defaults());
       writer = file.openWriter();
-      SqliteSchema.migrate(writer.connection());
+      SqliteSchema.migrate(file.jdbcUrl(), writer.connection());
       switch (checkpoints) {
         case "in-commit" -> {}
         case "background" -> startCheckpointer();

@@ -6,7 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The versioned schema: Flyway applies the SQL migrations under {@value #LOCATION} (V1__...,
+ * The versioned schema: Flyway applies the SQL migrations under {@code db/postgres} (V1__...,
  * V2__...) at open, each once, recorded in {@code flyway_schema_history} inside the store's schema.
  * A released migration is never edited, only followed by a new one.
  *
@@ -18,9 +18,6 @@ import org.slf4j.LoggerFactory;
  */
 final class PostgresSchema {
   private static final Logger log = LoggerFactory.getLogger(PostgresSchema.class);
-
-  /** Where the migrations live on the class path (also inside the shaded coordinator jar). */
-  static final String LOCATION = "classpath:db/postgres";
 
   private PostgresSchema() {}
 
@@ -39,7 +36,7 @@ final class PostgresSchema {
             .schemas(schema)
             .defaultSchema(schema)
             .createSchemas(true)
-            .locations(LOCATION)
+            .locations(PostgresDialect.INSTANCE.migrationsLocation())
             // A jar that lost its migrations must not pass for an empty, up-to-date schema.
             .failOnMissingLocations(true)
             .load()

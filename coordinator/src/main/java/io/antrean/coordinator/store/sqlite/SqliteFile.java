@@ -88,7 +88,7 @@ final class SqliteFile implements AutoCloseable {
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
     config.setCacheSize(-WRITER_CACHE_KIB);
-    Connection connection = DriverManager.getConnection(url(), config.toProperties());
+    Connection connection = DriverManager.getConnection(jdbcUrl(), config.toProperties());
     try (Statement statement = connection.createStatement();
         ResultSet mode = statement.executeQuery("PRAGMA journal_mode")) {
       if (!mode.next() || !"wal".equalsIgnoreCase(mode.getString(1))) {
@@ -106,7 +106,7 @@ final class SqliteFile implements AutoCloseable {
   CachedConnection openReader() throws SQLException {
     SQLiteConfig config = baseConfig();
     config.setCacheSize(-READER_CACHE_KIB);
-    Connection connection = DriverManager.getConnection(url(), config.toProperties());
+    Connection connection = DriverManager.getConnection(jdbcUrl(), config.toProperties());
     try (Statement statement = connection.createStatement()) {
       statement.execute("PRAGMA query_only = 1");
       CaseFolding.register(connection);
@@ -128,7 +128,8 @@ final class SqliteFile implements AutoCloseable {
     return config;
   }
 
-  private String url() {
+  /** The JDBC URL of the database file. */
+  String jdbcUrl() {
     return "jdbc:sqlite:" + database.toAbsolutePath();
   }
 

@@ -64,7 +64,7 @@ public final class SqliteJobStore extends JdbcJobStore {
     CachedConnection writerConnection = null;
     try {
       writerConnection = file.openWriter();
-      SqliteSchema.migrate(writerConnection.connection());
+      SqliteSchema.migrate(file.jdbcUrl(), writerConnection.connection());
       ReadConnections reads = ReadConnections.open(file, options.readConnections());
       SqliteWriter writer =
           SqliteWriter.start(

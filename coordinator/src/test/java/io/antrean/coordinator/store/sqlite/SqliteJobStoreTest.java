@@ -85,6 +85,32 @@ class SqliteJobStoreTest extends JobStoreContract {
     }
   }
 
+  private static final String LATEST_FLYWAY_VERSION =
+      "SELECT max(CAST(version AS INTEGER)) FROM flyway_schema_history WHERE success = 1";
+
+  /**
+   * Makes the closed store's database look as the store left it before the schema moved to Flyway:
+   * the version in {@code schema_version} (steps 1 to {@code version}), no Flyway history. The
+   * caller first takes away what the later steps added.
+   */
+  /** Takes back V7 (schedules and unique keys), for the tests of databases from before it. */
+  private void dropVersionSeven() throws SQLException {
+    update("DROP TABLE schedules");
+    update("DROP INDEX jobs_unique_while_active");
+    update("ALTER TABLE jobs DROP COLUMN unique_key");
+  }
+
+  private void recordVersionAsBeforeFlyway(int version) throws SQLException {
+    update("DROP TABLE flyway_schema_history");
+    update(
+        "CREATE TABLE schema_version"
+            + " (version INTEGER PRIMARY KEY, applied_at_micros INTEGER NOT NULL)");
+    update(
+        "WITH RECURSIVE step (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM step WHERE n < "
+            + version
+            + ") INSERT INTO schema_version SELECT n, 0 FROM step");
+  }
+
   @Test
   void acknowledgedChangesSurviveCloseAndReopen() {
     Job pending = enqueue(job("email").key("k").payload("{\"to\":\"x\"}").build());
@@ -253,11 +279,11 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("ALTER TABLE jobs DROP COLUMN releases");
     update("ALTER TABLE jobs DROP COLUMN trace_parent");
     dropVersionSeven();
-    update("DELETE FROM schema_version WHERE version > 1");
+    recordVersionAsBeforeFlyway(1);
 
     store = SqliteJobStore.open(dataDir);
 
-    assertThat(query("SELECT max(version) FROM schema_version"))
+    assertThat(query(LATEST_FLYWAY_VERSION))
         .isEqualTo(String.valueOf(SqliteSchema.latestVersion()));
     assertThat(
             query(
@@ -291,7 +317,7 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("ALTER TABLE jobs DROP COLUMN releases");
     update("ALTER TABLE jobs DROP COLUMN trace_parent");
     dropVersionSeven();
-    update("DELETE FROM schema_version WHERE version > 2");
+    recordVersionAsBeforeFlyway(2);
 
     store = SqliteJobStore.open(dataDir);
 
@@ -300,27 +326,6 @@ class SqliteJobStoreTest extends JobStoreContract {
     assertThat(store.lease(spec("w", 10, at(30)), at(2))).isEmpty();
     store.setQueuePaused(TestJobs.QUEUE, false, at(3));
     assertThat(ids(store.lease(spec("w", 10, at(30)), at(4)))).containsExactly(pending.id());
-  }
-
-  /** Takes back schema step 7 (schedules and unique keys), for the tests of older databases. */
-  private void dropVersionSeven() throws SQLException {
-    update("DROP TABLE schedules");
-    update("DROP INDEX jobs_unique_while_active");
-    update("ALTER TABLE jobs DROP COLUMN unique_key");
-  }
-
-  @Test
-  void versionSixDatabaseGainsSchedulesAndUniqueKeys() throws SQLException {
-    Job pending = enqueue("t");
-    store.close();
-    dropVersionSeven();
-    update("DELETE FROM schema_version WHERE version > 6");
-
-    store = SqliteJobStore.open(dataDir);
-
-    assertThat(query("SELECT count(*) FROM sqlite_master WHERE name = 'schedules'")).isEqualTo("1");
-    assertThat(store.schedules().list()).isEmpty();
-    assertThat(store.get(pending.id())).isPresent();
   }
 
   @Test
@@ -332,17 +337,49 @@ class SqliteJobStoreTest extends JobStoreContract {
 
   @Test
   void schemaIsAtTheLatestVersionAfterOpenAndReopen() throws SQLException {
-    assertThat(query("SELECT max(version) FROM schema_version"))
+    assertThat(SqliteSchema.latestVersion()).isGreaterThanOrEqualTo(5);
+    assertThat(query(LATEST_FLYWAY_VERSION))
         .isEqualTo(String.valueOf(SqliteSchema.latestVersion()));
     reopen();
-    assertThat(query("SELECT count(*) FROM schema_version"))
+    assertThat(query(LATEST_FLYWAY_VERSION))
         .isEqualTo(String.valueOf(SqliteSchema.latestVersion()));
+  }
+
+  @Test
+  void databaseFromBeforeFlywayAtTheLastStepKeepsItsJobsAndIsBaselined() throws SQLException {
+    Job pending = enqueue("t");
+    store.close();
+    dropVersionSeven();
+    recordVersionAsBeforeFlyway(5);
+
+    store = SqliteJobStore.open(dataDir);
+
+    assertThat(query("SELECT version FROM flyway_schema_history WHERE type = 'BASELINE'"))
+        .isEqualTo("5");
+    assertThat(query(LATEST_FLYWAY_VERSION))
+        .isEqualTo(String.valueOf(SqliteSchema.latestVersion()));
+    assertThat(query("SELECT max(version) FROM schema_version")).isEqualTo("5");
+    assertThat(ids(store.lease(spec("w", 10, at(30)), at(4)))).containsExactly(pending.id());
+  }
+
+  @Test
+  void databaseFromBeforeFlywayWrittenByANewerVersionIsRefused() throws SQLException {
+    store.close();
+    recordVersionAsBeforeFlyway(999);
+
+    assertThatThrownBy(() -> SqliteJobStore.open(dataDir))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("999");
+    store = null;
   }
 
   @Test
   void databaseWrittenByANewerVersionIsRefused() throws SQLException {
     store.close();
-    update("INSERT INTO schema_version (version, applied_at_micros) VALUES (999, 0)");
+    update(
+        "INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"
+            + " installed_by, execution_time, success) VALUES (999, '999', 'future', 'SQL',"
+            + " 'V999__future.sql', 'test', 0, 1)");
 
     assertThatThrownBy(() -> SqliteJobStore.open(dataDir))
         .isInstanceOf(IllegalStateException.class)
