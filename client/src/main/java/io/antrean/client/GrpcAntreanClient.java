@@ -20,6 +20,7 @@ import io.antrean.proto.v1.ListWorkersRequest;
 import io.antrean.proto.v1.PauseQueueRequest;
 import io.antrean.proto.v1.QueueInfo;
 import io.antrean.proto.v1.ResumeQueueRequest;
+import io.antrean.proto.v1.ScheduleServiceGrpc;
 import io.antrean.proto.v1.WatchJobRequest;
 import io.antrean.proto.v1.WatchJobResponse;
 import io.antrean.proto.v1.WorkerStatus;
@@ -201,6 +202,11 @@ public final class GrpcAntreanClient implements AntreanClient {
   @Override
   public DeadLetters deadLetters() {
     return new GrpcDeadLetters(adminStub, timeout);
+  }
+
+  @Override
+  public Schedules schedules() {
+    return new GrpcSchedules(ScheduleServiceGrpc.newBlockingStub(adminStub.getChannel()), timeout);
   }
 
   @Override

@@ -7,12 +7,17 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.util.Durations;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.CompleteRequest;
+import io.antrean.proto.v1.CreateScheduleRequest;
+import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.ErrorKind;
 import io.antrean.proto.v1.FailRequest;
+import io.antrean.proto.v1.GetScheduleRequest;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.ListQueuesRequest;
+import io.antrean.proto.v1.ScheduleDefinition;
+import io.antrean.proto.v1.ScheduleServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import java.io.File;
 import java.nio.file.Files;
@@ -195,6 +200,43 @@ class DashboardIT {
     waitForText(By.cssSelector("[data-queue='default'] [data-count='succeeded']"), "1");
     assertThat(Jobs.get(cluster.jobs(), id).getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
     assertThat(browser.findElements(By.cssSelector("button.resume"))).isEmpty();
+  }
+
+  @Test
+  void schedulesPageShowsNextAndLastFiresAndPausesASchedule() throws Exception {
+    cluster.startCoordinator();
+    ScheduleServiceGrpc.ScheduleServiceBlockingStub schedules =
+        ScheduleServiceGrpc.newBlockingStub(cluster.channel())
+            .withDeadlineAfter(30, TimeUnit.SECONDS);
+    schedules.createSchedule(
+        CreateScheduleRequest.newBuilder()
+            .setSchedule(
+                ScheduleDefinition.newBuilder()
+                    .setName("tick")
+                    .setInterval(Durations.fromSeconds(1))
+                    .setTemplate(
+                        EnqueueRequest.newBuilder().setQueue(MANUAL).setType("bench.noop")))
+            .build());
+
+    browser.get(cluster.httpBase() + "/#/schedules");
+    By row = By.cssSelector("#schedules tr[data-schedule='tick']");
+    waitForText(row, "every 1s");
+    waitForText(By.cssSelector("#schedules tr[data-schedule='tick'] td.last"), "(pending)");
+    assertThat(
+            browser.findElements(
+                By.cssSelector("#schedules tr[data-schedule='tick'] td.upcoming div")))
+        .hasSize(3);
+    click(By.cssSelector("button.pause[data-schedule='tick']"));
+    waitForText(By.cssSelector("#schedules tr[data-schedule='tick'] td.state"), "paused since");
+    assertThat(
+            schedules
+                .getSchedule(GetScheduleRequest.newBuilder().setName("tick").build())
+                .getSchedule()
+                .getPaused())
+        .isTrue();
+
+    click(By.cssSelector("button.resume[data-schedule='tick']"));
+    waitForText(By.cssSelector("#schedules tr[data-schedule='tick'] td.state"), "running");
   }
 
   /** A stub with a fresh deadline: one made at the start can run out before a slow test ends. */

@@ -62,6 +62,19 @@ final class EnqueueCommand implements Callable<Integer> {
   @Option(names = "--idempotency-key", paramLabel = "KEY", description = "Deduplicates enqueues.")
   private String idempotencyKey;
 
+  @Option(
+      names = "--unique-key",
+      paramLabel = "KEY",
+      description =
+          "Unique while active: refused (exit code 1, naming the active job) while a job of the"
+              + " queue with this key is pending or running.")
+  private String uniqueKey;
+
+  @Option(
+      names = "--return-existing",
+      description = "With --unique-key: print the active job instead of refusing.")
+  private boolean returnExisting;
+
   @Option(names = "--max-attempts", paramLabel = "N", description = "Attempts in all, 1 = none.")
   private Integer maxAttempts;
 
@@ -113,6 +126,9 @@ final class EnqueueCommand implements Callable<Integer> {
       }
       if (idempotencyKey != null) {
         builder.idempotencyKey(idempotencyKey);
+      }
+      if (uniqueKey != null) {
+        builder.uniqueKey(uniqueKey, returnExisting);
       }
       if (maxAttempts != null) {
         builder.maxAttempts(maxAttempts);

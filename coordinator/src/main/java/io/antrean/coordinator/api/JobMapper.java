@@ -20,6 +20,7 @@ import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.Lease;
 import io.antrean.proto.v1.QueueStats;
 import io.antrean.proto.v1.RetryPolicy;
+import io.antrean.proto.v1.UniqueConflict;
 
 /** Maps between the antrean.v1 messages and the coordinator's domain types. Stateless. */
 public final class JobMapper {
@@ -61,7 +62,9 @@ public final class JobMapper {
         r.hasDelay() ? requestDuration(r.getDelay(), prefix + "delay") : null,
         r.getIdempotencyKey(),
         retry,
-        r.getTraceParent());
+        r.getTraceParent(),
+        r.getUniqueKey(),
+        r.getOnUniqueConflict() == UniqueConflict.UNIQUE_CONFLICT_RETURN_EXISTING);
   }
 
   /**

@@ -8,6 +8,7 @@ import io.antrean.coordinator.job.RetryPolicy;
 import io.antrean.proto.config.v1.CoordinatorConfig;
 import io.antrean.proto.config.v1.JobTypeConfig;
 import io.antrean.proto.config.v1.QueueConfig;
+import io.antrean.proto.v1.ScheduleDefinition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -31,6 +33,20 @@ public final class ConfigFile {
    * @throws IllegalArgumentException naming the file and the fault, for a file that cannot be used
    */
   public static Settings apply(Path file, Settings base) {
+    return apply(read(file), base, file.toString());
+  }
+
+  /**
+   * The schedules the file declares, in file order, unchecked (the coordinator validates them as it
+   * declares them).
+   *
+   * @throws IllegalArgumentException naming the file and the fault, for a file that cannot be used
+   */
+  public static List<ScheduleDefinition> schedules(Path file) {
+    return read(file).getSchedulesList();
+  }
+
+  private static CoordinatorConfig read(Path file) {
     String json;
     try {
       json = Files.readString(file, StandardCharsets.UTF_8);
@@ -44,7 +60,7 @@ public final class ConfigFile {
       throw new IllegalArgumentException(
           "config file " + file + " is not valid: " + e.getMessage(), e);
     }
-    return apply(b.build(), base, file.toString());
+    return b.build();
   }
 
   static Settings apply(CoordinatorConfig config, Settings base, String source) {

@@ -11,6 +11,9 @@ import javax.annotation.Nullable;
  * @param runAt run no earlier than this; at most one of runAt and delay
  * @param delay run no earlier than now plus this
  * @param traceParent the producer's W3C {@code traceparent}, carried to the worker
+ * @param uniqueKey the unique-while-active key; empty for none
+ * @param uniqueReturnsExisting on a unique key clash, answer with the active job instead of
+ *     refusing
  */
 public record EnqueueCommand(
     String queue,
@@ -22,7 +25,36 @@ public record EnqueueCommand(
     @Nullable Duration delay,
     String idempotencyKey,
     RetryOverride retry,
-    String traceParent) {
+    String traceParent,
+    String uniqueKey,
+    boolean uniqueReturnsExisting) {
+
+  /** A command without a unique key. */
+  public EnqueueCommand(
+      String queue,
+      String type,
+      byte[] payload,
+      String contentType,
+      int priority,
+      @Nullable Instant runAt,
+      @Nullable Duration delay,
+      String idempotencyKey,
+      RetryOverride retry,
+      String traceParent) {
+    this(
+        queue,
+        type,
+        payload,
+        contentType,
+        priority,
+        runAt,
+        delay,
+        idempotencyKey,
+        retry,
+        traceParent,
+        "",
+        false);
+  }
 
   public EnqueueCommand {
     Objects.requireNonNull(queue, "queue");
@@ -32,6 +64,7 @@ public record EnqueueCommand(
     Objects.requireNonNull(idempotencyKey, "idempotencyKey");
     Objects.requireNonNull(retry, "retry");
     Objects.requireNonNull(traceParent, "traceParent");
+    Objects.requireNonNull(uniqueKey, "uniqueKey");
   }
 
   /** A plain job of this type in the default queue, for tests and samples. */

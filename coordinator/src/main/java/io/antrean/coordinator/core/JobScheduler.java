@@ -131,7 +131,11 @@ public final class JobScheduler {
             });
   }
 
-  private void announce(List<EnqueueResult> results, Instant now) {
+  /**
+   * Announces jobs stored without this scheduler (a schedule's fire): reports them and wakes the
+   * waiting workers of their queues, or arms a wake-up for jobs due later.
+   */
+  public void announce(List<EnqueueResult> results, Instant now) {
     HashSet<String> readyQueues = new HashSet<>();
     for (EnqueueResult r : results) {
       if (r.deduplicated()) {

@@ -10,6 +10,7 @@ import javax.annotation.Nullable;
  * @param idempotencyKey null when the producer gave none
  * @param traceParent the producer's W3C {@code traceparent}; null for none
  * @param idempotencyExpiresAt how long the key is remembered; null exactly when the key is null
+ * @param uniqueKey the unique-while-active key; null for none
  */
 public record NewJob(
     String queue,
@@ -21,7 +22,34 @@ public record NewJob(
     @Nullable String idempotencyKey,
     @Nullable Instant idempotencyExpiresAt,
     RetryPolicy retryPolicy,
-    @Nullable String traceParent) {
+    @Nullable String traceParent,
+    @Nullable UniqueKey uniqueKey) {
+
+  /** A job without a unique key. */
+  public NewJob(
+      String queue,
+      String type,
+      byte[] payload,
+      String contentType,
+      int priority,
+      Instant runAt,
+      @Nullable String idempotencyKey,
+      @Nullable Instant idempotencyExpiresAt,
+      RetryPolicy retryPolicy,
+      @Nullable String traceParent) {
+    this(
+        queue,
+        type,
+        payload,
+        contentType,
+        priority,
+        runAt,
+        idempotencyKey,
+        idempotencyExpiresAt,
+        retryPolicy,
+        traceParent,
+        null);
+  }
 
   public NewJob {
     Objects.requireNonNull(queue, "queue");

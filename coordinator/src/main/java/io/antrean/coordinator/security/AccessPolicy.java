@@ -19,6 +19,9 @@ import java.util.Set;
  *       GetQueueRates</td><td>reader, admin</td></tr>
  *   <tr><td>AdminService PauseQueue, ResumeQueue, RedriveDeadLetters, PurgeDeadLetters</td>
  *       <td>admin</td></tr>
+ *   <tr><td>ScheduleService GetSchedule, ListSchedules</td><td>reader, admin</td></tr>
+ *   <tr><td>ScheduleService CreateSchedule, UpdateSchedule, DeleteSchedule, PauseSchedule,
+ *       ResumeSchedule</td><td>admin</td></tr>
  *   <tr><td>grpc.health.v1 (health checks)</td><td>no authentication</td></tr>
  *   <tr><td>anything else (reflection, dashboard page, metrics)</td><td>any identity</td></tr>
  * </table>
@@ -33,6 +36,7 @@ public final class AccessPolicy {
   private static final String JOBS = "antrean.v1.JobService/";
   private static final String ADMIN = "antrean.v1.AdminService/";
   private static final String WORKERS = "antrean.v1.WorkerService/";
+  private static final String SCHEDULES = "antrean.v1.ScheduleService/";
 
   private static final Map<String, Set<Role>> ROLES =
       Map.ofEntries(
@@ -51,7 +55,14 @@ public final class AccessPolicy {
           Map.entry(ADMIN + "PauseQueue", OPERATE),
           Map.entry(ADMIN + "ResumeQueue", OPERATE),
           Map.entry(ADMIN + "RedriveDeadLetters", OPERATE),
-          Map.entry(ADMIN + "PurgeDeadLetters", OPERATE));
+          Map.entry(ADMIN + "PurgeDeadLetters", OPERATE),
+          Map.entry(SCHEDULES + "GetSchedule", OPERATE_READ),
+          Map.entry(SCHEDULES + "ListSchedules", OPERATE_READ),
+          Map.entry(SCHEDULES + "CreateSchedule", OPERATE),
+          Map.entry(SCHEDULES + "UpdateSchedule", OPERATE),
+          Map.entry(SCHEDULES + "DeleteSchedule", OPERATE),
+          Map.entry(SCHEDULES + "PauseSchedule", OPERATE),
+          Map.entry(SCHEDULES + "ResumeSchedule", OPERATE));
 
   private AccessPolicy() {}
 

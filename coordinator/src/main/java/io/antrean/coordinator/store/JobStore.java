@@ -52,9 +52,16 @@ public interface JobStore extends AutoCloseable {
    * #deleteFinished} or {@link #purgeDeadLetters}) is not stored again: its result is the existing
    * job, flagged as deduplicated. A forgotten key is taken over by the new job.
    *
+   * <p>A job with a unique key ({@link io.antrean.coordinator.job.UniqueKey}) is not stored while a
+   * PENDING or RUNNING job of its queue (an earlier job of the same call included) holds that key:
+   * its result is that job, flagged as deduplicated, if it asked for it back; else the call throws.
+   * Exact under many processes sharing the store.
+   *
    * @return one result per job, in order
    * @throws IdempotencyConflictException if a remembered key was used with a different type or
    *     payload; nothing is stored
+   * @throws UniqueKeyConflictException if an active job holds a job's unique key and that job asked
+   *     to be refused; nothing is stored
    */
   List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now);
 
@@ -253,10 +260,11 @@ public interface JobStore extends AutoCloseable {
 
   /**
    * Takes dead-lettered jobs out of the dead-letter queue for a new life, all in one atomic change.
-   * Ids of jobs that are not FAILED (or do not exist, or appear a second time) are skipped. The
-   * i-th job redriven (counting from 0, in the order of {@code jobIds}, skipped ids not counted)
-   * becomes PENDING with run time {@code firstRunAt + i * spacing}, so a large redrive is spread
-   * out instead of landing on the workers at once.
+   * Ids of jobs that are not FAILED (or do not exist, or appear a second time) are skipped, and so
+   * are jobs whose unique key another PENDING or RUNNING job holds. The i-th job redriven (counting
+   * from 0, in the order of {@code jobIds}, skipped ids not counted) becomes PENDING with run time
+   * {@code firstRunAt + i * spacing}, so a large redrive is spread out instead of landing on the
+   * workers at once.
    *
    * <p>A redriven job has a fresh budget: attempts and lease expiries are 0, any cancellation
    * request is cleared, and its result, progress, finish time and lease are gone. Its last error
@@ -324,6 +332,12 @@ public interface JobStore extends AutoCloseable {
    * every change comes through the one coordinator, which wakes its own long-polls).
    */
   default void subscribeJobsReady(Consumer<String> queueListener) {}
+
+  /**
+   * The store's durable schedules, kept in the same database so that a schedule's fire and the jobs
+   * it enqueues commit together. The same object on every call; closed with the store.
+   */
+  ScheduleStore schedules();
 
   /**
    * Releases the store's resources; calls already accepted finish first. A closed store answers

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.BeforeEach;
  * @see RedriveContract
  * @see RetentionContract
  * @see QueueControlContract
+ * @see ScheduleContract
+ * @see UniqueKeyContract
  */
 public abstract class JobStoreContract
     implements ProducerContract,
@@ -42,7 +44,9 @@ public abstract class JobStoreContract
         DeadLetterContract,
         RedriveContract,
         RetentionContract,
-        QueueControlContract {
+        QueueControlContract,
+        ScheduleContract,
+        UniqueKeyContract {
 
   /** The store under test; a backend's own tests may replace it (after reopening, say). */
   protected JobStore store;

@@ -19,6 +19,9 @@ import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.RetryPlanner;
+import io.antrean.coordinator.store.ScheduleStore;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -53,6 +56,7 @@ public abstract class JdbcJobStore implements JobStore {
   private final Runner read;
   private final Runner transaction;
   private final Runner autonomous;
+  private final ScheduleStore schedules;
 
   /**
    * @param snapshot runs a read of several statements that must agree with each other
@@ -67,6 +71,39 @@ public abstract class JdbcJobStore implements JobStore {
     this.read = read;
     this.transaction = transaction;
     this.autonomous = autonomous;
+    this.schedules = new JdbcScheduleStore(new Transactions());
+  }
+
+  @Override
+  public ScheduleStore schedules() {
+    return schedules;
+  }
+
+  /** Schedule work through this store's read and transaction runners, enqueueing as it does. */
+  private final class Transactions implements ScheduleTransactions {
+    @Override
+    public <T> T read(String what, Work<T> work) {
+      return JdbcJobStore.this.read(what, s -> work.run(session(s)));
+    }
+
+    @Override
+    public <T> T write(String what, Work<T> work) {
+      return transaction(what, s -> work.run(session(s)));
+    }
+
+    private ScheduleSession session(JdbcSession s) {
+      return new ScheduleSession() {
+        @Override
+        public PreparedStatement prepare(String sql) throws SQLException {
+          return s.prepare(sql);
+        }
+
+        @Override
+        public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) throws SQLException {
+          return s.dialect().enqueue(s, jobs, now);
+        }
+      };
+    }
   }
 
   private <T> T snapshot(String what, SessionWork<T> work) {

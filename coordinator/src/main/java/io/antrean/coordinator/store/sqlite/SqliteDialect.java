@@ -213,6 +213,10 @@ final class SqliteDialect extends JdbcDialect {
       throws SQLException {
     List<EnqueueResult> results = new ArrayList<>(jobs.size());
     for (NewJob job : jobs) {
+      if (job.uniqueKey() != null) {
+        results.add(ProducerWrites.enqueueUnique(session, job, now));
+        continue;
+      }
       byte[] fingerprint = job.idempotencyKey() == null ? null : Fingerprints.of(job);
       Optional<Job> existing =
           fingerprint == null
