@@ -216,7 +216,7 @@ public interface ScheduleContract extends JobStoreFixture {
 
     List<Job> leased =
         store().lease(new LeaseSpec("w", "reports", java.util.Set.of(), 1, at(60)), at(21));
-    store().complete(first.id(), token(leased.get(0)), "w", null, null, at(22));
+    store().complete(first.id(), LeaseClaim.of(leased.get(0)), "w", null, null, at(22));
     ScheduleFired fired = schedules().fire(firing(d, at(30), at(40), true), at(30)).orElseThrow();
     assertThat(fired.enqueued()).hasSize(1);
   }

@@ -49,13 +49,13 @@ public interface UniqueKeyContract extends JobStoreFixture {
   default void keyIsFreeAgainOnceTheJobSucceedsFailsOrIsCancelled() {
     Job first = enqueue(job("sync").unique("k", false).build());
     Job leased = leaseOne("w");
-    store().complete(first.id(), token(leased), "w", null, null, at(1));
+    store().complete(first.id(), LeaseClaim.of(leased), "w", null, null, at(1));
 
     Job second = enqueue(job("sync").unique("k", false).build());
     store().cancel(second.id(), at(2));
     Job third = enqueue(job("sync").unique("k", false).build());
     Job leasedThird = leaseOne("w", at(3), at(30));
-    store().fail(third.id(), token(leasedThird), "w", PERMANENT, NEVER_RETRY, at(4));
+    store().fail(third.id(), LeaseClaim.of(leasedThird), "w", PERMANENT, NEVER_RETRY, at(4));
     Job fourth = enqueue(job("sync").unique("k", false).build());
 
     assertThat(List.of(first.id(), second.id(), third.id(), fourth.id())).doesNotHaveDuplicates();
