@@ -73,6 +73,8 @@ function newContext(job) {
   const ctx = {
     job,
     token: job.lease.fencing_token,
+    // The lease's secret: echoed with the token on every report, never logged.
+    leaseId: job.lease.lease_id,
     deadline: Date.now() + ttlMs,
     progress: '',
     stopReason: null,
@@ -165,7 +167,7 @@ async function heartbeat() {
       const answer = await unary(
         'Heartbeat',
         { worker_id: workerId, lease_ttl: duration(ttlMs / 1000), worker: workerInfo,
-          leases: beating.map((c) => ({ job_id: c.job.id, fencing_token: c.token, progress: c.progress })) },
+          leases: beating.map((c) => ({ job_id: c.job.id, fencing_token: c.token, lease_id: c.leaseId, progress: c.progress })) },
         Math.min(intervalMs, 10000),
       );
       heartbeat.backoff.reset();
@@ -212,7 +214,7 @@ async function run(ctx) {
       }
       const { kind, retryAfter } = classify(error);
       const request = {
-        job_id: job.id, fencing_token: ctx.token, worker_id: workerId, kind,
+        job_id: job.id, fencing_token: ctx.token, lease_id: ctx.leaseId, worker_id: workerId, kind,
         error_type: error.constructor.name, error_message: String(error.message),
         stack_trace: String(error.stack || ''),
       };
@@ -228,7 +230,7 @@ async function run(ctx) {
     }
     if (ctx.claim()) {
       const answer = await report(ctx, 'Complete', {
-        job_id: job.id, fencing_token: ctx.token, worker_id: workerId, result,
+        job_id: job.id, fencing_token: ctx.token, lease_id: ctx.leaseId, worker_id: workerId, result,
         result_content_type: 'application/json',
       });
       if (answer) log('INFO', 'job ' + job.id + ' completed');
@@ -241,7 +243,7 @@ async function run(ctx) {
 
 async function release(ctx, reason) {
   const answer = await report(ctx, 'Release', {
-    job_id: ctx.job.id, fencing_token: ctx.token, worker_id: workerId, reason,
+    job_id: ctx.job.id, fencing_token: ctx.token, lease_id: ctx.leaseId, worker_id: workerId, reason,
   });
   if (answer) log('INFO', 'job ' + ctx.job.id + ' released (' + reason + ')');
 }

@@ -61,11 +61,13 @@ class Backoff:
 
 
 class JobContext:
-    """One held lease: the job, its token, its local deadline, and why it must stop (if it must)."""
+    """One held lease: the job, its token and lease id, its local deadline, and why it must stop."""
 
     def __init__(self, job, ttl):
         self.job = job
         self.token = job.lease.fencing_token
+        # The lease's secret: echoed with the token on every report, never logged.
+        self.lease_id = job.lease.lease_id
         self.deadline = time.monotonic() + ttl
         self.progress = ""
         self.stop_reason = None  # "lost", "expired", "cancelled" or "shutdown"
@@ -198,7 +200,8 @@ class Worker:
             return sent + self.interval
         request = ws.HeartbeatRequest(
             worker_id=self.worker_id, lease_ttl=seconds(self.ttl), worker=self.info,
-            leases=[ws.LeaseRef(job_id=c.job.id, fencing_token=c.token, progress=c.progress)
+            leases=[ws.LeaseRef(job_id=c.job.id, fencing_token=c.token, lease_id=c.lease_id,
+                                progress=c.progress)
                     for c in live])
         try:
             answer = self.stub.Heartbeat(request, timeout=min(self.interval, 10))
@@ -237,7 +240,8 @@ class Worker:
             except Exception as error:  # noqa: BLE001 - every failure is classified and reported
                 kind, retry_after = classify(error)
                 request = ws.FailRequest(
-                    job_id=job.id, fencing_token=ctx.token, worker_id=self.worker_id, kind=kind,
+                    job_id=job.id, fencing_token=ctx.token, lease_id=ctx.lease_id,
+                    worker_id=self.worker_id, kind=kind,
                     error_type=type(error).__name__, error_message=str(error),
                     stack_trace=traceback.format_exc())
                 if retry_after is not None:
@@ -250,6 +254,7 @@ class Worker:
             else:
                 if ctx.claim_outcome():
                     request = ws.CompleteRequest(job_id=job.id, fencing_token=ctx.token,
+                                                 lease_id=ctx.lease_id,
                                                  worker_id=self.worker_id, result=result,
                                                  result_content_type="application/json")
                     if self.report(ctx, "Complete",
@@ -269,6 +274,7 @@ class Worker:
 
     def release(self, ctx, reason):
         request = ws.ReleaseRequest(job_id=ctx.job.id, fencing_token=ctx.token,
+                                    lease_id=ctx.lease_id,
                                     worker_id=self.worker_id, reason=reason)
         if self.report(ctx, "Release", lambda t: self.stub.Release(request, timeout=t)) is not None:
             log.info("job %d released (%s)", ctx.job.id, reason)

@@ -133,6 +133,7 @@ final class LeaseScenario {
         CompleteRequest.newBuilder()
             .setJobId(job.getId())
             .setFencingToken(job.getLease().getFencingToken())
+            .setLeaseId(job.getLease().getLeaseId())
             .setWorkerId(WORKER_ID)
             .build();
     call("Complete of job " + job.getId(), () -> deadlined(stub).complete(request));

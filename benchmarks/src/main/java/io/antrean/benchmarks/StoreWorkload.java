@@ -7,6 +7,7 @@ import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseSpec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -70,7 +71,7 @@ public final class StoreWorkload {
   public static void completeEach(JobStore store, List<Job> leased) {
     for (Job job : leased) {
       store.complete(
-          job.id(), job.lease().fencingToken(), WORKER, RESULT, "application/json", Instant.now());
+          job.id(), LeaseClaim.of(job), WORKER, RESULT, "application/json", Instant.now());
     }
   }
 
@@ -78,8 +79,7 @@ public final class StoreWorkload {
   public static List<CompletionOutcome> completeAll(JobStore store, List<Job> leased) {
     List<Completion> completions = new ArrayList<>(leased.size());
     for (Job job : leased) {
-      completions.add(
-          new Completion(job.id(), job.lease().fencingToken(), RESULT, "application/json"));
+      completions.add(new Completion(job.id(), LeaseClaim.of(job), RESULT, "application/json"));
     }
     return store.completeAll(WORKER, completions, Instant.now());
   }
@@ -96,6 +96,7 @@ public final class StoreWorkload {
         null,
         null,
         RetryPolicy.DEFAULT,
+        null,
         null,
         null);
   }

@@ -233,6 +233,9 @@ public interface AntreanClient extends AutoCloseable {
    */
   DeadLetters deadLetters();
 
+  /** The durable schedules, on this client's connection and deadline. */
+  Schedules schedules();
+
   /**
    * A client that shares this one's connection but gives each call the given deadline. Closing the
    * returned client does nothing; the connection belongs to this one.

@@ -21,6 +21,7 @@ import io.antrean.proto.v1.PauseQueueRequest;
 import io.antrean.proto.v1.QueueInfo;
 import io.antrean.proto.v1.QueueLimits;
 import io.antrean.proto.v1.ResumeQueueRequest;
+import io.antrean.proto.v1.ScheduleServiceGrpc;
 import io.antrean.proto.v1.SetQueueLimitsRequest;
 import io.antrean.proto.v1.WatchJobRequest;
 import io.antrean.proto.v1.WatchJobResponse;
@@ -220,6 +221,11 @@ public final class GrpcAntreanClient implements AntreanClient {
   @Override
   public DeadLetters deadLetters() {
     return new GrpcDeadLetters(adminStub, timeout);
+  }
+
+  @Override
+  public Schedules schedules() {
+    return new GrpcSchedules(ScheduleServiceGrpc.newBlockingStub(adminStub.getChannel()), timeout);
   }
 
   @Override

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.antrean.client.internal.ProtoTime;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.RetryPolicy;
+import io.antrean.proto.v1.UniqueConflict;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -137,6 +138,23 @@ public final class JobSpec {
     public Builder concurrencyKey(String key) {
       requireNotBlank(key, "concurrency key");
       request.setConcurrencyKey(key);
+      return this;
+    }
+
+    /**
+     * Makes the job unique while active: while a job of the same queue with this key is pending or
+     * running, this one is not stored and the enqueue fails with {@link AlreadyExistsException}
+     * (the active job's id in its details), or, with {@code returnExisting}, answers with the
+     * active job flagged deduplicated. Not together with an idempotency key.
+     */
+    public Builder uniqueKey(String key, boolean returnExisting) {
+      requireNotBlank(key, "unique key");
+      request
+          .setUniqueKey(key)
+          .setOnUniqueConflict(
+              returnExisting
+                  ? UniqueConflict.UNIQUE_CONFLICT_RETURN_EXISTING
+                  : UniqueConflict.UNIQUE_CONFLICT_REJECT);
       return this;
     }
 

@@ -2,6 +2,7 @@ package io.antrean.coordinator;
 
 import io.antrean.coordinator.api.AdminServiceCalls;
 import io.antrean.coordinator.api.JobServiceCalls;
+import io.antrean.coordinator.api.ScheduleServiceCalls;
 import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.core.BackgroundDuties;
 import io.antrean.coordinator.core.DeadLetters;
@@ -13,7 +14,9 @@ import io.antrean.coordinator.core.QueueControl;
 import io.antrean.coordinator.core.QueueRates;
 import io.antrean.coordinator.core.RecoveryCounters;
 import io.antrean.coordinator.core.RetentionSweep;
+import io.antrean.coordinator.core.ScheduleDuty;
 import io.antrean.coordinator.core.SchedulerEvents;
+import io.antrean.coordinator.core.Schedules;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.grpc.AdmissionInterceptor;
@@ -53,6 +56,9 @@ public final class Coordinator implements AutoCloseable {
   private static final long WATCH_RECHECK_MILLIS = 1000;
   private static final long WORKER_REGISTRY_SWEEP_MILLIS = 10_000;
 
+  /** How often due schedules are looked for: a fire is at most about this late. */
+  private static final long SCHEDULE_TICK_MILLIS = 200;
+
   private final JobStore store;
   private final JobScheduler scheduler;
   private final JobWatchers watchers;
@@ -61,6 +67,8 @@ public final class Coordinator implements AutoCloseable {
   private final WorkerRegistry workers = new WorkerRegistry();
   private final QueueRates rates = new QueueRates();
   private final AdminServiceCalls admin;
+  private final Schedules schedules;
+  private final ScheduleDuty scheduleDuty;
   private final ScheduledExecutorService timers;
   private final ExecutorService dispatch;
   private final BackgroundDuties duties;
@@ -109,6 +117,18 @@ public final class Coordinator implements AutoCloseable {
     this.admin =
         new AdminServiceCalls(
             new DeadLetters(scheduler), new QueueControl(scheduler), workers, rates, clock);
+    this.schedules = new Schedules(store.schedules(), settings, clock);
+    this.scheduleDuty =
+        new ScheduleDuty(
+            store.schedules(),
+            settings.idempotencyWindow(),
+            scheduler::announce,
+            metrics.scheduleEvents());
+    timers.scheduleWithFixedDelay(
+        () -> fireSchedules(clock),
+        SCHEDULE_TICK_MILLIS,
+        SCHEDULE_TICK_MILLIS,
+        TimeUnit.MILLISECONDS);
     this.duties =
         new BackgroundDuties(
             scheduler.leaseExpiryDuty(counters),
@@ -133,11 +153,20 @@ public final class Coordinator implements AutoCloseable {
                 watchers,
                 workers,
                 admin,
+                new ScheduleServiceCalls(schedules),
                 clock,
                 security.reflection(),
                 interceptors.toArray(ServerInterceptor[]::new))
             .start();
     this.http = httpEndpoint == null ? null : startHttp(httpEndpoint, settings, clock, security);
+  }
+
+  private void fireSchedules(Clock clock) {
+    try {
+      scheduleDuty.runOnce(clock.instant());
+    } catch (RuntimeException e) {
+      log.warn("looking for due schedules failed; trying again shortly", e);
+    }
   }
 
   private HttpApiServer startHttp(
@@ -148,6 +177,7 @@ public final class Coordinator implements AutoCloseable {
           endpoint,
           new JobServiceCalls(scheduler, clock),
           admin,
+          new ScheduleServiceCalls(schedules),
           metrics,
           () -> store.list(new JobQuery(null, null, null, null, 1)),
           settings.maxPayloadBytes(),
@@ -259,6 +289,11 @@ public final class Coordinator implements AutoCloseable {
 
   public JobScheduler scheduler() {
     return scheduler;
+  }
+
+  /** The durable schedules (create, update, pause...), as the ScheduleService serves them. */
+  public Schedules schedules() {
+    return schedules;
   }
 
   /** Who watches which job (WatchJob calls). */

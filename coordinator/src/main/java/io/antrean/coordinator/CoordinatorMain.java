@@ -1,17 +1,21 @@
 package io.antrean.coordinator;
 
+import io.antrean.coordinator.api.ScheduleMapper;
 import io.antrean.coordinator.config.ConfigFile;
 import io.antrean.coordinator.core.DeadLetterAlert;
 import io.antrean.coordinator.core.InFlightLimits;
 import io.antrean.coordinator.core.Retention;
 import io.antrean.coordinator.core.Settings;
+import io.antrean.coordinator.core.ValidationException;
 import io.antrean.coordinator.http.HttpEndpoint;
+import io.antrean.coordinator.schedule.Schedule;
 import io.antrean.coordinator.security.SecurityConfig;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.postgres.PostgresJobStore;
 import io.antrean.coordinator.store.postgres.PostgresOptions;
 import io.antrean.coordinator.store.sqlite.SqliteJobStore;
+import io.antrean.proto.v1.ScheduleDefinition;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -241,6 +246,11 @@ public final class CoordinatorMain implements Callable<Integer> {
             inFlight,
             securityConfig);
     log.info("in-flight limits: {}", inFlight);
+    if (config != null && !declareSchedules(coordinator)) {
+      coordinator.close();
+      security.close();
+      return 78;
+    }
     // SIGTERM and SIGINT are the normal way to stop: close gracefully, then exit 0 (not 143).
     Thread hook =
         new Thread(
@@ -269,6 +279,25 @@ public final class CoordinatorMain implements Callable<Integer> {
     }
     coordinator.awaitTermination();
     return 0;
+  }
+
+  /** Creates or updates the schedules of the config file; false (logged) if one is invalid. */
+  private boolean declareSchedules(Coordinator coordinator) {
+    List<ScheduleDefinition> declared = ConfigFile.schedules(config);
+    for (int i = 0; i < declared.size(); i++) {
+      try {
+        Schedule s =
+            coordinator
+                .schedules()
+                .declare(ScheduleMapper.command(declared.get(i), "schedules[" + i + "]."));
+        log.info("schedule '{}' declared; next fire at {}", s.name(), s.nextFireAt());
+      } catch (ValidationException e) {
+        log.error("{}: schedules[{}] is not valid: {}", config, i, e.getMessage());
+        System.err.println("antrean coordinator: " + config + ": " + e.getMessage());
+        return false;
+      }
+    }
+    return true;
   }
 
   private String httpHostOrHost() {

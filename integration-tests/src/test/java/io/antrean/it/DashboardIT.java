@@ -7,13 +7,18 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.util.Durations;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.CompleteRequest;
+import io.antrean.proto.v1.CreateScheduleRequest;
+import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.ErrorKind;
 import io.antrean.proto.v1.FailRequest;
+import io.antrean.proto.v1.GetScheduleRequest;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.ListQueuesRequest;
 import io.antrean.proto.v1.RateLimit;
+import io.antrean.proto.v1.ScheduleDefinition;
+import io.antrean.proto.v1.ScheduleServiceGrpc;
 import io.antrean.proto.v1.SetQueueLimitsRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import java.io.File;
@@ -119,6 +124,7 @@ class DashboardIT {
             FailRequest.newBuilder()
                 .setJobId(id)
                 .setFencingToken(first.getLease().getFencingToken())
+                .setLeaseId(first.getLease().getLeaseId())
                 .setWorkerId("it-1")
                 .setKind(ErrorKind.ERROR_KIND_PERMANENT)
                 .setErrorType("ReportTemplateMissing")
@@ -144,6 +150,7 @@ class DashboardIT {
             CompleteRequest.newBuilder()
                 .setJobId(id)
                 .setFencingToken(second.getLease().getFencingToken())
+                .setLeaseId(second.getLease().getLeaseId())
                 .setWorkerId("it-2")
                 .setResult(ByteString.copyFromUtf8("{\"pages\":3,\"url\":\"/r/1\"}"))
                 .build());
@@ -215,6 +222,43 @@ class DashboardIT {
     waitForText(
         By.cssSelector("section[data-queue='default'] .limits"),
         "limits: at most 1 running per key, at most 10 per 1s started");
+  }
+
+  @Test
+  void schedulesPageShowsNextAndLastFiresAndPausesASchedule() throws Exception {
+    cluster.startCoordinator();
+    ScheduleServiceGrpc.ScheduleServiceBlockingStub schedules =
+        ScheduleServiceGrpc.newBlockingStub(cluster.channel())
+            .withDeadlineAfter(30, TimeUnit.SECONDS);
+    schedules.createSchedule(
+        CreateScheduleRequest.newBuilder()
+            .setSchedule(
+                ScheduleDefinition.newBuilder()
+                    .setName("tick")
+                    .setInterval(Durations.fromSeconds(1))
+                    .setTemplate(
+                        EnqueueRequest.newBuilder().setQueue(MANUAL).setType("bench.noop")))
+            .build());
+
+    browser.get(cluster.httpBase() + "/#/schedules");
+    By row = By.cssSelector("#schedules tr[data-schedule='tick']");
+    waitForText(row, "every 1s");
+    waitForText(By.cssSelector("#schedules tr[data-schedule='tick'] td.last"), "(pending)");
+    assertThat(
+            browser.findElements(
+                By.cssSelector("#schedules tr[data-schedule='tick'] td.upcoming div")))
+        .hasSize(3);
+    click(By.cssSelector("button.pause[data-schedule='tick']"));
+    waitForText(By.cssSelector("#schedules tr[data-schedule='tick'] td.state"), "paused since");
+    assertThat(
+            schedules
+                .getSchedule(GetScheduleRequest.newBuilder().setName("tick").build())
+                .getSchedule()
+                .getPaused())
+        .isTrue();
+
+    click(By.cssSelector("button.resume[data-schedule='tick']"));
+    waitForText(By.cssSelector("#schedules tr[data-schedule='tick'] td.state"), "running");
   }
 
   /** A stub with a fresh deadline: one made at the start can run out before a slow test ends. */

@@ -111,6 +111,7 @@ class FailuresIT {
         FailRequest.newBuilder()
             .setJobId(id)
             .setFencingToken(first.getLease().getFencingToken())
+            .setLeaseId(first.getLease().getLeaseId())
             .setWorkerId("w1")
             .setKind(ErrorKind.ERROR_KIND_PERMANENT)
             .setErrorType("ReportTemplateMissing")
@@ -132,6 +133,7 @@ class FailuresIT {
         CompleteRequest.newBuilder()
             .setJobId(id)
             .setFencingToken(second.getLease().getFencingToken())
+            .setLeaseId(second.getLease().getLeaseId())
             .setWorkerId("w2")
             .setResult(ByteString.copyFromUtf8("{\"pages\":1}"))
             .build());

@@ -260,6 +260,7 @@ class InteropIT {
         CompleteRequest.newBuilder()
             .setJobId(id)
             .setFencingToken(currentToken)
+            .setLeaseId(taken.get(0).getLease().getLeaseId())
             .setWorkerId("java-taker")
             .setResult(ByteString.copyFromUtf8("{}"))
             .build());

@@ -92,6 +92,7 @@ class LeaseProtocolIT {
     return CompleteRequest.newBuilder()
         .setJobId(job.getId())
         .setFencingToken(job.getLease().getFencingToken())
+        .setLeaseId(job.getLease().getLeaseId())
         .setWorkerId(job.getLease().getWorkerId())
         .setResult(ByteString.copyFrom("{\"by\":\"" + by + "\"}", StandardCharsets.UTF_8))
         .build();

@@ -246,6 +246,7 @@ class OperatorPagesIT {
                 FailRequest.newBuilder()
                     .setJobId(job.getId())
                     .setFencingToken(job.getLease().getFencingToken())
+                    .setLeaseId(job.getLease().getLeaseId())
                     .setWorkerId("it-worker")
                     .setKind(ErrorKind.ERROR_KIND_PERMANENT)
                     .setErrorType(type)

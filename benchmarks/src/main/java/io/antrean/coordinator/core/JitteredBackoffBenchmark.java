@@ -70,7 +70,7 @@ public class JitteredBackoffBenchmark {
             now.minusSeconds(60),
             now.minusSeconds(10),
             null,
-            new LeaseInfo("bench-worker", 3, now.plusSeconds(20)),
+            new LeaseInfo("bench-worker", 3, now.plusSeconds(20), null),
             null,
             false,
             List.of(),

@@ -45,6 +45,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
       StatsCommand.class,
       DlqCommand.class,
       QueueCommand.class,
+      ScheduleCommand.class,
       WorkersCommand.class,
       SamplesCommand.class,
       CommandLine.HelpCommand.class

@@ -68,6 +68,19 @@ final class EnqueueCommand implements Callable<Integer> {
       description = "The key the queue's per-key concurrency limit counts the job under.")
   private String concurrencyKey;
 
+  @Option(
+      names = "--unique-key",
+      paramLabel = "KEY",
+      description =
+          "Unique while active: refused (exit code 1, naming the active job) while a job of the"
+              + " queue with this key is pending or running.")
+  private String uniqueKey;
+
+  @Option(
+      names = "--return-existing",
+      description = "With --unique-key: print the active job instead of refusing.")
+  private boolean returnExisting;
+
   @Option(names = "--max-attempts", paramLabel = "N", description = "Attempts in all, 1 = none.")
   private Integer maxAttempts;
 
@@ -122,6 +135,9 @@ final class EnqueueCommand implements Callable<Integer> {
       }
       if (concurrencyKey != null) {
         builder.concurrencyKey(concurrencyKey);
+      }
+      if (uniqueKey != null) {
+        builder.uniqueKey(uniqueKey, returnExisting);
       }
       if (maxAttempts != null) {
         builder.maxAttempts(maxAttempts);

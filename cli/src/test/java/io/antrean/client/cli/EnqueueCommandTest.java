@@ -10,11 +10,13 @@ import com.google.rpc.Code;
 import io.antrean.client.FakeJobService;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.EnqueueResponse;
+import io.antrean.proto.v1.UniqueConflict;
 import io.grpc.Status;
 import io.grpc.protobuf.StatusProto;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -54,6 +56,19 @@ class EnqueueCommandTest {
     CliHarness.Result result = cli.run("enqueue", "--type", "t", "--idempotency-key", "k");
 
     assertThat(result.out().strip()).isEqualTo("7 deduplicated");
+  }
+
+  @Test
+  void uniqueKeyAndReturnExistingLandInTheRequest() {
+    cli.run("enqueue", "--type", "sync", "--unique-key", "customer-7");
+    cli.run("enqueue", "--type", "sync", "--unique-key", "customer-7", "--return-existing");
+
+    List<EnqueueRequest> sent = cli.service.requestsOf(EnqueueRequest.class);
+    assertThat(sent).extracting(EnqueueRequest::getUniqueKey).containsOnly("customer-7");
+    assertThat(sent)
+        .extracting(EnqueueRequest::getOnUniqueConflict)
+        .containsExactly(
+            UniqueConflict.UNIQUE_CONFLICT_REJECT, UniqueConflict.UNIQUE_CONFLICT_RETURN_EXISTING);
   }
 
   @Test

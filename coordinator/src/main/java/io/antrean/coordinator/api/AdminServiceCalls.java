@@ -48,6 +48,7 @@ public final class AdminServiceCalls {
   private final WorkerRegistry workers;
   private final QueueRates rates;
   private final Clock clock;
+  private final JobAccess access;
 
   public AdminServiceCalls(
       DeadLetters deadLetters,
@@ -60,6 +61,7 @@ public final class AdminServiceCalls {
     this.workers = workers;
     this.rates = rates;
     this.clock = clock;
+    this.access = new JobAccess(deadLetters::find);
   }
 
   public ListWorkersResponse listWorkers(ListWorkersRequest request) {
@@ -85,12 +87,14 @@ public final class AdminServiceCalls {
   /** The dead letter with its attempt history. */
   public GetDeadLetterResponse getDeadLetter(GetDeadLetterRequest request) {
     JobServiceCalls.requirePositiveId(request.getId());
+    access.check(request.getId());
     return GetDeadLetterResponse.newBuilder()
         .setJob(JobMapper.job(deadLetters.get(request.getId())))
         .build();
   }
 
   public RedriveDeadLettersResponse redriveDeadLetters(RedriveDeadLettersRequest request) {
+    access.checkAll(request.getIdsList());
     RedriveOutcome outcome =
         deadLetters.redrive(
             new DeadLetterSelection(
@@ -108,6 +112,7 @@ public final class AdminServiceCalls {
   }
 
   public PurgeDeadLettersResponse purgeDeadLetters(PurgeDeadLettersRequest request) {
+    access.checkAll(request.getIdsList());
     int purged =
         deadLetters.purge(
             new DeadLetterSelection(

@@ -10,9 +10,13 @@ import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.OverloadedException;
+import io.antrean.coordinator.store.ScheduleExistsException;
+import io.antrean.coordinator.store.ScheduleNotFoundException;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.UniqueKeyConflictException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
@@ -33,6 +37,8 @@ import org.slf4j.LoggerFactory;
  * @param limit the limit reached, for {@link ErrorCategory#RESOURCE_EXHAUSTED}; else null
  * @param retryAfter how long to wait, for {@link ErrorCategory#RESOURCE_EXHAUSTED}; else null
  * @param correlationId the id logged with the stack trace, for {@link ErrorCategory#INTERNAL}
+ * @param metadata more machine-readable facts about the error (the {@code ErrorInfo} metadata over
+ *     gRPC), for example the {@code existing_job_id} of a unique key clash; usually empty
  */
 public record ApiError(
     ErrorCategory category,
@@ -41,7 +47,8 @@ public record ApiError(
     List<FieldViolation> violations,
     @Nullable String limit,
     @Nullable Duration retryAfter,
-    @Nullable String correlationId) {
+    @Nullable String correlationId,
+    Map<String, String> metadata) {
   private static final Logger log = LoggerFactory.getLogger(ApiError.class);
 
   public ApiError {
@@ -49,6 +56,19 @@ public record ApiError(
     Objects.requireNonNull(reason, "reason");
     Objects.requireNonNull(message, "message");
     violations = List.copyOf(violations);
+    metadata = Map.copyOf(metadata);
+  }
+
+  /** An error without metadata. */
+  public ApiError(
+      ErrorCategory category,
+      String reason,
+      String message,
+      List<FieldViolation> violations,
+      @Nullable String limit,
+      @Nullable Duration retryAfter,
+      @Nullable String correlationId) {
+    this(category, reason, message, violations, limit, retryAfter, correlationId, Map.of());
   }
 
   /**
@@ -76,6 +96,29 @@ public record ApiError(
     }
     if (t instanceof JobNotFoundException) {
       return plain(ErrorCategory.NOT_FOUND, "JOB_NOT_FOUND", t);
+    }
+    if (t instanceof ScheduleNotFoundException) {
+      return plain(ErrorCategory.NOT_FOUND, "SCHEDULE_NOT_FOUND", t);
+    }
+    if (t instanceof ScheduleExistsException) {
+      return plain(ErrorCategory.ALREADY_EXISTS, "SCHEDULE_EXISTS", t);
+    }
+    if (t instanceof UniqueKeyConflictException e) {
+      return new ApiError(
+          ErrorCategory.ALREADY_EXISTS,
+          "UNIQUE_KEY_ACTIVE",
+          e.getMessage(),
+          List.of(),
+          null,
+          null,
+          null,
+          Map.of(
+              "existing_job_id",
+              Long.toString(e.existingJobId()),
+              "queue",
+              e.queue(),
+              "unique_key",
+              e.uniqueKey()));
     }
     if (t instanceof IdempotencyConflictException) {
       return plain(ErrorCategory.ALREADY_EXISTS, "IDEMPOTENCY_KEY_CONFLICT", t);

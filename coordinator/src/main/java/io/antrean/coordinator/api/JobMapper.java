@@ -20,6 +20,7 @@ import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.Lease;
 import io.antrean.proto.v1.QueueStats;
 import io.antrean.proto.v1.RetryPolicy;
+import io.antrean.proto.v1.UniqueConflict;
 
 /** Maps between the antrean.v1 messages and the coordinator's domain types. Stateless. */
 public final class JobMapper {
@@ -62,10 +63,26 @@ public final class JobMapper {
         r.getIdempotencyKey(),
         retry,
         r.getTraceParent(),
-        r.getConcurrencyKey());
+        r.getConcurrencyKey(),
+        r.getUniqueKey(),
+        r.getOnUniqueConflict() == UniqueConflict.UNIQUE_CONFLICT_RETURN_EXISTING);
   }
 
-  /** A job as a message, with its history when the snapshot carries one. */
+  /**
+   * A job just leased, as the Lease answer gives it to the worker that took it: the only message
+   * that carries the lease id. Every other mapping ({@link #job}) leaves it out.
+   */
+  public static io.antrean.proto.v1.Job leasedJob(Job j) {
+    io.antrean.proto.v1.Job job = job(j);
+    if (j.lease() == null || j.lease().leaseId() == null) {
+      return job;
+    }
+    io.antrean.proto.v1.Job.Builder b = job.toBuilder();
+    b.getLeaseBuilder().setLeaseId(j.lease().leaseId().text());
+    return b.build();
+  }
+
+  /** A job as a message, with its history when the snapshot carries one; never a lease id. */
   public static io.antrean.proto.v1.Job job(Job j) {
     io.antrean.proto.v1.Job.Builder b =
         io.antrean.proto.v1.Job.newBuilder()
@@ -118,7 +135,8 @@ public final class JobMapper {
 
   /**
    * The lease, with its fencing token only for its holder: with authentication on, a caller that is
-   * not the identity holding the lease sees who holds it and until when, never the token.
+   * not the identity holding the lease sees who holds it and until when, never the token. The lease
+   * id is never set here (see {@link #leasedJob}).
    */
   static Lease lease(LeaseInfo l) {
     return Lease.newBuilder()

@@ -4,7 +4,9 @@ import io.antrean.coordinator.core.EnqueueCommand;
 import io.antrean.coordinator.core.FieldViolation;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.ValidationException;
+import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.StoreFutures;
@@ -24,7 +26,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongFunction;
 
 /**
  * The JobService's calls without a transport: a request message in, a response message out, each
@@ -38,10 +42,12 @@ public final class JobServiceCalls {
 
   private final JobScheduler scheduler;
   private final Clock clock;
+  private final JobAccess access;
 
   public JobServiceCalls(JobScheduler scheduler, Clock clock) {
     this.scheduler = scheduler;
     this.clock = clock;
+    this.access = new JobAccess(JobServiceCalls.lookup(scheduler));
   }
 
   public EnqueueResponse enqueue(EnqueueRequest request) {
@@ -78,9 +84,29 @@ public final class JobServiceCalls {
         .build();
   }
 
+  private static LongFunction<Optional<Job>> lookup(JobScheduler scheduler) {
+    return id -> {
+      try {
+        return Optional.of(scheduler.get(id));
+      } catch (JobNotFoundException e) {
+        return Optional.empty();
+      }
+    };
+  }
+
+  /**
+   * For WatchJob, which streams instead of answering here: the caller may use the job's queue.
+   *
+   * @throws io.antrean.coordinator.security.AccessDeniedException otherwise
+   */
+  public void checkAccess(long jobId) {
+    access.check(jobId);
+  }
+
   /** The job with its attempt history. */
   public GetJobResponse getJob(GetJobRequest request) {
     requirePositiveId(request.getId());
+    access.check(request.getId());
     return GetJobResponse.newBuilder()
         .setJob(JobMapper.job(scheduler.get(request.getId())))
         .build();
@@ -120,6 +146,7 @@ public final class JobServiceCalls {
 
   public CancelJobResponse cancelJob(CancelJobRequest request) {
     requirePositiveId(request.getId());
+    access.check(request.getId());
     return CancelJobResponse.newBuilder()
         .setJob(JobMapper.job(scheduler.cancel(request.getId())))
         .build();

@@ -10,6 +10,7 @@ import io.antrean.coordinator.store.RateLimit;
 import io.antrean.proto.config.v1.CoordinatorConfig;
 import io.antrean.proto.config.v1.JobTypeConfig;
 import io.antrean.proto.config.v1.QueueConfig;
+import io.antrean.proto.v1.ScheduleDefinition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -81,6 +83,16 @@ public final class ConfigFile {
 
   private static RateLimit rate(io.antrean.proto.v1.RateLimit r) {
     return new RateLimit(r.getStarts(), duration(r.getInterval()));
+  }
+
+  /**
+   * The schedules the file declares, in file order, unchecked (the coordinator validates them as it
+   * declares them).
+   *
+   * @throws IllegalArgumentException naming the file and the fault, for a file that cannot be used
+   */
+  public static List<ScheduleDefinition> schedules(Path file) {
+    return read(file).getSchedulesList();
   }
 
   private static CoordinatorConfig read(Path file) {

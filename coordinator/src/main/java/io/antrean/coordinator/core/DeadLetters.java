@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +41,11 @@ public final class DeadLetters {
   public JobPage list(DeadLetterQuery query) {
     checkRange(query);
     return store.listDeadLetters(query);
+  }
+
+  /** Any job by id, in whatever state, or empty; for the per-queue check of calls by id. */
+  public Optional<Job> find(long jobId) {
+    return store.get(jobId);
   }
 
   /**

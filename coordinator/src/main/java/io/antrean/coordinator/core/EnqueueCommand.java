@@ -12,6 +12,9 @@ import javax.annotation.Nullable;
  * @param delay run no earlier than now plus this
  * @param traceParent the producer's W3C {@code traceparent}, carried to the worker
  * @param concurrencyKey the key the queue's per-key concurrency limit counts the job under
+ * @param uniqueKey the unique-while-active key; empty for none
+ * @param uniqueReturnsExisting on a unique key clash, answer with the active job instead of
+ *     refusing
  */
 public record EnqueueCommand(
     String queue,
@@ -24,20 +27,11 @@ public record EnqueueCommand(
     String idempotencyKey,
     RetryOverride retry,
     String traceParent,
-    String concurrencyKey) {
+    String concurrencyKey,
+    String uniqueKey,
+    boolean uniqueReturnsExisting) {
 
-  public EnqueueCommand {
-    Objects.requireNonNull(queue, "queue");
-    Objects.requireNonNull(type, "type");
-    Objects.requireNonNull(payload, "payload");
-    Objects.requireNonNull(contentType, "contentType");
-    Objects.requireNonNull(idempotencyKey, "idempotencyKey");
-    Objects.requireNonNull(retry, "retry");
-    Objects.requireNonNull(traceParent, "traceParent");
-    Objects.requireNonNull(concurrencyKey, "concurrencyKey");
-  }
-
-  /** A command without a concurrency key. */
+  /** A command without a concurrency key or a unique key. */
   public EnqueueCommand(
       String queue,
       String type,
@@ -60,7 +54,21 @@ public record EnqueueCommand(
         idempotencyKey,
         retry,
         traceParent,
-        "");
+        "",
+        "",
+        false);
+  }
+
+  public EnqueueCommand {
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(payload, "payload");
+    Objects.requireNonNull(contentType, "contentType");
+    Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+    Objects.requireNonNull(retry, "retry");
+    Objects.requireNonNull(traceParent, "traceParent");
+    Objects.requireNonNull(concurrencyKey, "concurrencyKey");
+    Objects.requireNonNull(uniqueKey, "uniqueKey");
   }
 
   /** A plain job of this type in the default queue, for tests and samples. */

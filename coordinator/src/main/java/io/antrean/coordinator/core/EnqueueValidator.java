@@ -2,6 +2,7 @@ package io.antrean.coordinator.core;
 
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.RetryPolicy;
+import io.antrean.coordinator.job.UniqueKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -61,7 +62,13 @@ final class EnqueueValidator {
     return jobs;
   }
 
-  private NewJob check(EnqueueCommand cmd, Instant now, String prefix, List<FieldViolation> out) {
+  /**
+   * Checks one command as {@link #toNewJob(EnqueueCommand, Instant)} does, adding its faults (named
+   * under {@code prefix}) to {@code out} instead of throwing.
+   *
+   * @return the job, or null when there were faults
+   */
+  NewJob check(EnqueueCommand cmd, Instant now, String prefix, List<FieldViolation> out) {
     int before = out.size();
     String queue = Names.queueOrDefault(cmd.queue());
     addIfProblem(out, prefix + "queue", Names.queueProblem(queue));
@@ -90,6 +97,16 @@ final class EnqueueValidator {
           new FieldViolation(
               prefix + "idempotency_key",
               "idempotency key longer than " + MAX_KEY_LENGTH + " characters"));
+    }
+    if (cmd.uniqueKey().length() > MAX_KEY_LENGTH) {
+      out.add(
+          new FieldViolation(
+              prefix + "unique_key", "unique key longer than " + MAX_KEY_LENGTH + " characters"));
+    }
+    if (!cmd.uniqueKey().isEmpty() && !cmd.idempotencyKey().isEmpty()) {
+      out.add(
+          new FieldViolation(
+              prefix + "unique_key", "give idempotency_key or unique_key, not both"));
     }
     if (cmd.traceParent().length() > MAX_TRACE_PARENT_LENGTH) {
       out.add(
@@ -120,7 +137,10 @@ final class EnqueueValidator {
         key == null ? null : now.plus(settings.idempotencyWindow()),
         policy,
         cmd.traceParent().isEmpty() ? null : cmd.traceParent(),
-        cmd.concurrencyKey().isEmpty() ? null : cmd.concurrencyKey());
+        cmd.concurrencyKey().isEmpty() ? null : cmd.concurrencyKey(),
+        cmd.uniqueKey().isEmpty()
+            ? null
+            : new UniqueKey(cmd.uniqueKey(), cmd.uniqueReturnsExisting()));
   }
 
   private static Instant runAt(

@@ -14,6 +14,7 @@ import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
@@ -130,7 +131,11 @@ public final class JobScheduler {
             });
   }
 
-  private void announce(List<EnqueueResult> results, Instant now) {
+  /**
+   * Announces jobs stored without this scheduler (a schedule's fire): reports them and wakes the
+   * waiting workers of their queues, or arms a wake-up for jobs due later.
+   */
+  public void announce(List<EnqueueResult> results, Instant now) {
     HashSet<String> readyQueues = new HashSet<>();
     for (EnqueueResult r : results) {
       if (r.deduplicated()) {
@@ -211,11 +216,11 @@ public final class JobScheduler {
    */
   public CompletableFuture<Job> completeAsync(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType) {
-    return reports.complete(jobId, fencingToken, workerId, result, resultContentType);
+    return reports.complete(jobId, claim, workerId, result, resultContentType);
   }
 
   /**
@@ -230,13 +235,13 @@ public final class JobScheduler {
   }
 
   /** Records a failed attempt; the job is retried later or dead-lettered. */
-  public Job fail(long jobId, long fencingToken, String workerId, Failure failure) {
-    return reports.fail(jobId, fencingToken, workerId, failure);
+  public Job fail(long jobId, LeaseClaim claim, String workerId, Failure failure) {
+    return reports.fail(jobId, claim, workerId, failure);
   }
 
   /** Hands a job back without spending an attempt. */
-  public Job release(long jobId, long fencingToken, String workerId, String reason) {
-    return reports.release(jobId, fencingToken, workerId, reason);
+  public Job release(long jobId, LeaseClaim claim, String workerId, String reason) {
+    return reports.release(jobId, claim, workerId, reason);
   }
 
   /**
@@ -365,7 +370,7 @@ public final class JobScheduler {
     public void giveBack(List<Job> jobs) {
       for (Job job : jobs) {
         try {
-          release(job.id(), job.lease().fencingToken(), job.lease().workerId(), "lease call gone");
+          release(job.id(), LeaseClaim.of(job), job.lease().workerId(), "lease call gone");
         } catch (RuntimeException e) {
           // The lease will expire and the job will be taken back by its timer.
         }

@@ -7,6 +7,7 @@ import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
@@ -90,14 +91,14 @@ final class WorkerReports {
    */
   CompletableFuture<Job> complete(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType) {
     WorkerRequests.leaseCall(jobId, workerId);
     Instant now = clock.instant();
     return store
-        .completeAsync(jobId, fencingToken, workerId, result, resultContentType, now)
+        .completeAsync(jobId, claim, workerId, result, resultContentType, now)
         .handle(
             (job, error) -> {
               if (error != null) {
@@ -108,7 +109,7 @@ final class WorkerReports {
                 throw failure;
               }
               if (!isRepeat(job, now)) {
-                events.onCompleted(job, runTime(jobId, fencingToken, now));
+                events.onCompleted(job, runTime(jobId, claim.fencingToken(), now));
               }
               return job;
             });
@@ -144,13 +145,13 @@ final class WorkerReports {
   }
 
   /** Records a failed attempt; the job is retried later or dead-lettered. */
-  Job fail(long jobId, long fencingToken, String workerId, Failure failure) {
+  Job fail(long jobId, LeaseClaim claim, String workerId, Failure failure) {
     WorkerRequests.leaseCall(jobId, workerId);
     Failure bounded = WorkerRequests.failure(failure);
     Instant now = clock.instant();
     Job job;
     try {
-      job = store.fail(jobId, fencingToken, workerId, bounded, planner, now);
+      job = store.fail(jobId, claim, workerId, bounded, planner, now);
     } catch (LeaseLostException e) {
       events.onStaleRejected();
       throw e;
@@ -158,7 +159,7 @@ final class WorkerReports {
     if (isRepeat(job, now)) {
       return job;
     }
-    events.onFailed(job, failure.kind(), runTime(jobId, fencingToken, now));
+    events.onFailed(job, failure.kind(), runTime(jobId, claim.fencingToken(), now));
     if (job.state() == JobState.PENDING) {
       wakeups.wakeAt(job.queue(), job.runAt());
     } else if (job.state() == JobState.FAILED) {
@@ -168,11 +169,11 @@ final class WorkerReports {
   }
 
   /** Hands a job back without spending an attempt. */
-  Job release(long jobId, long fencingToken, String workerId, String reason) {
+  Job release(long jobId, LeaseClaim claim, String workerId, String reason) {
     WorkerRequests.leaseCall(jobId, workerId);
     Job job;
     try {
-      job = store.release(jobId, fencingToken, workerId, reason, clock.instant());
+      job = store.release(jobId, claim, workerId, reason, clock.instant());
     } catch (LeaseLostException e) {
       events.onStaleRejected();
       throw e;

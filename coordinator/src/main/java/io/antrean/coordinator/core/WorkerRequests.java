@@ -75,10 +75,7 @@ final class WorkerRequests {
         .check(leaseTtl == null || !leaseTtl.isZero(), "lease_ttl", "must be positive")
         .throwIfAny();
     return renewals.stream()
-        .map(
-            r ->
-                new LeaseRenewal(
-                    r.jobId(), r.fencingToken(), cut(r.progress(), MAX_PROGRESS_CHARS)))
+        .map(r -> new LeaseRenewal(r.jobId(), r.lease(), cut(r.progress(), MAX_PROGRESS_CHARS)))
         .toList();
   }
 

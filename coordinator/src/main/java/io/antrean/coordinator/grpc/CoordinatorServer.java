@@ -1,11 +1,13 @@
 package io.antrean.coordinator.grpc;
 
 import io.antrean.coordinator.api.AdminServiceCalls;
+import io.antrean.coordinator.api.ScheduleServiceCalls;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
 import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.ScheduleServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.BindableService;
 import io.grpc.Server;
@@ -22,9 +24,9 @@ import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gRPC server's lifecycle: JobService, WorkerService, AdminService, health and reflection (v1
- * and v1alpha) on a server built from the given builder (tests pass an in-process one), each
- * answering a request whose bytes do not parse {@code INVALID_ARGUMENT} ({@link
+ * The gRPC server's lifecycle: JobService, WorkerService, AdminService, ScheduleService, health and
+ * reflection (v1 and v1alpha) on a server built from the given builder (tests pass an in-process
+ * one), each answering a request whose bytes do not parse {@code INVALID_ARGUMENT} ({@link
  * UnparseableRequests}). Thread-safe.
  */
 public final class CoordinatorServer {
@@ -36,6 +38,7 @@ public final class CoordinatorServer {
    * @param watchers serves WatchJob
    * @param workers learns of workers from their calls
    * @param admin answers the AdminService (built on the same core, registry and clock)
+   * @param schedules answers the ScheduleService
    * @param interceptors run on every call whose request parses, for example {@link
    *     RpcMetricsInterceptor}; they see typed requests
    */
@@ -45,9 +48,10 @@ public final class CoordinatorServer {
       JobWatchers watchers,
       WorkerRegistry workers,
       AdminServiceCalls admin,
+      ScheduleServiceCalls schedules,
       Clock clock,
       ServerInterceptor... interceptors) {
-    this(builder, scheduler, watchers, workers, admin, clock, true, interceptors);
+    this(builder, scheduler, watchers, workers, admin, schedules, clock, true, interceptors);
   }
 
   /**
@@ -60,6 +64,7 @@ public final class CoordinatorServer {
       JobWatchers watchers,
       WorkerRegistry workers,
       AdminServiceCalls admin,
+      ScheduleServiceCalls schedules,
       Clock clock,
       boolean reflection,
       ServerInterceptor... interceptors) {
@@ -74,6 +79,7 @@ public final class CoordinatorServer {
         .addService(guarded(new GrpcJobService(scheduler, clock, watchers), withQueues))
         .addService(guarded(new GrpcWorkerService(scheduler, workers, clock), withQueues))
         .addService(guarded(new GrpcAdminService(admin), withQueues))
+        .addService(guarded(new GrpcScheduleService(schedules), withQueues))
         .addService(guarded(health.getHealthService(), interceptors));
     if (reflection) {
       builder
@@ -108,6 +114,7 @@ public final class CoordinatorServer {
     health.setStatus(JobServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     health.setStatus(WorkerServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     health.setStatus(AdminServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
+    health.setStatus(ScheduleServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     return this;
   }
 

@@ -72,6 +72,7 @@ public final class GrpcJobService extends JobServiceGrpc.JobServiceImplBase {
         new JobWatchStream((ServerCallStreamObserver<WatchJobResponse>) observer);
     try {
       JobServiceCalls.requirePositiveId(request.getId());
+      calls.checkAccess(request.getId());
       stream.attach(watchers.watch(request.getId(), stream));
     } catch (RuntimeException e) {
       stream.onEnd(e);

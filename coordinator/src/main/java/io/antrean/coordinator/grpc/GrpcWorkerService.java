@@ -19,6 +19,7 @@ import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
+import io.antrean.proto.v1.CompleteItem;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.CompleteResponse;
 import io.antrean.proto.v1.CompleteStatus;
@@ -36,6 +37,7 @@ import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -110,7 +112,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
             return;
           }
           LeaseResponse.Builder b = LeaseResponse.newBuilder();
-          leased.forEach(j -> b.addJobs(JobMapper.job(j)));
+          leased.forEach(j -> b.addJobs(JobMapper.leasedJob(j)));
           observer.onNext(b.build());
           observer.onCompleted();
         });
@@ -122,15 +124,15 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
     String workerId = CallerIdentity.workerId(request.getWorkerId());
     CompletableFuture<HeldHeartbeat> answer;
     try {
-      List<LeaseRenewal> renewals =
-          request.getLeasesList().stream()
-              .map(
-                  l ->
-                      new LeaseRenewal(
-                          l.getJobId(),
-                          l.getFencingToken(),
-                          l.getProgress().isEmpty() ? null : l.getProgress()))
-              .toList();
+      List<LeaseRenewal> renewals = new ArrayList<>(request.getLeasesCount());
+      for (int i = 0; i < request.getLeasesCount(); i++) {
+        io.antrean.proto.v1.LeaseRef l = request.getLeases(i);
+        renewals.add(
+            new LeaseRenewal(
+                l.getJobId(),
+                LeaseClaims.of(l.getFencingToken(), l.getLeaseId(), "leases[" + i + "].lease_id"),
+                l.getProgress().isEmpty() ? null : l.getProgress()));
+      }
       answer =
           scheduler.heartbeat(
               CallerIdentity.workerId(request.getWorkerId()),
@@ -202,7 +204,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
             scheduler
                 .completeAsync(
                     request.getJobId(),
-                    request.getFencingToken(),
+                    LeaseClaims.of(request.getFencingToken(), request.getLeaseId(), "lease_id"),
                     CallerIdentity.workerId(request.getWorkerId()),
                     request.getResult().toByteArray(),
                     emptyToNull(request.getResultContentType()))
@@ -217,16 +219,17 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
     Unary.answerAsync(
         observer,
         () -> {
-          List<Completion> completions =
-              request.getItemsList().stream()
-                  .map(
-                      i ->
-                          new Completion(
-                              i.getJobId(),
-                              i.getFencingToken(),
-                              i.getResult().toByteArray(),
-                              emptyToNull(i.getResultContentType())))
-                  .toList();
+          List<Completion> completions = new ArrayList<>(request.getItemsCount());
+          for (int n = 0; n < request.getItemsCount(); n++) {
+            CompleteItem i = request.getItems(n);
+            completions.add(
+                new Completion(
+                    i.getJobId(),
+                    LeaseClaims.of(
+                        i.getFencingToken(), i.getLeaseId(), "items[" + n + "].lease_id"),
+                    i.getResult().toByteArray(),
+                    emptyToNull(i.getResultContentType())));
+          }
           return scheduler
               .completeAll(CallerIdentity.workerId(request.getWorkerId()), completions)
               .whenComplete(
@@ -271,7 +274,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
             job =
                 scheduler.fail(
                     request.getJobId(),
-                    request.getFencingToken(),
+                    LeaseClaims.of(request.getFencingToken(), request.getLeaseId(), "lease_id"),
                     CallerIdentity.workerId(request.getWorkerId()),
                     failure);
           } finally {
@@ -293,7 +296,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
           try {
             scheduler.release(
                 request.getJobId(),
-                request.getFencingToken(),
+                LeaseClaims.of(request.getFencingToken(), request.getLeaseId(), "lease_id"),
                 CallerIdentity.workerId(request.getWorkerId()),
                 request.getReason().isEmpty() ? "released" : request.getReason());
           } finally {

@@ -44,6 +44,7 @@ public final class StatusMapping {
     if (e.correlationId() != null) {
       info.putMetadata("correlation_id", e.correlationId());
     }
+    info.putAllMetadata(e.metadata());
     com.google.rpc.Status.Builder status =
         com.google.rpc.Status.newBuilder().setCode(code(e).getNumber()).setMessage(e.message());
     if (e.category() == ErrorCategory.INVALID_ARGUMENT) {

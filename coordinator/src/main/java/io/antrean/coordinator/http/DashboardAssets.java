@@ -32,6 +32,7 @@ final class DashboardAssets {
           "dead-letters.js",
           "jobs.js",
           "workers.js",
+          "schedules.js",
           "app.js");
   private static final Map<String, String> TYPES =
       Map.of(

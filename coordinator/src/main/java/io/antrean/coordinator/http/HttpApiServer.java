@@ -2,6 +2,7 @@ package io.antrean.coordinator.http;
 
 import io.antrean.coordinator.api.AdminServiceCalls;
 import io.antrean.coordinator.api.JobServiceCalls;
+import io.antrean.coordinator.api.ScheduleServiceCalls;
 import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.metrics.CoordinatorMetrics;
 import io.antrean.coordinator.security.SecurityConfig;
@@ -26,11 +27,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The coordinator's HTTP server: the JSON API ({@link JobRoutes}, {@link DeadLetterRoutes}), {@code
- * /metrics}, {@code /healthz} and {@code /readyz} ({@link OpsRoutes}), on an embedded Jetty server
- * with the connection limit and timeouts of {@link HttpServerLimits}. What Jetty refuses before a
- * route runs (a malformed request line or URI, too large headers) is answered as JSON by {@link
- * ProtocolErrorHandler}.
+ * The coordinator's HTTP server: the JSON API ({@link JobRoutes}, {@link DeadLetterRoutes}, {@link
+ * ScheduleRoutes}...), {@code /metrics}, {@code /healthz} and {@code /readyz} ({@link OpsRoutes}),
+ * on an embedded Jetty server with the connection limit and timeouts of {@link HttpServerLimits}.
+ * What Jetty refuses before a route runs (a malformed request line or URI, too large headers) is
+ * answered as JSON by {@link ProtocolErrorHandler}.
  *
  * <p>Jetty reads request lines and headers without holding a thread; a route runs on a pool thread
  * and blocks it while it reads a body, so a client that stalls half-way through its body holds that
@@ -85,6 +86,7 @@ public final class HttpApiServer implements AutoCloseable {
       HttpEndpoint endpoint,
       JobServiceCalls jobs,
       AdminServiceCalls admin,
+      ScheduleServiceCalls schedules,
       CoordinatorMetrics metrics,
       Runnable storeRead,
       int maxPayloadBytes,
@@ -94,6 +96,7 @@ public final class HttpApiServer implements AutoCloseable {
         endpoint,
         jobs,
         admin,
+        schedules,
         metrics,
         storeRead,
         maxPayloadBytes,
@@ -113,6 +116,7 @@ public final class HttpApiServer implements AutoCloseable {
       HttpEndpoint endpoint,
       JobServiceCalls jobs,
       AdminServiceCalls admin,
+      ScheduleServiceCalls schedules,
       CoordinatorMetrics metrics,
       Runnable storeRead,
       int maxPayloadBytes,
@@ -139,6 +143,7 @@ public final class HttpApiServer implements AutoCloseable {
     new JobRoutes(jobs).addTo(router);
     new DeadLetterRoutes(admin).addTo(router);
     new QueueRoutes(admin).addTo(router);
+    new ScheduleRoutes(schedules).addTo(router);
     new OperatorRoutes(admin).addTo(router);
     new OpsRoutes(metrics, readiness, security.warning()).addTo(router);
     new DashboardAssets().addTo(router);

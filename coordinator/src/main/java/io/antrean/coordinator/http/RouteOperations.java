@@ -12,6 +12,7 @@ import javax.annotation.Nullable;
 final class RouteOperations {
   private static final String JOBS = "antrean.v1.JobService/";
   private static final String ADMIN = "antrean.v1.AdminService/";
+  private static final String SCHEDULES = "antrean.v1.ScheduleService/";
   private static final Map<String, String> OPERATIONS =
       Map.ofEntries(
           Map.entry("POST /v1/jobs", JOBS + "Enqueue"),
@@ -28,7 +29,14 @@ final class RouteOperations {
           Map.entry("GET /v1/rates", ADMIN + "GetQueueRates"),
           Map.entry("POST /v1/queues/{queue}:pause", ADMIN + "PauseQueue"),
           Map.entry("POST /v1/queues/{queue}:resume", ADMIN + "ResumeQueue"),
-          Map.entry("POST /v1/queues/{queue}:limits", ADMIN + "SetQueueLimits"));
+          Map.entry("POST /v1/queues/{queue}:limits", ADMIN + "SetQueueLimits"),
+          Map.entry("GET /v1/schedules", SCHEDULES + "ListSchedules"),
+          Map.entry("POST /v1/schedules", SCHEDULES + "CreateSchedule"),
+          Map.entry("GET /v1/schedules/{name}", SCHEDULES + "GetSchedule"),
+          Map.entry("PUT /v1/schedules/{name}", SCHEDULES + "UpdateSchedule"),
+          Map.entry("DELETE /v1/schedules/{name}", SCHEDULES + "DeleteSchedule"),
+          Map.entry("POST /v1/schedules/{name}:pause", SCHEDULES + "PauseSchedule"),
+          Map.entry("POST /v1/schedules/{name}:resume", SCHEDULES + "ResumeSchedule"));
 
   /** Probes, the dashboard's static files (they hold no data) and sign-in itself. */
   private static final Set<String> OPEN =

@@ -110,6 +110,36 @@ public record Job(
         concurrencyKey);
   }
 
+  /** This snapshot with another lease. */
+  public Job withLease(@Nullable LeaseInfo newLease) {
+    return new Job(
+        id,
+        queue,
+        type,
+        payload,
+        contentType,
+        priority,
+        runAt,
+        idempotencyKey,
+        retryPolicy,
+        attempts,
+        leaseExpiries,
+        releases,
+        state,
+        result,
+        resultContentType,
+        lastError,
+        createdAt,
+        updatedAt,
+        finishedAt,
+        newLease,
+        progress,
+        cancelRequested,
+        history,
+        traceParent,
+        concurrencyKey);
+  }
+
   @Override
   public String toString() {
     return "Job{id="

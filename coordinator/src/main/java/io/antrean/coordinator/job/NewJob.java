@@ -12,6 +12,7 @@ import javax.annotation.Nullable;
  * @param idempotencyExpiresAt how long the key is remembered; null exactly when the key is null
  * @param concurrencyKey the key its queue's per-key concurrency limit counts it under (a customer
  *     id, say); null for none
+ * @param uniqueKey the unique-while-active key; null for none
  */
 public record NewJob(
     String queue,
@@ -24,7 +25,35 @@ public record NewJob(
     @Nullable Instant idempotencyExpiresAt,
     RetryPolicy retryPolicy,
     @Nullable String traceParent,
-    @Nullable String concurrencyKey) {
+    @Nullable String concurrencyKey,
+    @Nullable UniqueKey uniqueKey) {
+
+  /** A job without a concurrency key or a unique key. */
+  public NewJob(
+      String queue,
+      String type,
+      byte[] payload,
+      String contentType,
+      int priority,
+      Instant runAt,
+      @Nullable String idempotencyKey,
+      @Nullable Instant idempotencyExpiresAt,
+      RetryPolicy retryPolicy,
+      @Nullable String traceParent) {
+    this(
+        queue,
+        type,
+        payload,
+        contentType,
+        priority,
+        runAt,
+        idempotencyKey,
+        idempotencyExpiresAt,
+        retryPolicy,
+        traceParent,
+        null,
+        null);
+  }
 
   public NewJob {
     Objects.requireNonNull(queue, "queue");

@@ -1,5 +1,6 @@
 package io.antrean.coordinator.metrics;
 
+import io.antrean.coordinator.core.ScheduleEvents;
 import io.antrean.coordinator.core.SchedulerEvents;
 import io.antrean.coordinator.store.QueueCounts;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -23,7 +24,8 @@ import java.util.function.Supplier;
  * antrean_stale_completions_rejected_total}, {@code antrean_queue_depth}, {@code
  * antrean_oldest_pending_age_seconds}, {@code antrean_dead_letter_depth}, {@code
  * antrean_enqueue_to_start_seconds}, {@code antrean_job_run_seconds}, {@code
- * antrean_rpc_duration_seconds}, {@code antrean_jobs_held_by_limits} (see {@link #watchLimits});
+ * antrean_rpc_duration_seconds}, {@code antrean_schedule_fires_total}, {@code
+ * antrean_schedule_misses_total}, {@code antrean_jobs_held_by_limits} (see {@link #watchLimits});
  * and the Prometheus client's standard JVM and process metrics ({@code jvm_*}, {@code process_*}).
  * Thread-safe.
  */
@@ -35,6 +37,7 @@ public final class CoordinatorMetrics {
   private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
   private final PrometheusSchedulerEvents events;
   private final RpcDurations rpc;
+  private final PrometheusScheduleEvents scheduleEvents;
 
   /**
    * @param queueCounts every queue's counts as of now (the store's stats); called at most once a
@@ -47,6 +50,7 @@ public final class CoordinatorMetrics {
   CoordinatorMetrics(Supplier<List<QueueCounts>> queueCounts, LongSupplier nanoTime) {
     this.events = new PrometheusSchedulerEvents(registry);
     this.rpc = new RpcDurations(registry);
+    this.scheduleEvents = new PrometheusScheduleEvents(registry);
     new QueueGauges(queueCounts, nanoTime).register(registry);
     JvmMetrics.builder().register(registry);
   }
@@ -63,6 +67,11 @@ public final class CoordinatorMetrics {
   /** The listener to give the scheduling core. */
   public SchedulerEvents schedulerEvents() {
     return events;
+  }
+
+  /** The listener to give the schedule duty. */
+  public ScheduleEvents scheduleEvents() {
+    return scheduleEvents;
   }
 
   /** Where gRPC and HTTP calls are timed. */

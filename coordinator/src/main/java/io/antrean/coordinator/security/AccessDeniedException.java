@@ -44,6 +44,17 @@ public final class AccessDeniedException extends RuntimeException {
         "identity '" + identity + "' may not use queue '" + queue + "'");
   }
 
+  /**
+   * The identity may not use the queue of the job it named by id, or no such job exists: the
+   * message says neither which queue nor whether the job exists.
+   */
+  public static AccessDeniedException jobNotAllowed(String identity, long jobId) {
+    return new AccessDeniedException(
+        false,
+        "QUEUE_NOT_ALLOWED",
+        "identity '" + identity + "' may not use job " + jobId + " (not in its queues, or none)");
+  }
+
   /** True for UNAUTHENTICATED (401), false for PERMISSION_DENIED (403). */
   public boolean unauthenticated() {
     return unauthenticated;

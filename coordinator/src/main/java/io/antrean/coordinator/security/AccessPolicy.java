@@ -20,6 +20,9 @@ import java.util.Set;
  *   <tr><td>AdminService PauseQueue, ResumeQueue, SetQueueLimits, RedriveDeadLetters,
  *       PurgeDeadLetters</td>
  *       <td>admin</td></tr>
+ *   <tr><td>ScheduleService GetSchedule, ListSchedules</td><td>reader, admin</td></tr>
+ *   <tr><td>ScheduleService CreateSchedule, UpdateSchedule, DeleteSchedule, PauseSchedule,
+ *       ResumeSchedule</td><td>admin</td></tr>
  *   <tr><td>grpc.health.v1 (health checks)</td><td>no authentication</td></tr>
  *   <tr><td>anything else (reflection, dashboard page, metrics)</td><td>any identity</td></tr>
  * </table>
@@ -34,6 +37,7 @@ public final class AccessPolicy {
   private static final String JOBS = "antrean.v1.JobService/";
   private static final String ADMIN = "antrean.v1.AdminService/";
   private static final String WORKERS = "antrean.v1.WorkerService/";
+  private static final String SCHEDULES = "antrean.v1.ScheduleService/";
 
   private static final Map<String, Set<Role>> ROLES =
       Map.ofEntries(
@@ -53,7 +57,14 @@ public final class AccessPolicy {
           Map.entry(ADMIN + "ResumeQueue", OPERATE),
           Map.entry(ADMIN + "SetQueueLimits", OPERATE),
           Map.entry(ADMIN + "RedriveDeadLetters", OPERATE),
-          Map.entry(ADMIN + "PurgeDeadLetters", OPERATE));
+          Map.entry(ADMIN + "PurgeDeadLetters", OPERATE),
+          Map.entry(SCHEDULES + "GetSchedule", OPERATE_READ),
+          Map.entry(SCHEDULES + "ListSchedules", OPERATE_READ),
+          Map.entry(SCHEDULES + "CreateSchedule", OPERATE),
+          Map.entry(SCHEDULES + "UpdateSchedule", OPERATE),
+          Map.entry(SCHEDULES + "DeleteSchedule", OPERATE),
+          Map.entry(SCHEDULES + "PauseSchedule", OPERATE),
+          Map.entry(SCHEDULES + "ResumeSchedule", OPERATE));
 
   private AccessPolicy() {}
 

@@ -1,5 +1,6 @@
 package io.antrean.coordinator.security;
 
+import io.antrean.proto.v1.CreateScheduleRequest;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.GetStatsRequest;
@@ -11,6 +12,7 @@ import io.antrean.proto.v1.PurgeDeadLettersRequest;
 import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.ResumeQueueRequest;
 import io.antrean.proto.v1.SetQueueLimitsRequest;
+import io.antrean.proto.v1.UpdateScheduleRequest;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,6 +35,12 @@ public final class RequestQueues {
       List<String> queues = new ArrayList<>(r.getJobsCount());
       r.getJobsList().forEach(j -> queues.add(orDefault(j.getQueue())));
       return queues;
+    }
+    if (request instanceof CreateScheduleRequest r) {
+      return List.of(orDefault(r.getSchedule().getTemplate().getQueue()));
+    }
+    if (request instanceof UpdateScheduleRequest r) {
+      return List.of(orDefault(r.getSchedule().getTemplate().getQueue()));
     }
     if (request instanceof LeaseRequest r) {
       return List.of(orDefault(r.getQueue()));

@@ -8,9 +8,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
 import javax.net.ssl.KeyManager;
@@ -21,8 +21,8 @@ import javax.net.ssl.TrustManager;
  * The coordinator's TLS from PEM files: its certificate chain and key, and optionally the CA that
  * signs client certificates (mutual TLS; gRPC then requires one, and its subject's common name is
  * the caller's identity). One key manager and one trust manager serve gRPC and HTTPS alike, and
- * both re-read their files every {@code refresh}, so a renewed certificate is served without a
- * restart. Thread-safe.
+ * {@link PemFiles} reloads them when the files change (checked every {@code refresh}), so a renewed
+ * certificate is served from the next handshake without a restart. Thread-safe.
  */
 public final class ServerTls implements AutoCloseable {
   private final AdvancedTlsX509KeyManager keys;
@@ -49,20 +49,7 @@ public final class ServerTls implements AutoCloseable {
       @Nullable Path clientCa,
       Duration refresh,
       ScheduledExecutorService timer) {
-    List<AutoCloseable> refreshers = new ArrayList<>();
     AdvancedTlsX509KeyManager keys = new AdvancedTlsX509KeyManager();
-    try {
-      refreshers.add(
-          keys.updateIdentityCredentials(
-              certificate.toFile(),
-              privateKey.toFile(),
-              refresh.toMillis(),
-              TimeUnit.MILLISECONDS,
-              timer));
-    } catch (IOException | GeneralSecurityException e) {
-      throw new IllegalArgumentException(
-          "cannot use --tls-cert " + certificate + " with --tls-key " + privateKey + ": " + e, e);
-    }
     AdvancedTlsX509TrustManager trust = null;
     if (clientCa != null) {
       try {
@@ -71,14 +58,28 @@ public final class ServerTls implements AutoCloseable {
                 .setVerification(
                     AdvancedTlsX509TrustManager.Verification.CERTIFICATE_ONLY_VERIFICATION)
                 .build();
-        refreshers.add(
-            trust.updateTrustCredentials(
-                clientCa.toFile(), refresh.toMillis(), TimeUnit.MILLISECONDS, timer));
-      } catch (IOException | GeneralSecurityException e) {
-        throw new IllegalArgumentException("cannot use --tls-client-ca " + clientCa + ": " + e, e);
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("cannot build a trust manager", e);
       }
     }
-    return new ServerTls(keys, trust, refreshers);
+    PemFiles files;
+    try {
+      files = new PemFiles(certificate, privateKey, clientCa, keys, trust);
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalArgumentException(
+          "cannot use --tls-cert "
+              + certificate
+              + " with --tls-key "
+              + privateKey
+              + (clientCa == null ? "" : " and --tls-client-ca " + clientCa)
+              + ": "
+              + e,
+          e);
+    }
+    ScheduledFuture<?> reload =
+        timer.scheduleWithFixedDelay(
+            files::reloadIfChanged, refresh.toMillis(), refresh.toMillis(), TimeUnit.MILLISECONDS);
+    return new ServerTls(keys, trust, List.of(() -> reload.cancel(false)));
   }
 
   /** True when clients must present a certificate signed by the client CA. */

@@ -52,17 +52,25 @@ public interface JobStore extends AutoCloseable {
    * #deleteFinished} or {@link #purgeDeadLetters}) is not stored again: its result is the existing
    * job, flagged as deduplicated. A forgotten key is taken over by the new job.
    *
+   * <p>A job with a unique key ({@link io.antrean.coordinator.job.UniqueKey}) is not stored while a
+   * PENDING or RUNNING job of its queue (an earlier job of the same call included) holds that key:
+   * its result is that job, flagged as deduplicated, if it asked for it back; else the call throws.
+   * Exact under many processes sharing the store.
+   *
    * @return one result per job, in order
    * @throws IdempotencyConflictException if a remembered key was used with a different type or
    *     payload; nothing is stored
+   * @throws UniqueKeyConflictException if an active job holds a job's unique key and that job asked
+   *     to be refused; nothing is stored
    */
   List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now);
 
   /**
    * Leases up to {@code spec.maxJobs()} pending jobs of one queue whose run time has passed,
    * highest priority first, then by run time, then by id. Each leased job is RUNNING, its attempts
-   * counter is one higher, it has a new fencing token, and its history has a new {@code RUNNING}
-   * entry.
+   * counter is one higher, it has a new fencing token and a new random {@link
+   * io.antrean.coordinator.job.LeaseId} (its text is on the returned jobs only; the store keeps its
+   * digest), and its history has a new {@code RUNNING} entry.
    *
    * <p>A paused queue (see {@link #setQueuePaused}) leases nothing: the answer is empty however
    * many of its jobs are ready. The pause is checked inside the same atomic change as the lease.
@@ -94,16 +102,17 @@ public interface JobStore extends AutoCloseable {
    * Marks the job SUCCEEDED with its result.
    *
    * <p>A repeat of the holder's own accepted completion (same worker, same token, same result and
-   * content type: its first answer was lost) is answered with the job as it stands and changes
-   * nothing, not even the history; so its {@code updatedAt} is still the first completion's time.
+   * content type, same lease id: its first answer was lost) is answered with the job as it stands
+   * and changes nothing, not even the history; so its {@code updatedAt} is still the first
+   * completion's time.
    *
    * @throws JobNotFoundException if no job has this id
-   * @throws LeaseLostException if the token is not the current lease's and the call is no such
-   *     repeat
+   * @throws LeaseLostException if the claim is not the current lease's (token, lease id, worker)
+   *     and the call is no such repeat
    */
   Job complete(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
@@ -131,13 +140,12 @@ public interface JobStore extends AutoCloseable {
   /** {@link #complete}, answered through a future that fails as {@code complete} would throw. */
   default CompletableFuture<Job> completeAsync(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
       Instant now) {
-    return StoreFutures.now(
-        () -> complete(jobId, fencingToken, workerId, result, resultContentType, now));
+    return StoreFutures.now(() -> complete(jobId, claim, workerId, result, resultContentType, now));
   }
 
   /** {@link #completeAll}, answered through a future. */
@@ -166,11 +174,11 @@ public interface JobStore extends AutoCloseable {
    * which may have moved on since, and changes nothing, not even the history.
    *
    * @throws JobNotFoundException if no job has this id
-   * @throws LeaseLostException if the token is not the current lease's
+   * @throws LeaseLostException if the claim is not the current lease's (token, lease id, worker)
    */
   Job fail(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       Failure failure,
       RetryPlanner planner,
@@ -181,9 +189,9 @@ public interface JobStore extends AutoCloseable {
    * CANCELLED if a cancellation was requested meanwhile.
    *
    * @throws JobNotFoundException if no job has this id
-   * @throws LeaseLostException if the token is not the current lease's
+   * @throws LeaseLostException if the claim is not the current lease's (token, lease id, worker)
    */
-  Job release(long jobId, long fencingToken, String workerId, String reason, Instant now);
+  Job release(long jobId, LeaseClaim claim, String workerId, String reason, Instant now);
 
   /**
    * The timer path of lease expiry: if the job still runs under this token and its lease expired at
@@ -281,10 +289,11 @@ public interface JobStore extends AutoCloseable {
 
   /**
    * Takes dead-lettered jobs out of the dead-letter queue for a new life, all in one atomic change.
-   * Ids of jobs that are not FAILED (or do not exist, or appear a second time) are skipped. The
-   * i-th job redriven (counting from 0, in the order of {@code jobIds}, skipped ids not counted)
-   * becomes PENDING with run time {@code firstRunAt + i * spacing}, so a large redrive is spread
-   * out instead of landing on the workers at once.
+   * Ids of jobs that are not FAILED (or do not exist, or appear a second time) are skipped, and so
+   * are jobs whose unique key another PENDING or RUNNING job holds. The i-th job redriven (counting
+   * from 0, in the order of {@code jobIds}, skipped ids not counted) becomes PENDING with run time
+   * {@code firstRunAt + i * spacing}, so a large redrive is spread out instead of landing on the
+   * workers at once.
    *
    * <p>A redriven job has a fresh budget: attempts and lease expiries are 0, any cancellation
    * request is cleared, and its result, progress, finish time and lease are gone. Its last error
@@ -352,6 +361,12 @@ public interface JobStore extends AutoCloseable {
    * every change comes through the one coordinator, which wakes its own long-polls).
    */
   default void subscribeJobsReady(Consumer<String> queueListener) {}
+
+  /**
+   * The store's durable schedules, kept in the same database so that a schedule's fire and the jobs
+   * it enqueues commit together. The same object on every call; closed with the store.
+   */
+  ScheduleStore schedules();
 
   /**
    * Releases the store's resources; calls already accepted finish first. A closed store answers

@@ -10,6 +10,7 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.StoreFutures;
 import io.antrean.coordinator.store.sqlite.SqliteJobStore;
 import java.nio.charset.StandardCharsets;
@@ -67,10 +68,7 @@ class DeadLettersTest {
             .get(0);
     assertThat(leased.id()).isEqualTo(id);
     scheduler.fail(
-        id,
-        leased.lease().fencingToken(),
-        "w",
-        new Failure(ErrorKind.PERMANENT, "E", message, null, null));
+        id, LeaseClaim.of(leased), "w", new Failure(ErrorKind.PERMANENT, "E", message, null, null));
     return id;
   }
 

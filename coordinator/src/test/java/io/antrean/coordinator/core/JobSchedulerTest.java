@@ -10,6 +10,7 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.StoreFutures;
@@ -100,7 +101,7 @@ class JobSchedulerTest {
     List<HeartbeatResult> answer =
         scheduler.heartbeat(
             "w1",
-            List.of(new LeaseRenewal(leased.id(), leased.lease().fencingToken(), "half way")),
+            List.of(new LeaseRenewal(leased.id(), LeaseClaim.of(leased), "half way")),
             Duration.ofSeconds(10));
     assertThat(answer)
         .extracting(HeartbeatResult::status)
@@ -193,7 +194,7 @@ class JobSchedulerTest {
     Job first = leaseOne("w", Duration.ofSeconds(30));
     Failure timeout =
         new Failure(ErrorKind.RETRYABLE, "java.net.SocketTimeoutException", "slow", null, null);
-    Job retried = scheduler.fail(id, first.lease().fencingToken(), "w", timeout);
+    Job retried = scheduler.fail(id, LeaseClaim.of(first), "w", timeout);
     assertThat(retried.state()).isEqualTo(JobState.PENDING);
     assertThat(retried.runAt()).isEqualTo(clock.instant().plusSeconds(1)); // half of the 2 s cap
     assertThat(scheduler.lease(new LeaseCommand("w", "", List.of(), 1, null, Duration.ZERO)).get())
@@ -201,7 +202,7 @@ class JobSchedulerTest {
         .isEmpty();
     clock.advance(Duration.ofSeconds(1));
     Job second = leaseOne("w", Duration.ofSeconds(30));
-    Job dead = scheduler.fail(id, second.lease().fencingToken(), "w", timeout);
+    Job dead = scheduler.fail(id, LeaseClaim.of(second), "w", timeout);
     assertThat(dead.state()).isEqualTo(JobState.FAILED);
     assertThat(scheduler.get(id).history())
         .extracting(a -> a.outcome())
@@ -219,10 +220,10 @@ class JobSchedulerTest {
     assertThatThrownBy(
             () ->
                 StoreFutures.join(
-                    scheduler.completeAsync(id, leased.lease().fencingToken(), "w1", JSON, null)))
+                    scheduler.completeAsync(id, LeaseClaim.of(leased), "w1", JSON, null)))
         .isInstanceOf(LeaseLostException.class);
     assertThat(scheduler.get(id).state()).isEqualTo(JobState.RUNNING);
-    StoreFutures.join(scheduler.completeAsync(id, again.lease().fencingToken(), "w2", JSON, null));
+    StoreFutures.join(scheduler.completeAsync(id, LeaseClaim.of(again), "w2", JSON, null));
     assertThat(scheduler.get(id).state()).isEqualTo(JobState.SUCCEEDED);
   }
 

@@ -166,6 +166,7 @@ class HostileRequestsFuzzTest {
         CompleteRequest.newBuilder()
             .setJobId(id)
             .setFencingToken(leased.get(0).getLease().getFencingToken())
+            .setLeaseId(leased.get(0).getLease().getLeaseId())
             .setWorkerId("checker")
             .build());
     assertThat(jobs.getJob(GetJobRequest.newBuilder().setId(id).build()).getJob().getState())

@@ -196,13 +196,16 @@ class AuthorizationTest {
                     HeartbeatRequest.newBuilder()
                         .setWorkerId("w1")
                         .addLeases(
-                            LeaseRef.newBuilder().setJobId(leased.getId()).setFencingToken(token))
+                            LeaseRef.newBuilder()
+                                .setJobId(leased.getId())
+                                .setFencingToken(token)
+                                .setLeaseId(leased.getLease().getLeaseId()))
                         .build())
                 .getLeases(0)
                 .getStatus())
         .isEqualTo(LeaseStatus.LEASE_STATUS_LOST);
     assertRefused(
-        catching(() -> intruder.complete(complete(leased.getId(), token))),
+        catching(() -> intruder.complete(complete(leased))),
         Status.Code.FAILED_PRECONDITION,
         "LEASE_LOST");
 
@@ -221,7 +224,63 @@ class AuthorizationTest {
         .singleElement()
         .satisfies(a -> assertThat(a.getFencingToken()).isZero());
 
-    holder.complete(complete(leased.getId(), token));
+    holder.complete(complete(leased));
+  }
+
+  @Test
+  void theSameWorkerWithTheRightTokenButAGuessedOrMissingLeaseIdCannotComplete() {
+    JobServiceGrpc.newBlockingStub(as(tokens.get(Role.PRODUCER)))
+        .withDeadlineAfter(10, TimeUnit.SECONDS)
+        .enqueue(enqueue(""));
+    WorkerServiceGrpc.WorkerServiceBlockingStub holder = workers(tokens.get(Role.WORKER));
+    Job leased =
+        holder
+            .lease(
+                LeaseRequest.newBuilder()
+                    .setWorkerId("w1")
+                    .setWait(com.google.protobuf.Duration.getDefaultInstance())
+                    .build())
+            .getJobs(0);
+    String leaseId = leased.getLease().getLeaseId();
+    assertThat(leaseId).matches("[0-9a-f]{32}");
+
+    CompleteRequest guessed = complete(leased).toBuilder().setLeaseId("0".repeat(32)).build();
+    assertRefused(
+        catching(() -> holder.complete(guessed)), Status.Code.FAILED_PRECONDITION, "LEASE_LOST");
+    CompleteRequest missing = complete(leased).toBuilder().clearLeaseId().build();
+    assertRefused(
+        catching(() -> holder.complete(missing)), Status.Code.FAILED_PRECONDITION, "LEASE_LOST");
+    StatusRuntimeException malformed =
+        catching(() -> holder.complete(complete(leased).toBuilder().setLeaseId("xyz").build()));
+    assertThat(malformed.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(malformed.getStatus().getDescription()).contains("lease_id");
+
+    Job seen =
+        JobServiceGrpc.newBlockingStub(as(tokens.get(Role.ADMIN)))
+            .withDeadlineAfter(10, TimeUnit.SECONDS)
+            .getJob(GetJobRequest.newBuilder().setId(leased.getId()).build())
+            .getJob();
+    assertThat(seen.getLease().getWorkerId()).isEqualTo("worker/w1");
+    assertThat(seen.getLease().getLeaseId()).isEmpty();
+    assertThat(seen.toByteString().toStringUtf8()).doesNotContain(leaseId);
+    assertThat(seen.getHistoryList())
+        .filteredOn(a -> a.getOutcome() == AttemptOutcome.ATTEMPT_OUTCOME_STALE_COMPLETION_REJECTED)
+        .hasSize(2)
+        .allSatisfy(a -> assertThat(a.getWorkerId()).isEqualTo("worker/w1"));
+    io.antrean.proto.v1.ListJobsResponse listed =
+        JobServiceGrpc.newBlockingStub(as(tokens.get(Role.ADMIN)))
+            .withDeadlineAfter(10, TimeUnit.SECONDS)
+            .listJobs(io.antrean.proto.v1.ListJobsRequest.getDefaultInstance());
+    assertThat(listed.toByteString().toStringUtf8()).doesNotContain(leaseId);
+
+    holder.complete(complete(leased));
+    assertThat(
+            JobServiceGrpc.newBlockingStub(as(tokens.get(Role.ADMIN)))
+                .withDeadlineAfter(10, TimeUnit.SECONDS)
+                .getJob(GetJobRequest.newBuilder().setId(leased.getId()).build())
+                .getJob()
+                .getState())
+        .isEqualTo(JobState.JOB_STATE_SUCCEEDED);
   }
 
   private WorkerServiceGrpc.WorkerServiceBlockingStub workers(String token) {
@@ -236,10 +295,12 @@ class AuthorizationTest {
         .build();
   }
 
-  private static CompleteRequest complete(long id, long token) {
+  /** The holder's own Complete of the job it leased: job id, fencing token and lease id. */
+  private static CompleteRequest complete(Job leased) {
     return CompleteRequest.newBuilder()
-        .setJobId(id)
-        .setFencingToken(token)
+        .setJobId(leased.getId())
+        .setFencingToken(leased.getLease().getFencingToken())
+        .setLeaseId(leased.getLease().getLeaseId())
         .setWorkerId("w1")
         .build();
   }

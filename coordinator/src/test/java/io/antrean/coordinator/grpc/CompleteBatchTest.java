@@ -69,7 +69,9 @@ class CompleteBatchTest {
   }
 
   private static CompleteItem item(Job job) {
-    return item(job.getId(), job.getLease().getFencingToken());
+    return item(job.getId(), job.getLease().getFencingToken()).toBuilder()
+        .setLeaseId(job.getLease().getLeaseId())
+        .build();
   }
 
   private JobState state(long jobId) {

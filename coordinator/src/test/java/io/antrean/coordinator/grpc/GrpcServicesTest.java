@@ -166,7 +166,8 @@ class GrpcServicesTest {
                         .addLeases(
                             LeaseRef.newBuilder()
                                 .setJobId(leased.getId())
-                                .setFencingToken(leased.getLease().getFencingToken()))
+                                .setFencingToken(leased.getLease().getFencingToken())
+                                .setLeaseId(leased.getLease().getLeaseId()))
                         .addLeases(
                             LeaseRef.newBuilder().setJobId(leased.getId()).setFencingToken(-1))
                         .build())

@@ -70,7 +70,8 @@ class HeldHeartbeatTest {
       request.addLeases(
           LeaseRef.newBuilder()
               .setJobId(job.getId())
-              .setFencingToken(job.getLease().getFencingToken()));
+              .setFencingToken(job.getLease().getFencingToken())
+              .setLeaseId(job.getLease().getLeaseId()));
     }
     return WorkerServiceGrpc.newFutureStub(server.channel)
         .withDeadlineAfter(55, TimeUnit.SECONDS)
@@ -137,7 +138,8 @@ class HeldHeartbeatTest {
             .addLeases(
                 LeaseRef.newBuilder()
                     .setJobId(job.getId())
-                    .setFencingToken(job.getLease().getFencingToken()))
+                    .setFencingToken(job.getLease().getFencingToken())
+                    .setLeaseId(job.getLease().getLeaseId()))
             .build();
 
     HeartbeatResponse answer = server.workers().heartbeat(request);

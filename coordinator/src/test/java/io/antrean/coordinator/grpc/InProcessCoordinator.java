@@ -6,6 +6,7 @@ import io.antrean.coordinator.store.sqlite.SqliteJobStore;
 import io.antrean.coordinator.store.sqlite.SqliteOptions;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.ScheduleServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.inprocess.InProcessChannelBuilder;
@@ -68,6 +69,11 @@ final class InProcessCoordinator implements AutoCloseable {
 
   AdminServiceGrpc.AdminServiceBlockingStub admin() {
     return AdminServiceGrpc.newBlockingStub(channel)
+        .withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS);
+  }
+
+  ScheduleServiceGrpc.ScheduleServiceBlockingStub schedules() {
+    return ScheduleServiceGrpc.newBlockingStub(channel)
         .withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS);
   }
 

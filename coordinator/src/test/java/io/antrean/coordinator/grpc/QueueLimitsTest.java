@@ -123,12 +123,14 @@ class QueueLimitsTest {
         .isZero();
 
     Job running = leased.getJobs(0);
+    assertThat(running.getLease().getLeaseId()).as("a limited lease has a lease id").hasSize(32);
     server
         .workers()
         .complete(
             CompleteRequest.newBuilder()
                 .setJobId(first)
                 .setFencingToken(running.getLease().getFencingToken())
+                .setLeaseId(running.getLease().getLeaseId())
                 .setWorkerId("w1")
                 .build());
 

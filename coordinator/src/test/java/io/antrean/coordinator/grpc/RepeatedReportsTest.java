@@ -72,6 +72,7 @@ class RepeatedReportsTest {
     return CompleteRequest.newBuilder()
         .setJobId(leased.getId())
         .setFencingToken(leased.getLease().getFencingToken())
+        .setLeaseId(leased.getLease().getLeaseId())
         .setWorkerId(worker)
         .setResult(ByteString.copyFromUtf8(result))
         .setResultContentType("text/plain")
@@ -128,6 +129,7 @@ class RepeatedReportsTest {
                 CompleteItem.newBuilder()
                     .setJobId(leased.getId())
                     .setFencingToken(leased.getLease().getFencingToken())
+                    .setLeaseId(leased.getLease().getLeaseId())
                     .setResult(ByteString.copyFromUtf8("sent")))
             .build();
     workers.completeBatch(batch);
@@ -144,6 +146,7 @@ class RepeatedReportsTest {
         FailRequest.newBuilder()
             .setJobId(leased.getId())
             .setFencingToken(leased.getLease().getFencingToken())
+            .setLeaseId(leased.getLease().getLeaseId())
             .setWorkerId("w")
             .setKind(ErrorKind.ERROR_KIND_PERMANENT)
             .setErrorType("BadPayload")

@@ -33,6 +33,7 @@ class ServerReflectionTest {
           "antrean.v1.JobService",
           "antrean.v1.WorkerService",
           "antrean.v1.AdminService",
+          "antrean.v1.ScheduleService",
           "grpc.health.v1.Health");
 
   @TempDir Path dir;

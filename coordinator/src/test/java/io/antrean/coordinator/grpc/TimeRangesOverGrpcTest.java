@@ -176,6 +176,7 @@ class TimeRangesOverGrpcTest {
         FailRequest.newBuilder()
             .setJobId(leased.getId())
             .setFencingToken(leased.getLease().getFencingToken())
+            .setLeaseId(leased.getLease().getLeaseId())
             .setWorkerId("w")
             .setRetryAfter(seconds(Long.MAX_VALUE))
             .build();
@@ -209,6 +210,7 @@ class TimeRangesOverGrpcTest {
             FailRequest.newBuilder()
                 .setJobId(id)
                 .setFencingToken(leased.getLease().getFencingToken())
+                .setLeaseId(leased.getLease().getLeaseId())
                 .setWorkerId("w")
                 .setKind(ErrorKind.ERROR_KIND_RETRYABLE)
                 .setErrorMessage("handler said no")

@@ -95,6 +95,7 @@ class WatchJobTest {
             .setJobId(id)
             .setWorkerId("w1")
             .setFencingToken(leased.getLease().getFencingToken())
+            .setLeaseId(leased.getLease().getLeaseId())
             .build());
     assertThat(seen.next().getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
     assertThat(seen.done.await(10, TimeUnit.SECONDS)).isTrue();

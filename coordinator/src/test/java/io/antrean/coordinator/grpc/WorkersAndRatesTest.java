@@ -89,6 +89,7 @@ class WorkersAndRatesTest {
             CompleteRequest.newBuilder()
                 .setJobId(leased.get(0).getId())
                 .setFencingToken(leased.get(0).getLease().getFencingToken())
+                .setLeaseId(leased.get(0).getLease().getLeaseId())
                 .setWorkerId("w1")
                 .build());
 
@@ -109,7 +110,8 @@ class WorkersAndRatesTest {
                 .addLeases(
                     LeaseRef.newBuilder()
                         .setJobId(leased.get(1).getId())
-                        .setFencingToken(leased.get(1).getLease().getFencingToken()))
+                        .setFencingToken(leased.get(1).getLease().getFencingToken())
+                        .setLeaseId(leased.get(1).getLease().getLeaseId()))
                 .build());
     assertThat(
             server
@@ -132,6 +134,7 @@ class WorkersAndRatesTest {
             CompleteRequest.newBuilder()
                 .setJobId(job.getId())
                 .setFencingToken(job.getLease().getFencingToken())
+                .setLeaseId(job.getLease().getLeaseId())
                 .setWorkerId("w1")
                 .build());
 

@@ -146,6 +146,7 @@ public final class HttpApiFixture implements AutoCloseable {
         CompleteRequest.newBuilder()
             .setJobId(job.getId())
             .setFencingToken(job.getLease().getFencingToken())
+            .setLeaseId(job.getLease().getLeaseId())
             .setWorkerId("w1")
             .build());
   }
@@ -155,6 +156,7 @@ public final class HttpApiFixture implements AutoCloseable {
         FailRequest.newBuilder()
             .setJobId(job.getId())
             .setFencingToken(job.getLease().getFencingToken())
+            .setLeaseId(job.getLease().getLeaseId())
             .setWorkerId("w1")
             .setKind(ErrorKind.ERROR_KIND_PERMANENT)
             .setErrorType("BadPayload")

@@ -21,7 +21,7 @@ public interface AttemptCountContract extends JobStoreFixture {
   default void attemptsKeepCountingLeasesAcrossAReleaseAndTheNextLease() {
     enqueue("t");
     Job first = leaseOne("w");
-    Job released = store().release(first.id(), token(first), "w", "shutdown", at(1));
+    Job released = store().release(first.id(), claim(first), "w", "shutdown", at(1));
 
     Job second = leaseOne("w", at(2), at(40));
 
@@ -38,7 +38,7 @@ public interface AttemptCountContract extends JobStoreFixture {
     Job leased = leaseOne("w");
     store().cancel(leased.id(), at(1));
 
-    Job cancelled = store().release(leased.id(), token(leased), "w", "cancelled", at(2));
+    Job cancelled = store().release(leased.id(), claim(leased), "w", "cancelled", at(2));
 
     assertThat(cancelled.state()).isEqualTo(JobState.CANCELLED);
     assertThat(cancelled.attempts()).isEqualTo(1);
@@ -61,14 +61,14 @@ public interface AttemptCountContract extends JobStoreFixture {
   default void thePlannerCountsOnlyHandlerAttemptsNotReleasedLeases() {
     enqueue("t");
     Job first = leaseOne("w");
-    store().release(first.id(), token(first), "w", "shutdown", at(1));
+    store().release(first.id(), claim(first), "w", "shutdown", at(1));
     Job second = leaseOne("w", at(2), at(40));
     AtomicReference<Job> seen = new AtomicReference<>();
 
     store()
         .fail(
             second.id(),
-            token(second),
+            claim(second),
             "w",
             RETRYABLE,
             (job, failure, now) -> {
@@ -85,9 +85,9 @@ public interface AttemptCountContract extends JobStoreFixture {
   default void aRedriveStartsTheCountersAfresh() {
     enqueue("t");
     Job first = leaseOne("w");
-    store().release(first.id(), token(first), "w", "shutdown", at(1));
+    store().release(first.id(), claim(first), "w", "shutdown", at(1));
     Job second = leaseOne("w", at(2), at(40));
-    store().fail(second.id(), token(second), "w", PERMANENT, NEVER_RETRY, at(3));
+    store().fail(second.id(), claim(second), "w", PERMANENT, NEVER_RETRY, at(3));
 
     Job redriven = store().redrive(List.of(first.id()), at(4), Duration.ZERO, at(4)).get(0);
 

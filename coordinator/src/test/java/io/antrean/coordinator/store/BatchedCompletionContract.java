@@ -31,10 +31,10 @@ public interface BatchedCompletionContract extends JobStoreFixture {
             .completeAll(
                 "worker-a",
                 List.of(
-                    new Completion(leased.get(1).id(), token(leased.get(1)), utf8("b!"), "text"),
-                    new Completion(takenOver[0].id(), token(takenOver[0]), null, null),
-                    new Completion(424242, 1, null, null),
-                    new Completion(leased.get(0).id(), token(leased.get(0)), null, null)),
+                    new Completion(leased.get(1).id(), claim(leased.get(1)), utf8("b!"), "text"),
+                    new Completion(takenOver[0].id(), claim(takenOver[0]), null, null),
+                    new Completion(424242, new LeaseClaim(1, null), null, null),
+                    new Completion(leased.get(0).id(), claim(leased.get(0)), null, null)),
                 at(45));
 
     assertThat(outcomes)
@@ -77,8 +77,8 @@ public interface BatchedCompletionContract extends JobStoreFixture {
                     .completeAll(
                         "w",
                         List.of(
-                            new Completion(leased.id(), token(leased), null, null),
-                            new Completion(leased.id(), token(leased), null, null)),
+                            new Completion(leased.id(), claim(leased), null, null),
+                            new Completion(leased.id(), claim(leased), null, null)),
                         at(5)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("twice");
@@ -103,12 +103,12 @@ public interface BatchedCompletionContract extends JobStoreFixture {
 
     Job done =
         store()
-            .completeAsync(leased.get(0).id(), token(leased.get(0)), "w", utf8("r"), null, at(3))
+            .completeAsync(leased.get(0).id(), claim(leased.get(0)), "w", utf8("r"), null, at(3))
             .get(10, TimeUnit.SECONDS);
     assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
 
     assertThat(
-            store().completeAsync(leased.get(0).id(), token(leased.get(0)), "w", null, null, at(4)))
+            store().completeAsync(leased.get(0).id(), claim(leased.get(0)), "w", null, null, at(4)))
         .failsWithin(10, TimeUnit.SECONDS)
         .withThrowableOfType(java.util.concurrent.ExecutionException.class)
         .withCauseInstanceOf(LeaseLostException.class);
@@ -117,7 +117,7 @@ public interface BatchedCompletionContract extends JobStoreFixture {
     assertThat(
             store()
                 .completeAllAsync(
-                    "w", List.of(new Completion(second.id(), token(second), null, null)), at(5))
+                    "w", List.of(new Completion(second.id(), claim(second), null, null)), at(5))
                 .get(10, TimeUnit.SECONDS))
         .extracting(CompletionOutcome::status)
         .containsExactly(CompletionOutcome.Status.COMPLETED);

@@ -7,10 +7,12 @@ import static io.antrean.coordinator.store.TestJobs.at;
 import static io.antrean.coordinator.store.TestJobs.job;
 import static io.antrean.coordinator.store.TestJobs.spec;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.LeaseId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -55,13 +57,32 @@ public interface ConcurrencyLimitContract extends JobStoreFixture {
   }
 
   @Test
+  default void aLeaseFromALimitedQueueHasALeaseIdThatCompletesItWhereAGuessedOneIsRefused() {
+    store().setQueueLimits(QUEUE, new QueueLimits(1, 1));
+    enqueueKeyed("a");
+
+    Job leased = leaseOne("w");
+
+    assertThat(leased.lease().leaseId().text()).matches("[0-9a-f]{32}");
+    assertThat(reload(leased.id()).lease().leaseId().matches(leased.lease().leaseId())).isTrue();
+    LeaseClaim guessed = new LeaseClaim(token(leased), LeaseId.generate());
+    assertThatThrownBy(() -> store().complete(leased.id(), guessed, "w", null, null, at(1)))
+        .isInstanceOf(LeaseLostException.class);
+    Job done = store().complete(leased.id(), LeaseClaim.of(leased), "w", null, null, at(2));
+    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+    // The history entry kept the digest too: the lost answer's repeat is recognised.
+    Job again = store().complete(leased.id(), LeaseClaim.of(leased), "w", null, null, at(3));
+    assertThat(again.updatedAt()).isEqualTo(done.updatedAt());
+  }
+
+  @Test
   default void finishingAKeysJobLetsItsNextJobRun() {
     store().setQueueLimits(QUEUE, new QueueLimits(null, 1));
     enqueueKeyed("a");
     Job second = enqueueKeyed("a");
     Job first = leaseOne("w");
 
-    store().complete(first.id(), token(first), "w", null, null, at(1));
+    store().complete(first.id(), claim(first), "w", null, null, at(1));
 
     assertThat(ids(store().lease(spec("w", 10, at(30)), at(2)))).containsExactly(second.id());
   }
@@ -102,7 +123,7 @@ public interface ConcurrencyLimitContract extends JobStoreFixture {
     assertThat(second).hasSize(1);
     assertThat(store().lease(spec("w3", 10, at(30)), T0)).isEmpty();
 
-    store().fail(first.id(), token(first), "w1", PERMANENT, NEVER_RETRY, at(1));
+    store().fail(first.id(), claim(first), "w1", PERMANENT, NEVER_RETRY, at(1));
     assertThat(store().lease(spec("w3", 10, at(30)), at(2))).hasSize(1);
   }
 
@@ -244,7 +265,7 @@ public interface ConcurrencyLimitContract extends JobStoreFixture {
             for (Job job : leased) {
               running.get(job.concurrencyKey()).decrementAndGet();
               total.decrementAndGet();
-              store().complete(job.id(), token(job), worker, null, null, at(1));
+              store().complete(job.id(), claim(job), worker, null, null, at(1));
               done.incrementAndGet();
             }
           }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see LeaseContract
  * @see WorkerReportContract
  * @see LeaseHolderContract
+ * @see LeaseIdContract
  * @see BatchedCompletionContract
  * @see RepeatedReportContract
  * @see AttemptCountContract
@@ -27,12 +28,15 @@ import org.junit.jupiter.api.BeforeEach;
  * @see QueueControlContract
  * @see ConcurrencyLimitContract
  * @see RateLimitContract
+ * @see ScheduleContract
+ * @see UniqueKeyContract
  */
 public abstract class JobStoreContract
     implements ProducerContract,
         LeaseContract,
         WorkerReportContract,
         LeaseHolderContract,
+        LeaseIdContract,
         BatchedCompletionContract,
         RepeatedReportContract,
         AttemptCountContract,
@@ -44,7 +48,9 @@ public abstract class JobStoreContract
         RetentionContract,
         QueueControlContract,
         ConcurrencyLimitContract,
-        RateLimitContract {
+        RateLimitContract,
+        ScheduleContract,
+        UniqueKeyContract {
 
   /** The store under test; a backend's own tests may replace it (after reopening, say). */
   protected JobStore store;

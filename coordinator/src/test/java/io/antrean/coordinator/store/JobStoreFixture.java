@@ -67,7 +67,7 @@ public interface JobStoreFixture {
     long id = enqueue(newJob).id();
     Job leased = leaseIn(newJob.queue(), failedAt);
     assertThat(leased.id()).as("the job just enqueued is the one leased").isEqualTo(id);
-    return store().fail(id, token(leased), "w", failure, NEVER_RETRY, failedAt);
+    return store().fail(id, claim(leased), "w", failure, NEVER_RETRY, failedAt);
   }
 
   default Job deadLetter(String type, Instant failedAt) {
@@ -79,7 +79,7 @@ public interface JobStoreFixture {
     long id = enqueue(newJob).id();
     Job leased = leaseIn(newJob.queue(), finishedAt);
     assertThat(leased.id()).as("the job just enqueued is the one leased").isEqualTo(id);
-    return store().complete(id, token(leased), "w", null, null, finishedAt);
+    return store().complete(id, claim(leased), "w", null, null, finishedAt);
   }
 
   default Job reload(long jobId) {
@@ -88,6 +88,11 @@ public interface JobStoreFixture {
 
   default long token(Job leased) {
     return leased.lease().fencingToken();
+  }
+
+  /** What the leasing worker presents: the lease's fencing token and lease id. */
+  default LeaseClaim claim(Job leased) {
+    return LeaseClaim.of(leased);
   }
 
   default List<Long> ids(List<Job> jobs) {

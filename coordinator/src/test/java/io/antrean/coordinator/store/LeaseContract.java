@@ -91,9 +91,9 @@ public interface LeaseContract extends JobStoreFixture {
   default void everyLeaseOfAJobGetsAHigherToken() {
     enqueue("t");
     Job first = leaseOne("w");
-    store().release(first.id(), token(first), "w", "shutdown", at(1));
+    store().release(first.id(), claim(first), "w", "shutdown", at(1));
     Job second = leaseOne("w", at(2), at(30));
-    store().fail(second.id(), token(second), "w", RETRYABLE, retryAt(at(3)), at(3));
+    store().fail(second.id(), claim(second), "w", RETRYABLE, retryAt(at(3)), at(3));
     Job third = leaseOne("w", at(3), at(30));
 
     assertThat(token(second)).isGreaterThan(token(first));

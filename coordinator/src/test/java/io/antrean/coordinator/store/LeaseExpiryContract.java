@@ -116,7 +116,7 @@ public interface LeaseExpiryContract extends JobStoreFixture {
     List<HeartbeatResult> results =
         store()
             .heartbeat(
-                "w", List.of(new LeaseRenewal(leased.id(), token(leased), "40%")), at(60), at(20));
+                "w", List.of(new LeaseRenewal(leased.id(), claim(leased), "40%")), at(60), at(20));
 
     assertThat(results)
         .containsExactly(
@@ -134,10 +134,10 @@ public interface LeaseExpiryContract extends JobStoreFixture {
     Job leased = leaseOne("w");
     store()
         .heartbeat(
-            "w", List.of(new LeaseRenewal(leased.id(), token(leased), "40%")), at(60), at(1));
+            "w", List.of(new LeaseRenewal(leased.id(), claim(leased), "40%")), at(60), at(1));
 
     store()
-        .heartbeat("w", List.of(new LeaseRenewal(leased.id(), token(leased), null)), at(70), at(2));
+        .heartbeat("w", List.of(new LeaseRenewal(leased.id(), claim(leased), null)), at(70), at(2));
 
     assertThat(reload(leased.id()).progress()).isEqualTo("40%");
   }
@@ -151,7 +151,7 @@ public interface LeaseExpiryContract extends JobStoreFixture {
     List<HeartbeatResult> results =
         store()
             .heartbeat(
-                "w", List.of(new LeaseRenewal(leased.id(), token(leased), null)), at(60), at(2));
+                "w", List.of(new LeaseRenewal(leased.id(), claim(leased), null)), at(60), at(2));
 
     assertThat(results)
         .containsExactly(
@@ -167,7 +167,7 @@ public interface LeaseExpiryContract extends JobStoreFixture {
     List<HeartbeatResult> results =
         store()
             .heartbeat(
-                "w", List.of(new LeaseRenewal(leased.id(), token(leased), null)), at(90), at(45));
+                "w", List.of(new LeaseRenewal(leased.id(), claim(leased), null)), at(90), at(45));
 
     assertThat(results)
         .extracting(HeartbeatResult::status)
@@ -180,15 +180,15 @@ public interface LeaseExpiryContract extends JobStoreFixture {
     store().enqueue(List.of(job("a").build(), job("b").build()), T0);
     Job a = leaseOne("w");
     Job b = leaseOne("w");
-    store().complete(b.id(), token(b), "w", null, null, at(1));
+    store().complete(b.id(), claim(b), "w", null, null, at(1));
 
     List<HeartbeatResult> results =
         store()
             .heartbeat(
                 "w",
                 List.of(
-                    new LeaseRenewal(a.id(), token(a), null),
-                    new LeaseRenewal(b.id(), token(b), null)),
+                    new LeaseRenewal(a.id(), claim(a), null),
+                    new LeaseRenewal(b.id(), claim(b), null)),
                 at(60),
                 at(2));
 

@@ -28,7 +28,7 @@ public interface LeaseHolderContract extends JobStoreFixture {
         store()
             .heartbeat(
                 "intruder",
-                List.of(new LeaseRenewal(leased.id(), token(leased), null)),
+                List.of(new LeaseRenewal(leased.id(), claim(leased), null)),
                 at(600),
                 at(1));
 
@@ -46,10 +46,10 @@ public interface LeaseHolderContract extends JobStoreFixture {
     Job before = reload(leased.id());
 
     assertThatThrownBy(
-            () -> store().complete(leased.id(), token(leased), "intruder", utf8("x"), null, at(1)))
+            () -> store().complete(leased.id(), claim(leased), "intruder", utf8("x"), null, at(1)))
         .isInstanceOf(LeaseLostException.class);
     assertOnlyRejectionRecorded(before, "intruder", token(leased));
-    Job done = store().complete(leased.id(), token(leased), "holder", utf8("ok"), null, at(2));
+    Job done = store().complete(leased.id(), claim(leased), "holder", utf8("ok"), null, at(2));
     assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
   }
 
@@ -63,7 +63,7 @@ public interface LeaseHolderContract extends JobStoreFixture {
         store()
             .completeAll(
                 "intruder",
-                List.of(new Completion(leased.id(), token(leased), utf8("x"), null)),
+                List.of(new Completion(leased.id(), claim(leased), utf8("x"), null)),
                 at(1));
 
     assertThat(outcomes).containsExactly(CompletionOutcome.leaseLost(leased.id()));
@@ -78,7 +78,7 @@ public interface LeaseHolderContract extends JobStoreFixture {
 
     assertThatThrownBy(
             () ->
-                store().fail(leased.id(), token(leased), "intruder", PERMANENT, NEVER_RETRY, at(1)))
+                store().fail(leased.id(), claim(leased), "intruder", PERMANENT, NEVER_RETRY, at(1)))
         .isInstanceOf(LeaseLostException.class);
     assertOnlyRejectionRecorded(before, "intruder", token(leased));
   }
@@ -90,7 +90,7 @@ public interface LeaseHolderContract extends JobStoreFixture {
     Job before = reload(leased.id());
 
     assertThatThrownBy(
-            () -> store().release(leased.id(), token(leased), "intruder", "mine now", at(1)))
+            () -> store().release(leased.id(), claim(leased), "intruder", "mine now", at(1)))
         .isInstanceOf(LeaseLostException.class);
     assertOnlyRejectionRecorded(before, "intruder", token(leased));
   }

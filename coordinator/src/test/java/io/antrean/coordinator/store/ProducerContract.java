@@ -107,7 +107,7 @@ public interface ProducerContract extends JobStoreFixture {
       previous = id;
     }
     Job finished = leaseOne("w");
-    store().complete(finished.id(), token(finished), "w", null, null, at(1));
+    store().complete(finished.id(), claim(finished), "w", null, null, at(1));
 
     assertThat(enqueue("after").id()).isGreaterThan(previous);
   }
@@ -117,7 +117,7 @@ public interface ProducerContract extends JobStoreFixture {
     Job stored = enqueue(job("empty").payload(new byte[0], "application/octet-stream").build());
     Job leased = leaseOne("w");
     store()
-        .complete(leased.id(), token(leased), "w", new byte[0], "application/octet-stream", at(1));
+        .complete(leased.id(), claim(leased), "w", new byte[0], "application/octet-stream", at(1));
 
     Job done = reload(stored.id());
     assertThat(done.payload()).isEmpty();
@@ -269,7 +269,7 @@ public interface ProducerContract extends JobStoreFixture {
   default void cancelOfAFinishedJobLeavesItAsItIs() {
     enqueue("t");
     Job leased = leaseOne("w");
-    store().complete(leased.id(), token(leased), "w", null, null, at(1));
+    store().complete(leased.id(), claim(leased), "w", null, null, at(1));
     Job before = reload(leased.id());
 
     Job after = store().cancel(leased.id(), at(2));

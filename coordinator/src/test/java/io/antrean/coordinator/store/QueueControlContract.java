@@ -82,7 +82,7 @@ public interface QueueControlContract extends JobStoreFixture {
 
     store().setQueuePaused(QUEUE, true, at(1));
 
-    Job done = store().complete(running.id(), token(running), "w", null, null, at(2));
+    Job done = store().complete(running.id(), claim(running), "w", null, null, at(2));
     assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
     assertThat(store().stats(QUEUE, at(2)))
         .singleElement()

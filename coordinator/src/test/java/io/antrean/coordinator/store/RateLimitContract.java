@@ -76,9 +76,9 @@ public interface RateLimitContract extends JobStoreFixture {
       a.add(enqueue(job("t").concurrencyKey("a").build()));
     }
     Job first = leaseOne("w");
-    store().complete(first.id(), token(first), "w", null, null, at(1));
+    store().complete(first.id(), claim(first), "w", null, null, at(1));
     Job second = leaseOne("w", at(1), at(60));
-    store().complete(second.id(), token(second), "w", null, null, at(2));
+    store().complete(second.id(), claim(second), "w", null, null, at(2));
 
     assertThat(store().lease(spec("w", 10, at(60)), at(3)))
         .as("the key has room to run but its bucket is empty for the hour")

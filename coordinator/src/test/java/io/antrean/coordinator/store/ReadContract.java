@@ -72,9 +72,9 @@ public interface ReadContract extends JobStoreFixture {
                 job("elsewhere").queue("other").build()),
             T0);
     List<Job> leased = store().lease(spec("w", 4, at(30)), T0);
-    store().complete(leased.get(1).id(), token(leased.get(1)), "w", null, null, T0);
-    store().fail(leased.get(2).id(), token(leased.get(2)), "w", PERMANENT, NEVER_RETRY, T0);
-    store().release(leased.get(3).id(), token(leased.get(3)), "w", "x", T0);
+    store().complete(leased.get(1).id(), claim(leased.get(1)), "w", null, null, T0);
+    store().fail(leased.get(2).id(), claim(leased.get(2)), "w", PERMANENT, NEVER_RETRY, T0);
+    store().release(leased.get(3).id(), claim(leased.get(3)), "w", "x", T0);
     store().cancel(leased.get(3).id(), T0);
 
     List<QueueCounts> stats = store().stats(null, T0);
@@ -99,7 +99,7 @@ public interface ReadContract extends JobStoreFixture {
     Job a = leaseOne("w", T0, at(30));
     Job b = leaseOne("w", T0, at(20));
     Job c = leaseOne("w", T0, at(40));
-    store().complete(c.id(), token(c), "w", null, null, at(1));
+    store().complete(c.id(), claim(c), "w", null, null, at(1));
 
     assertThat(store().runningLeases())
         .containsExactlyInAnyOrder(

@@ -32,9 +32,9 @@ public interface RedriveContract extends JobStoreFixture {
     leaseOne("w", T0, at(30));
     assertThat(store().expireLeases(at(31), 10)).hasSize(1);
     Job leased = leaseOne("w", at(32), at(60));
-    store().heartbeat("w", List.of(new LeaseRenewal(id, token(leased), "50%")), at(60), at(33));
+    store().heartbeat("w", List.of(new LeaseRenewal(id, claim(leased), "50%")), at(60), at(33));
     store().cancel(id, at(34));
-    store().fail(id, token(leased), "w", PERMANENT, NEVER_RETRY, at(35));
+    store().fail(id, claim(leased), "w", PERMANENT, NEVER_RETRY, at(35));
     Job dead = reload(id);
     assertThat(dead.attempts()).isEqualTo(2);
     assertThat(dead.cancelRequested()).isTrue();
@@ -131,7 +131,7 @@ public interface RedriveContract extends JobStoreFixture {
     store().redrive(List.of(dead.id()), at(10), Duration.ZERO, at(5));
 
     Job leased = leaseOne("w", at(10), at(40));
-    store().complete(leased.id(), token(leased), "w", utf8("ok"), "text/plain", at(11));
+    store().complete(leased.id(), claim(leased), "w", utf8("ok"), "text/plain", at(11));
 
     assertThat(token(leased)).isGreaterThan(oldToken);
     assertThat(leased.attempts()).isEqualTo(1);
@@ -174,7 +174,7 @@ public interface RedriveContract extends JobStoreFixture {
     while (reload(id).state() != JobState.FAILED) {
       assertThat(leases).as("leases before the job is dead-lettered").isLessThan(10);
       Job leased = leaseOne("w", now, now.plusSeconds(30));
-      store().fail(id, token(leased), "w", RETRYABLE, planner, now);
+      store().fail(id, claim(leased), "w", RETRYABLE, planner, now);
       leases++;
     }
     return leases;

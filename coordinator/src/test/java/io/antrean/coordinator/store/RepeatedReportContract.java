@@ -24,10 +24,10 @@ public interface RepeatedReportContract extends JobStoreFixture {
   default void aRepeatedCompleteOfTheSameResultIsAnsweredAgainAndRecordedOnce() {
     enqueue("t");
     Job leased = leaseOne("w");
-    Job first = store().complete(leased.id(), token(leased), "w", utf8("ok"), "text/plain", at(1));
+    Job first = store().complete(leased.id(), claim(leased), "w", utf8("ok"), "text/plain", at(1));
     Job before = reload(leased.id());
 
-    Job again = store().complete(leased.id(), token(leased), "w", utf8("ok"), "text/plain", at(2));
+    Job again = store().complete(leased.id(), claim(leased), "w", utf8("ok"), "text/plain", at(2));
 
     assertThat(again).usingRecursiveComparison().isEqualTo(first);
     assertThat(reload(leased.id())).usingRecursiveComparison().isEqualTo(before);
@@ -38,10 +38,10 @@ public interface RepeatedReportContract extends JobStoreFixture {
   default void aRepeatedCompleteWithoutAResultIsAnsweredAgain() {
     enqueue("t");
     Job leased = leaseOne("w");
-    store().complete(leased.id(), token(leased), "w", null, null, at(1));
+    store().complete(leased.id(), claim(leased), "w", null, null, at(1));
     Job before = reload(leased.id());
 
-    Job again = store().complete(leased.id(), token(leased), "w", null, null, at(2));
+    Job again = store().complete(leased.id(), claim(leased), "w", null, null, at(2));
 
     assertThat(again.state()).isEqualTo(JobState.SUCCEEDED);
     assertThat(reload(leased.id())).usingRecursiveComparison().isEqualTo(before);
@@ -51,11 +51,11 @@ public interface RepeatedReportContract extends JobStoreFixture {
   default void aRepeatedCompleteWithAnotherContentTypeIsLeaseLost() {
     enqueue("t");
     Job leased = leaseOne("w");
-    store().complete(leased.id(), token(leased), "w", utf8("ok"), "text/plain", at(1));
+    store().complete(leased.id(), claim(leased), "w", utf8("ok"), "text/plain", at(1));
     Job before = reload(leased.id());
 
     assertThatThrownBy(
-            () -> store().complete(leased.id(), token(leased), "w", utf8("ok"), "text/html", at(2)))
+            () -> store().complete(leased.id(), claim(leased), "w", utf8("ok"), "text/html", at(2)))
         .isInstanceOf(LeaseLostException.class);
     assertOnlyRejectionRecorded(before, "w", token(leased));
   }
@@ -64,11 +64,11 @@ public interface RepeatedReportContract extends JobStoreFixture {
   default void theSameCompleteFromAnotherWorkerIsLeaseLost() {
     enqueue("t");
     Job leased = leaseOne("w");
-    store().complete(leased.id(), token(leased), "w", utf8("ok"), null, at(1));
+    store().complete(leased.id(), claim(leased), "w", utf8("ok"), null, at(1));
     Job before = reload(leased.id());
 
     assertThatThrownBy(
-            () -> store().complete(leased.id(), token(leased), "other", utf8("ok"), null, at(2)))
+            () -> store().complete(leased.id(), claim(leased), "other", utf8("ok"), null, at(2)))
         .isInstanceOf(LeaseLostException.class);
     assertOnlyRejectionRecorded(before, "other", token(leased));
   }
@@ -76,14 +76,14 @@ public interface RepeatedReportContract extends JobStoreFixture {
   @Test
   default void theSameResultUnderAnOlderTokenIsLeaseLost() {
     Job[] leases = takeOverAfterExpiry();
-    store().complete(leases[1].id(), token(leases[1]), "worker-b", utf8("ok"), null, at(40));
+    store().complete(leases[1].id(), claim(leases[1]), "worker-b", utf8("ok"), null, at(40));
     Job before = reload(leases[1].id());
 
     assertThatThrownBy(
             () ->
                 store()
                     .complete(
-                        leases[0].id(), token(leases[0]), "worker-a", utf8("ok"), null, at(41)))
+                        leases[0].id(), claim(leases[0]), "worker-a", utf8("ok"), null, at(41)))
         .isInstanceOf(LeaseLostException.class);
     assertOnlyRejectionRecorded(before, "worker-a", token(leases[0]));
   }
@@ -92,10 +92,10 @@ public interface RepeatedReportContract extends JobStoreFixture {
   default void aCompleteAfterTheWorkersOwnFailIsLeaseLost() {
     enqueue("t");
     Job leased = leaseOne("w");
-    store().fail(leased.id(), token(leased), "w", PERMANENT, NEVER_RETRY, at(1));
+    store().fail(leased.id(), claim(leased), "w", PERMANENT, NEVER_RETRY, at(1));
     Job before = reload(leased.id());
 
-    assertThatThrownBy(() -> store().complete(leased.id(), token(leased), "w", null, null, at(2)))
+    assertThatThrownBy(() -> store().complete(leased.id(), claim(leased), "w", null, null, at(2)))
         .isInstanceOf(LeaseLostException.class);
     assertOnlyRejectionRecorded(before, "w", token(leased));
   }
@@ -104,10 +104,10 @@ public interface RepeatedReportContract extends JobStoreFixture {
   default void aRepeatedRetryableFailIsAnsweredAgainAndRecordedOnce() {
     enqueue("t");
     Job leased = leaseOne("w");
-    Job first = store().fail(leased.id(), token(leased), "w", RETRYABLE, retryAt(at(5)), at(1));
+    Job first = store().fail(leased.id(), claim(leased), "w", RETRYABLE, retryAt(at(5)), at(1));
     Job before = reload(leased.id());
 
-    Job again = store().fail(leased.id(), token(leased), "w", RETRYABLE, retryAt(at(9)), at(2));
+    Job again = store().fail(leased.id(), claim(leased), "w", RETRYABLE, retryAt(at(9)), at(2));
 
     assertThat(again).usingRecursiveComparison().isEqualTo(first);
     assertThat(again.state()).isEqualTo(JobState.PENDING);
@@ -119,10 +119,10 @@ public interface RepeatedReportContract extends JobStoreFixture {
   default void aRepeatedPermanentFailIsAnsweredAgainAndRecordedOnce() {
     enqueue("t");
     Job leased = leaseOne("w");
-    store().fail(leased.id(), token(leased), "w", PERMANENT, NEVER_RETRY, at(1));
+    store().fail(leased.id(), claim(leased), "w", PERMANENT, NEVER_RETRY, at(1));
     Job before = reload(leased.id());
 
-    Job again = store().fail(leased.id(), token(leased), "w", PERMANENT, NEVER_RETRY, at(2));
+    Job again = store().fail(leased.id(), claim(leased), "w", PERMANENT, NEVER_RETRY, at(2));
 
     assertThat(again.state()).isEqualTo(JobState.FAILED);
     assertThat(reload(leased.id())).usingRecursiveComparison().isEqualTo(before);
@@ -132,11 +132,11 @@ public interface RepeatedReportContract extends JobStoreFixture {
   default void aRepeatedFailAfterTheJobWasLeasedAgainChangesNothing() {
     enqueue("t");
     Job leased = leaseOne("w");
-    store().fail(leased.id(), token(leased), "w", RETRYABLE, retryAt(at(1)), at(1));
+    store().fail(leased.id(), claim(leased), "w", RETRYABLE, retryAt(at(1)), at(1));
     Job next = leaseOne("w2", at(2), at(40));
     Job before = reload(leased.id());
 
-    Job again = store().fail(leased.id(), token(leased), "w", RETRYABLE, retryAt(at(9)), at(3));
+    Job again = store().fail(leased.id(), claim(leased), "w", RETRYABLE, retryAt(at(9)), at(3));
 
     assertThat(again.state()).isEqualTo(JobState.RUNNING);
     assertThat(again.lease()).isEqualTo(next.lease());
@@ -147,13 +147,13 @@ public interface RepeatedReportContract extends JobStoreFixture {
   default void aFailWithAnotherErrorIsLeaseLost() {
     enqueue("t");
     Job leased = leaseOne("w");
-    store().fail(leased.id(), token(leased), "w", RETRYABLE, retryAt(at(5)), at(1));
+    store().fail(leased.id(), claim(leased), "w", RETRYABLE, retryAt(at(5)), at(1));
     Job before = reload(leased.id());
     Failure other =
         new Failure(ErrorKind.RETRYABLE, RETRYABLE.errorType(), "connection reset", null, null);
 
     assertThatThrownBy(
-            () -> store().fail(leased.id(), token(leased), "w", other, retryAt(at(5)), at(2)))
+            () -> store().fail(leased.id(), claim(leased), "w", other, retryAt(at(5)), at(2)))
         .isInstanceOf(LeaseLostException.class);
     assertOnlyRejectionRecorded(before, "w", token(leased));
   }
@@ -162,11 +162,11 @@ public interface RepeatedReportContract extends JobStoreFixture {
   default void theSameFailFromAnotherWorkerIsLeaseLost() {
     enqueue("t");
     Job leased = leaseOne("w");
-    store().fail(leased.id(), token(leased), "w", PERMANENT, NEVER_RETRY, at(1));
+    store().fail(leased.id(), claim(leased), "w", PERMANENT, NEVER_RETRY, at(1));
     Job before = reload(leased.id());
 
     assertThatThrownBy(
-            () -> store().fail(leased.id(), token(leased), "other", PERMANENT, NEVER_RETRY, at(2)))
+            () -> store().fail(leased.id(), claim(leased), "other", PERMANENT, NEVER_RETRY, at(2)))
         .isInstanceOf(LeaseLostException.class);
     assertOnlyRejectionRecorded(before, "other", token(leased));
   }
@@ -178,7 +178,7 @@ public interface RepeatedReportContract extends JobStoreFixture {
     List<Job> leased = store().lease(TestJobs.spec("w", 2, at(30)), at(0));
     Job a = leased.get(0);
     Job b = leased.get(1);
-    store().completeAll("w", List.of(new Completion(a.id(), token(a), utf8("A"), null)), at(1));
+    store().completeAll("w", List.of(new Completion(a.id(), claim(a), utf8("A"), null)), at(1));
     Job aBefore = reload(a.id());
 
     List<CompletionOutcome> outcomes =
@@ -186,8 +186,8 @@ public interface RepeatedReportContract extends JobStoreFixture {
             .completeAll(
                 "w",
                 List.of(
-                    new Completion(a.id(), token(a), utf8("A"), null),
-                    new Completion(b.id(), token(b), utf8("B"), null)),
+                    new Completion(a.id(), claim(a), utf8("A"), null),
+                    new Completion(b.id(), claim(b), utf8("B"), null)),
                 at(2));
 
     assertThat(outcomes)
@@ -202,11 +202,11 @@ public interface RepeatedReportContract extends JobStoreFixture {
   default void aBatchItemWithAnotherResultThanTheAcceptedOneIsLeaseLost() {
     enqueue("a");
     Job a = leaseOne("w");
-    store().completeAll("w", List.of(new Completion(a.id(), token(a), utf8("A"), null)), at(1));
+    store().completeAll("w", List.of(new Completion(a.id(), claim(a), utf8("A"), null)), at(1));
     Job before = reload(a.id());
 
     List<CompletionOutcome> outcomes =
-        store().completeAll("w", List.of(new Completion(a.id(), token(a), utf8("Z"), null)), at(2));
+        store().completeAll("w", List.of(new Completion(a.id(), claim(a), utf8("Z"), null)), at(2));
 
     assertThat(outcomes)
         .extracting(CompletionOutcome::status)

@@ -54,9 +54,9 @@ public interface RetentionContract extends JobStoreFixture {
     Job c = enqueue("c");
     List<Job> leased = store().lease(spec("w", 3, at(60)), T0);
     assertThat(ids(leased)).containsExactly(a.id(), b.id(), c.id());
-    store().complete(c.id(), token(leased.get(2)), "w", null, null, at(5));
-    store().complete(a.id(), token(leased.get(0)), "w", null, null, at(10));
-    store().complete(b.id(), token(leased.get(1)), "w", null, null, at(15));
+    store().complete(c.id(), claim(leased.get(2)), "w", null, null, at(5));
+    store().complete(a.id(), claim(leased.get(0)), "w", null, null, at(10));
+    store().complete(b.id(), claim(leased.get(1)), "w", null, null, at(15));
 
     assertThat(store().deleteFinished(JobState.SUCCEEDED, at(100), 2)).isEqualTo(2);
 

@@ -2,6 +2,7 @@ package io.antrean.coordinator.store;
 
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.RetryPolicy;
+import io.antrean.coordinator.job.UniqueKey;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,6 +56,7 @@ public final class TestJobs {
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
     @Nullable private String traceParent;
     @Nullable private String concurrencyKey;
+    @Nullable private UniqueKey uniqueKey;
 
     private Builder(String type) {
       this.type = type;
@@ -120,6 +122,12 @@ public final class TestJobs {
       return this;
     }
 
+    /** A unique-while-active key; a clash is refused unless {@code returnExisting}. */
+    public Builder unique(String value, boolean returnExisting) {
+      uniqueKey = new UniqueKey(value, returnExisting);
+      return this;
+    }
+
     public NewJob build() {
       return new NewJob(
           queue,
@@ -132,7 +140,8 @@ public final class TestJobs {
           keyExpiresAt,
           retryPolicy,
           traceParent,
-          concurrencyKey);
+          concurrencyKey,
+          uniqueKey);
     }
   }
 }

@@ -28,7 +28,7 @@ public interface WorkerReportContract extends JobStoreFixture {
     enqueue("t");
     Job leased = leaseOne("w");
 
-    Job done = store().complete(leased.id(), token(leased), "w", utf8("ok"), "text/plain", at(5));
+    Job done = store().complete(leased.id(), claim(leased), "w", utf8("ok"), "text/plain", at(5));
 
     assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
     assertThat(done.result()).isEqualTo(utf8("ok"));
@@ -48,7 +48,7 @@ public interface WorkerReportContract extends JobStoreFixture {
     long waiting =
         store().enqueue(List.of(job("second").runAt(at(1)).build()), at(1)).get(0).job().id();
 
-    Job retried = store().fail(failing.id(), token(failing), "w", RETRYABLE, retryAt(at(2)), at(2));
+    Job retried = store().fail(failing.id(), claim(failing), "w", RETRYABLE, retryAt(at(2)), at(2));
 
     assertThat(retried.state()).isEqualTo(JobState.PENDING);
     assertThat(retried.runAt()).isEqualTo(at(2));
@@ -75,7 +75,7 @@ public interface WorkerReportContract extends JobStoreFixture {
     store()
         .fail(
             leased.id(),
-            token(leased),
+            claim(leased),
             "w",
             RETRYABLE,
             (job, failure, now) -> {
@@ -94,7 +94,7 @@ public interface WorkerReportContract extends JobStoreFixture {
     enqueue("t");
     Job leased = leaseOne("w");
 
-    Job failed = store().fail(leased.id(), token(leased), "w", PERMANENT, NEVER_RETRY, at(4));
+    Job failed = store().fail(leased.id(), claim(leased), "w", PERMANENT, NEVER_RETRY, at(4));
 
     assertThat(failed.state()).isEqualTo(JobState.FAILED);
     assertThat(failed.finishedAt()).isEqualTo(at(4));
@@ -109,7 +109,7 @@ public interface WorkerReportContract extends JobStoreFixture {
     enqueue("t");
     Job leased = leaseOne("w");
 
-    Job failed = store().fail(leased.id(), token(leased), "w", RETRYABLE, NEVER_RETRY, at(4));
+    Job failed = store().fail(leased.id(), claim(leased), "w", RETRYABLE, NEVER_RETRY, at(4));
 
     assertThat(failed.state()).isEqualTo(JobState.FAILED);
     assertThat(last(reload(leased.id())).outcome()).isEqualTo(AttemptOutcome.FAILED_RETRYABLE);
@@ -126,7 +126,7 @@ public interface WorkerReportContract extends JobStoreFixture {
         };
 
     assertThatThrownBy(
-            () -> store().fail(leased.id(), token(leased), "w", RETRYABLE, broken, at(1)))
+            () -> store().fail(leased.id(), claim(leased), "w", RETRYABLE, broken, at(1)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("planner bug");
     assertThat(reload(leased.id())).usingRecursiveComparison().isEqualTo(before);
@@ -138,7 +138,7 @@ public interface WorkerReportContract extends JobStoreFixture {
     enqueue("second");
     Job released = leaseOne("w");
 
-    Job after = store().release(released.id(), token(released), "w", "worker shutting down", at(5));
+    Job after = store().release(released.id(), claim(released), "w", "worker shutting down", at(5));
 
     assertThat(after.state()).isEqualTo(JobState.PENDING);
     assertThat(after.attempts()).isEqualTo(1);
@@ -159,7 +159,7 @@ public interface WorkerReportContract extends JobStoreFixture {
     Job leased = leaseOne("w");
     store().cancel(leased.id(), at(1));
 
-    Job after = store().release(leased.id(), token(leased), "w", "cancelled", at(2));
+    Job after = store().release(leased.id(), claim(leased), "w", "cancelled", at(2));
 
     assertThat(after.state()).isEqualTo(JobState.CANCELLED);
     assertThat(after.finishedAt()).isEqualTo(at(2));
@@ -172,7 +172,7 @@ public interface WorkerReportContract extends JobStoreFixture {
     Job leased = leaseOne("w");
     store().cancel(leased.id(), at(1));
 
-    Job after = store().fail(leased.id(), token(leased), "w", RETRYABLE, retryAt(at(5)), at(2));
+    Job after = store().fail(leased.id(), claim(leased), "w", RETRYABLE, retryAt(at(5)), at(2));
 
     assertThat(after.state()).isEqualTo(JobState.CANCELLED);
     assertThat(last(reload(leased.id())).outcome()).isEqualTo(AttemptOutcome.FAILED_RETRYABLE);
@@ -187,7 +187,7 @@ public interface WorkerReportContract extends JobStoreFixture {
         store()
             .heartbeat(
                 "worker-a",
-                List.of(new LeaseRenewal(before.id(), token(leases[0]), "50%")),
+                List.of(new LeaseRenewal(before.id(), claim(leases[0]), "50%")),
                 at(90),
                 at(40));
 
@@ -205,7 +205,7 @@ public interface WorkerReportContract extends JobStoreFixture {
     assertThatThrownBy(
             () ->
                 store()
-                    .complete(before.id(), token(leases[0]), "worker-a", utf8("x"), null, at(40)))
+                    .complete(before.id(), claim(leases[0]), "worker-a", utf8("x"), null, at(40)))
         .isInstanceOf(LeaseLostException.class);
     assertOnlyRejectionRecorded(before, "worker-a", token(leases[0]));
   }
@@ -219,7 +219,7 @@ public interface WorkerReportContract extends JobStoreFixture {
             () ->
                 store()
                     .fail(
-                        before.id(), token(leases[0]), "worker-a", PERMANENT, NEVER_RETRY, at(40)))
+                        before.id(), claim(leases[0]), "worker-a", PERMANENT, NEVER_RETRY, at(40)))
         .isInstanceOf(LeaseLostException.class);
     assertOnlyRejectionRecorded(before, "worker-a", token(leases[0]));
   }
@@ -230,7 +230,7 @@ public interface WorkerReportContract extends JobStoreFixture {
     Job before = reload(leases[1].id());
 
     assertThatThrownBy(
-            () -> store().release(before.id(), token(leases[0]), "worker-a", "shutdown", at(40)))
+            () -> store().release(before.id(), claim(leases[0]), "worker-a", "shutdown", at(40)))
         .isInstanceOf(LeaseLostException.class);
     assertOnlyRejectionRecorded(before, "worker-a", token(leases[0]));
   }
@@ -239,13 +239,13 @@ public interface WorkerReportContract extends JobStoreFixture {
   default void aHeartbeatCrossingItsHoldersOwnCompletionIsLostButNotRecorded() {
     enqueue("t");
     Job leased = leaseOne("w");
-    store().complete(leased.id(), token(leased), "w", utf8("1"), null, at(1));
+    store().complete(leased.id(), claim(leased), "w", utf8("1"), null, at(1));
     Job before = reload(leased.id());
 
     List<HeartbeatResult> results =
         store()
             .heartbeat(
-                "w", List.of(new LeaseRenewal(leased.id(), token(leased), null)), at(90), at(2));
+                "w", List.of(new LeaseRenewal(leased.id(), claim(leased), null)), at(90), at(2));
 
     assertThat(results)
         .containsExactly(
@@ -257,11 +257,11 @@ public interface WorkerReportContract extends JobStoreFixture {
   default void finishingAFinishedJobAgainIsRejectedAsStale() {
     enqueue("t");
     Job leased = leaseOne("w");
-    store().complete(leased.id(), token(leased), "w", utf8("1"), null, at(1));
+    store().complete(leased.id(), claim(leased), "w", utf8("1"), null, at(1));
     Job before = reload(leased.id());
 
     assertThatThrownBy(
-            () -> store().complete(leased.id(), token(leased), "w", utf8("2"), null, at(2)))
+            () -> store().complete(leased.id(), claim(leased), "w", utf8("2"), null, at(2)))
         .isInstanceOf(LeaseLostException.class)
         .satisfies(e -> assertThat(((LeaseLostException) e).jobId()).isEqualTo(leased.id()));
     assertOnlyRejectionRecorded(before, "w", token(leased));
@@ -271,16 +271,24 @@ public interface WorkerReportContract extends JobStoreFixture {
   default void unknownJobIsNotFound() {
     long missing = 4242;
 
-    assertThatThrownBy(() -> store().complete(missing, 1, "w", null, null, T0))
+    assertThatThrownBy(
+            () -> store().complete(missing, new LeaseClaim(1, null), "w", null, null, T0))
         .isInstanceOf(JobNotFoundException.class);
-    assertThatThrownBy(() -> store().fail(missing, 1, "w", RETRYABLE, NEVER_RETRY, T0))
+    assertThatThrownBy(
+            () -> store().fail(missing, new LeaseClaim(1, null), "w", RETRYABLE, NEVER_RETRY, T0))
         .isInstanceOf(JobNotFoundException.class);
-    assertThatThrownBy(() -> store().release(missing, 1, "w", "r", T0))
+    assertThatThrownBy(() -> store().release(missing, new LeaseClaim(1, null), "w", "r", T0))
         .isInstanceOf(JobNotFoundException.class);
     assertThatThrownBy(() -> store().cancel(missing, T0)).isInstanceOf(JobNotFoundException.class);
     assertThat(store().get(missing)).isEmpty();
     assertThat(store().expireLease(missing, 1, T0)).isEmpty();
-    assertThat(store().heartbeat("w", List.of(new LeaseRenewal(missing, 1, null)), at(30), T0))
+    assertThat(
+            store()
+                .heartbeat(
+                    "w",
+                    List.of(new LeaseRenewal(missing, new LeaseClaim(1, null), null)),
+                    at(30),
+                    T0))
         .extracting(HeartbeatResult::status)
         .containsExactly(HeartbeatResult.Status.LOST);
   }

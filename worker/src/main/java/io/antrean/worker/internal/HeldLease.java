@@ -61,6 +61,11 @@ final class HeldLease {
     return key.fencingToken();
   }
 
+  /** The lease id the Lease answer gave; echoed on every call about this lease, never logged. */
+  String leaseId() {
+    return job.getLease().getLeaseId();
+  }
+
   long deadlineNanos() {
     return deadlineNanos;
   }

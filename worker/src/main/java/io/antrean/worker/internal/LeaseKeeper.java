@@ -117,6 +117,7 @@ final class LeaseKeeper {
             LeaseRef.newBuilder()
                 .setJobId(lease.jobId())
                 .setFencingToken(lease.fencingToken())
+                .setLeaseId(lease.leaseId())
                 .setProgress(lease.progress()));
       }
     }

@@ -55,6 +55,7 @@ final class OutcomeReporter {
     return CompleteItem.newBuilder()
         .setJobId(lease.jobId())
         .setFencingToken(lease.fencingToken())
+        .setLeaseId(lease.leaseId())
         .setResult(result == null ? ByteString.EMPTY : ByteString.copyFrom(result))
         .setResultContentType(resultContentType)
         .build();
@@ -69,6 +70,7 @@ final class OutcomeReporter {
         CompleteRequest.newBuilder()
             .setJobId(item.getJobId())
             .setFencingToken(item.getFencingToken())
+            .setLeaseId(item.getLeaseId())
             .setWorkerId(workerId)
             .setResult(item.getResult())
             .setResultContentType(item.getResultContentType())
@@ -82,6 +84,7 @@ final class OutcomeReporter {
         FailRequest.newBuilder()
             .setJobId(lease.jobId())
             .setFencingToken(lease.fencingToken())
+            .setLeaseId(lease.leaseId())
             .setWorkerId(workerId)
             .setKind(report.kind())
             .setErrorType(report.errorType())
@@ -104,6 +107,7 @@ final class OutcomeReporter {
         ReleaseRequest.newBuilder()
             .setJobId(lease.jobId())
             .setFencingToken(lease.fencingToken())
+            .setLeaseId(lease.leaseId())
             .setWorkerId(workerId)
             .setReason(reason)
             .build();

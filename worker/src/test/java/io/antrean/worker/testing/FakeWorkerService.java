@@ -206,8 +206,21 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
             Lease.newBuilder()
                 .setWorkerId(workerId)
                 .setFencingToken(tokens.incrementAndGet())
+                .setLeaseId(leaseId(tokens.get()))
                 .setExpiresAt(inSeconds(30)))
         .build();
+  }
+
+  /**
+   * The lease id this fake gives the lease with this token. Every report must echo it: one that
+   * does not is refused as a lost lease, as the coordinator would.
+   */
+  public static String leaseId(long fencingToken) {
+    return String.format("%032x", fencingToken);
+  }
+
+  private static boolean echoes(long fencingToken, String leaseId) {
+    return leaseId(fencingToken).equals(leaseId);
   }
 
   @Override
@@ -226,7 +239,10 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
           LeaseState.newBuilder()
               .setJobId(ref.getJobId())
               .setFencingToken(ref.getFencingToken())
-              .setStatus(heartbeatPolicy.apply(ref))
+              .setStatus(
+                  echoes(ref.getFencingToken(), ref.getLeaseId())
+                      ? heartbeatPolicy.apply(ref)
+                      : LeaseStatus.LEASE_STATUS_LOST)
               .setExpiresAt(inSeconds(30)));
     }
     answer.onNext(response.build());
@@ -244,6 +260,10 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
           injected != null
               ? injected
               : completeError.withDescription("injected").asRuntimeException());
+      return;
+    }
+    if (!echoes(request.getFencingToken(), request.getLeaseId())) {
+      answer.onError(Status.FAILED_PRECONDITION.withDescription("LEASE_LOST").asException());
       return;
     }
     switch (completePolicy.apply(request.getJobId())) {
@@ -279,6 +299,7 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
           CompleteRequest.newBuilder()
               .setJobId(item.getJobId())
               .setFencingToken(item.getFencingToken())
+              .setLeaseId(item.getLeaseId())
               .setWorkerId(request.getWorkerId())
               .setResult(item.getResult())
               .setResultContentType(item.getResultContentType())
@@ -295,7 +316,10 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
     }
     CompleteBatchResponse.Builder response = CompleteBatchResponse.newBuilder();
     for (CompleteItem item : request.getItemsList()) {
-      CompleteStatus status = completePolicy.apply(item.getJobId());
+      CompleteStatus status =
+          echoes(item.getFencingToken(), item.getLeaseId())
+              ? completePolicy.apply(item.getJobId())
+              : CompleteStatus.COMPLETE_STATUS_LEASE_LOST;
       if (status == CompleteStatus.COMPLETE_STATUS_COMPLETED) {
         outstanding.decrementAndGet();
       }
@@ -338,6 +362,10 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   @Override
   public void fail(FailRequest request, StreamObserver<FailResponse> answer) {
     fails.add(request);
+    if (!echoes(request.getFencingToken(), request.getLeaseId())) {
+      answer.onError(Status.FAILED_PRECONDITION.withDescription("LEASE_LOST").asException());
+      return;
+    }
     outstanding.decrementAndGet();
     answer.onNext(FailResponse.newBuilder().setState(JobState.JOB_STATE_PENDING).build());
     answer.onCompleted();
@@ -346,6 +374,10 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   @Override
   public void release(ReleaseRequest request, StreamObserver<ReleaseResponse> answer) {
     releases.add(request);
+    if (!echoes(request.getFencingToken(), request.getLeaseId())) {
+      answer.onError(Status.FAILED_PRECONDITION.withDescription("LEASE_LOST").asException());
+      return;
+    }
     outstanding.decrementAndGet();
     answer.onNext(ReleaseResponse.getDefaultInstance());
     answer.onCompleted();

@@ -72,6 +72,10 @@ public final class AttemptHistory {
 
   /** The error message of a {@code STALE_COMPLETION_REJECTED} entry. */
   public static String staleTokenMessage(Job job, long fencingToken, String action) {
+    if (job.lease() != null && job.lease().fencingToken() == fencingToken) {
+      // The token is current: the worker id or the lease id did not match (never shown).
+      return action + " with fencing token " + fencingToken + " by another holder or lease id";
+    }
     String current =
         job.lease() == null
             ? "the job is " + job.state()

@@ -29,7 +29,11 @@ public final class DeadLetterQueue {
           + " cancel_requested = false, result = NULL, result_content_type = NULL,"
           + " progress = NULL, finished_at = NULL, lease_worker_id = NULL,"
           + " lease_expires_at = NULL, updated_at = ?"
-          + " WHERE id = ? AND state = 'FAILED' RETURNING "
+          + " WHERE id = ? AND state = 'FAILED'"
+          // A job whose unique key another active job holds stays dead-lettered (skipped).
+          + " AND NOT EXISTS (SELECT 1 FROM jobs holder WHERE holder.queue = jobs.queue"
+          + " AND holder.unique_key = jobs.unique_key AND holder.state IN ('PENDING', 'RUNNING'))"
+          + " RETURNING "
           + JobRowReader.JOB_COLUMNS;
   // The foreign keys cascade to the job's attempts and idempotency keys.
   private static final String PURGE = "DELETE FROM jobs WHERE id = ? AND state = 'FAILED'";

@@ -13,12 +13,16 @@ import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.RetryPlanner;
+import io.antrean.coordinator.store.ScheduleStore;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -53,6 +57,7 @@ public abstract class JdbcJobStore implements JobStore {
   private final Runner read;
   private final Runner transaction;
   private final Runner autonomous;
+  private final ScheduleStore schedules;
 
   /**
    * @param snapshot runs a read of several statements that must agree with each other
@@ -67,6 +72,39 @@ public abstract class JdbcJobStore implements JobStore {
     this.read = read;
     this.transaction = transaction;
     this.autonomous = autonomous;
+    this.schedules = new JdbcScheduleStore(new Transactions());
+  }
+
+  @Override
+  public ScheduleStore schedules() {
+    return schedules;
+  }
+
+  /** Schedule work through this store's read and transaction runners, enqueueing as it does. */
+  private final class Transactions implements ScheduleTransactions {
+    @Override
+    public <T> T read(String what, Work<T> work) {
+      return JdbcJobStore.this.read(what, s -> work.run(session(s)));
+    }
+
+    @Override
+    public <T> T write(String what, Work<T> work) {
+      return transaction(what, s -> work.run(session(s)));
+    }
+
+    private ScheduleSession session(JdbcSession s) {
+      return new ScheduleSession() {
+        @Override
+        public PreparedStatement prepare(String sql) throws SQLException {
+          return s.prepare(sql);
+        }
+
+        @Override
+        public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) throws SQLException {
+          return s.dialect().enqueue(s, jobs, now);
+        }
+      };
+    }
   }
 
   private <T> T snapshot(String what, SessionWork<T> work) {
@@ -114,7 +152,7 @@ public abstract class JdbcJobStore implements JobStore {
   @Override
   public Job complete(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
@@ -123,9 +161,7 @@ public abstract class JdbcJobStore implements JobStore {
     return slotFreed(
         autonomous(
                 "complete",
-                s ->
-                    WorkerWrites.complete(
-                        s, jobId, fencingToken, workerId, copy, resultContentType, now))
+                s -> WorkerWrites.complete(s, jobId, claim, workerId, copy, resultContentType, now))
             .orThrow(),
         now);
   }
@@ -146,7 +182,7 @@ public abstract class JdbcJobStore implements JobStore {
   @Override
   public Job fail(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       Failure failure,
       RetryPlanner planner,
@@ -154,18 +190,16 @@ public abstract class JdbcJobStore implements JobStore {
     JobStoreArguments.forFail(workerId, failure, planner, now);
     return slotFreed(
         transaction(
-                "fail",
-                s -> WorkerWrites.fail(s, jobId, fencingToken, workerId, failure, planner, now))
+                "fail", s -> WorkerWrites.fail(s, jobId, claim, workerId, failure, planner, now))
             .orThrow(),
         now);
   }
 
   @Override
-  public Job release(long jobId, long fencingToken, String workerId, String reason, Instant now) {
+  public Job release(long jobId, LeaseClaim claim, String workerId, String reason, Instant now) {
     JobStoreArguments.forRelease(workerId, reason, now);
     return slotFreed(
-        transaction(
-                "release", s -> WorkerWrites.release(s, jobId, fencingToken, workerId, reason, now))
+        transaction("release", s -> WorkerWrites.release(s, jobId, claim, workerId, reason, now))
             .orThrow(),
         now);
   }

@@ -5,6 +5,7 @@ import io.antrean.coordinator.job.AttemptOutcome;
 import io.antrean.coordinator.job.ErrorKind;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.LeaseId;
 import io.antrean.coordinator.job.LeaseInfo;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.RetryPolicy;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import javax.annotation.Nullable;
 
 /**
  * Rows of {@code jobs} and {@code attempts} to domain records. Both stores have the same columns;
@@ -54,7 +56,8 @@ public final class JobRowReader {
           "progress",
           "cancel_requested",
           "trace_parent",
-          "concurrency_key");
+          "concurrency_key",
+          "lease_id_sha256");
 
   /** The select list of a job, for SELECT and RETURNING clauses read by {@link #job}. */
   public static final String JOB_COLUMNS = String.join(", ", COLUMNS);
@@ -98,6 +101,7 @@ public final class JobRowReader {
   private static final int CANCEL_REQUESTED = position("cancel_requested");
   private static final int TRACE_PARENT = position("trace_parent");
   private static final int CONCURRENCY_KEY = position("concurrency_key");
+  private static final int LEASE_ID_SHA256 = position("lease_id_sha256");
 
   private final ColumnEncoding encoding;
 
@@ -111,6 +115,11 @@ public final class JobRowReader {
       throw new IllegalStateException("no job column " + column);
     }
     return index + 1;
+  }
+
+  @Nullable
+  private static LeaseId leaseId(@Nullable byte[] sha256) {
+    return sha256 == null || sha256.length == 0 ? null : LeaseId.stored(sha256);
   }
 
   /** Runs the statement and reads every job of its result, in order. */
@@ -142,7 +151,10 @@ public final class JobRowReader {
     LeaseInfo lease =
         state == JobState.RUNNING && leaseExpiresAt != null
             ? new LeaseInfo(
-                row.getString(LEASE_WORKER_ID), row.getLong(LEASE_TOKEN), leaseExpiresAt)
+                row.getString(LEASE_WORKER_ID),
+                row.getLong(LEASE_TOKEN),
+                leaseExpiresAt,
+                leaseId(encoding.bytes(row, LEASE_ID_SHA256)))
             : null;
     byte[] payload = encoding.bytes(row, PAYLOAD);
     return new Job(

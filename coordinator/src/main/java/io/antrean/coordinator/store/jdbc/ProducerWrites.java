@@ -7,8 +7,11 @@ import io.antrean.coordinator.job.JobLifecycle;
 import io.antrean.coordinator.job.JobStatus;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.RetryPolicy;
+import io.antrean.coordinator.job.UniqueKey;
+import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.UniqueKeyConflictException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -22,15 +25,26 @@ import java.util.Optional;
  * are the same everywhere and written here.
  */
 public final class ProducerWrites {
-  /** The columns and values of a new job; {@link #bindJob} binds its 16 parameters. */
+  /** The columns and values of a new job; {@link #bindJob} binds its 17 parameters. */
   public static final String JOB_VALUES =
       "(queue, type, payload, content_type, priority, run_at, idempotency_key, max_attempts,"
           + " initial_backoff_micros, backoff_multiplier, max_backoff_micros, max_lease_expiries,"
-          + " state, created_at, updated_at, trace_parent, concurrency_key)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)";
+          + " state, created_at, updated_at, trace_parent, concurrency_key, unique_key)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?)";
 
   /** Inserts one new job; see {@link #bindJob}. */
   public static final String INSERT_JOB = "INSERT INTO jobs " + JOB_VALUES;
+
+  private static final String ACTIVE_HOLDER =
+      "SELECT id FROM jobs WHERE queue = ? AND unique_key = ? AND state IN ('PENDING', 'RUNNING')";
+  // The partial unique index decides between racing coordinators: the second insert waits for the
+  // first transaction and, once it commits, inserts nothing.
+  private static final String INSERT_JOB_UNLESS_KEY_ACTIVE =
+      INSERT_JOB
+          + " ON CONFLICT (queue, unique_key)"
+          + " WHERE unique_key IS NOT NULL AND state IN ('PENDING', 'RUNNING') DO NOTHING"
+          + " RETURNING id";
+  private static final int MAX_UNIQUE_RACES = 3;
 
   private static final String LIVE_KEY =
       "SELECT job_id, fingerprint FROM idempotency_keys"
@@ -38,7 +52,7 @@ public final class ProducerWrites {
 
   private ProducerWrites() {}
 
-  /** Binds the 16 parameters of {@link #JOB_VALUES}; returns the next parameter index. */
+  /** Binds the 17 parameters of {@link #JOB_VALUES}; returns the next parameter index. */
   public static int bindJob(JdbcDialect dialect, PreparedStatement insert, NewJob job, Instant now)
       throws SQLException {
     RetryPolicy policy = job.retryPolicy();
@@ -58,7 +72,53 @@ public final class ProducerWrites {
     dialect.setInstant(insert, 14, now);
     insert.setString(15, job.traceParent());
     insert.setString(16, job.concurrencyKey());
-    return 17;
+    insert.setString(17, job.uniqueKey() == null ? null : job.uniqueKey().key());
+    return 18;
+  }
+
+  /**
+   * Stores a job with a unique key unless a PENDING or RUNNING job of its queue holds the key (the
+   * coordinator validates that such a job carries no idempotency key). Exact under many
+   * coordinators: the partial unique index makes a racing second insert wait and insert nothing.
+   *
+   * @return the new job, or the holder (deduplicated) if the job asked for it back
+   * @throws UniqueKeyConflictException if the key is held and the job asked to be refused
+   */
+  public static EnqueueResult enqueueUnique(JdbcSession session, NewJob job, Instant now)
+      throws SQLException {
+    UniqueKey unique = job.uniqueKey();
+    for (int race = 0; race < MAX_UNIQUE_RACES; race++) {
+      PreparedStatement select = session.prepare(ACTIVE_HOLDER);
+      select.setString(1, job.queue());
+      select.setString(2, unique.key());
+      Long holder = null;
+      try (ResultSet row = select.executeQuery()) {
+        if (row.next()) {
+          holder = row.getLong(1);
+        }
+      }
+      if (holder != null) {
+        if (!unique.returnExisting()) {
+          throw new UniqueKeyConflictException(job.queue(), unique.key(), holder);
+        }
+        Optional<Job> existing = JobRows.find(session, holder);
+        if (existing.isPresent()) {
+          return new EnqueueResult(existing.get(), true);
+        }
+        continue;
+      }
+      PreparedStatement insert = session.prepare(INSERT_JOB_UNLESS_KEY_ACTIVE);
+      bindJob(session.dialect(), insert, job, now);
+      try (ResultSet row = insert.executeQuery()) {
+        if (row.next()) {
+          long id = row.getLong(1);
+          return new EnqueueResult(session.dialect().reader().inserted(id, job, now), false);
+        }
+      }
+      // Another coordinator's job took the key between the check and the insert: look again.
+    }
+    throw new IllegalStateException(
+        "unique key '" + unique.key() + "' kept changing hands; giving up");
   }
 
   /**

@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.jdbc;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.LeaseClaim;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -12,9 +13,10 @@ import javax.annotation.Nullable;
 
 /**
  * Whether a Complete or Fail whose token is no longer current repeats the holder's own report that
- * ended that lease: same job, same token, same worker, same outcome. Its first answer was lost on
- * the way back, so it gets the same OK and changes nothing, not even the history. Any difference
- * (another result or failure, another worker, another token) is a stale report as before.
+ * ended that lease: same job, same token, same lease id, same worker, same outcome. Its first
+ * answer was lost on the way back, so it gets the same OK and changes nothing, not even the
+ * history. Any difference (another result or failure, another worker, another token or lease id) is
+ * a stale report as before.
  */
 public final class RepeatedReports {
   /**
@@ -22,7 +24,7 @@ public final class RepeatedReports {
    * fencing token, worker id; bound by {@link #select}.
    */
   public static final String OWN_END =
-      "SELECT outcome, error_kind, error_type, error_message FROM attempts"
+      "SELECT outcome, error_kind, error_type, error_message, lease_id_sha256 FROM attempts"
           + " WHERE job_id = ? AND fencing_token = ? AND worker_id = ?"
           + " AND outcome IN ('SUCCEEDED', 'FAILED_RETRYABLE', 'FAILED_PERMANENT')"
           + " ORDER BY id LIMIT 1";
@@ -38,7 +40,7 @@ public final class RepeatedReports {
   public static boolean repeatsCompletion(
       PreparedStatement ownEnd,
       Job job,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType)
@@ -48,8 +50,8 @@ public final class RepeatedReports {
         || !Objects.equals(job.resultContentType(), resultContentType)) {
       return false;
     }
-    try (ResultSet row = select(ownEnd, job.id(), fencingToken, workerId)) {
-      return row.next() && row.getString(1).equals("SUCCEEDED");
+    try (ResultSet row = select(ownEnd, job.id(), claim.fencingToken(), workerId)) {
+      return row.next() && row.getString(1).equals("SUCCEEDED") && sameLeaseId(row, claim);
     }
   }
 
@@ -61,10 +63,11 @@ public final class RepeatedReports {
    * @param ownEnd a statement of {@link #OWN_END}
    */
   public static boolean repeatsFailure(
-      PreparedStatement ownEnd, long jobId, long fencingToken, String workerId, Failure failure)
+      PreparedStatement ownEnd, long jobId, LeaseClaim claim, String workerId, Failure failure)
       throws SQLException {
-    try (ResultSet row = select(ownEnd, jobId, fencingToken, workerId)) {
+    try (ResultSet row = select(ownEnd, jobId, claim.fencingToken(), workerId)) {
       return row.next()
+          && sameLeaseId(row, claim)
           && !row.getString(1).equals("SUCCEEDED")
           && failure.kind().name().equals(row.getString(2))
           && Objects.equals(failure.errorType(), row.getString(3))
@@ -79,6 +82,14 @@ public final class RepeatedReports {
     ownEnd.setLong(2, fencingToken);
     ownEnd.setString(3, workerId);
     return ownEnd.executeQuery();
+  }
+
+  /** The lease id of the row's lease against the claim's, in constant time; never for none. */
+  private static boolean sameLeaseId(ResultSet row, LeaseClaim claim) throws SQLException {
+    byte[] stored = row.getBytes(5);
+    return stored != null
+        && stored.length > 0
+        && claim.matches(io.antrean.coordinator.job.LeaseId.stored(stored));
   }
 
   private static byte[] orEmpty(@Nullable byte[] bytes) {

@@ -35,14 +35,22 @@ public final class RetentionWrites {
         + dialect.lockRowsSkipLocked();
   }
 
+  /**
+   * The batch is picked once, in a materialized common table expression: as a plain {@code IN
+   * (SELECT ... LIMIT ? FOR UPDATE SKIP LOCKED)} PostgreSQL may evaluate the subquery more than
+   * once while rows change under it and delete more than {@code limit} rows.
+   */
   public static String deleteFinishedSql(JdbcDialect dialect) {
-    return "DELETE FROM jobs WHERE id IN (" + selectFinishedSql(dialect) + ")";
+    return "WITH doomed AS MATERIALIZED ("
+        + selectFinishedSql(dialect)
+        + ") DELETE FROM jobs WHERE id IN (SELECT id FROM doomed)";
   }
 
+  /** Like {@link #deleteFinishedSql}, the batch of keys is picked once. */
   public static String forgetKeysSql(JdbcDialect dialect) {
-    return "DELETE FROM idempotency_keys WHERE (queue, key) IN ("
+    return "WITH doomed AS MATERIALIZED ("
         + selectExpiredKeysSql(dialect)
-        + ")";
+        + ") DELETE FROM idempotency_keys WHERE (queue, key) IN (SELECT queue, key FROM doomed)";
   }
 
   /** Deletes up to {@code limit} jobs in {@code state} finished before the cutoff, oldest first. */

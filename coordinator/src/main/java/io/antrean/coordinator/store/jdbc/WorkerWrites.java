@@ -6,10 +6,12 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobLifecycle;
 import io.antrean.coordinator.job.JobStatus;
 import io.antrean.coordinator.job.LeaseEnd;
+import io.antrean.coordinator.job.Refusal;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobNotFoundException;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.RetryPlanner;
@@ -35,7 +37,7 @@ public final class WorkerWrites {
   private static final String RENEW =
       "UPDATE jobs SET lease_expires_at = ?, updated_at = ?, progress = coalesce(?, progress)"
           + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ?"
-          + " AND lease_worker_id = ? RETURNING cancel_requested";
+          + " AND lease_worker_id = ? AND lease_id_sha256 = ? RETURNING cancel_requested";
 
   private WorkerWrites() {}
 
@@ -91,6 +93,8 @@ public final class WorkerWrites {
     renew.setLong(4, renewal.jobId());
     renew.setLong(5, renewal.fencingToken());
     renew.setString(6, workerId);
+    // Digests compared: timing cannot help build a matching lease id (see LeaseId).
+    renew.setBytes(7, renewal.lease().leaseIdSha256());
     try (ResultSet row = renew.executeQuery()) {
       // sqlite-jdbc reads an INTEGER flag as getInt(...) != 0; PostgreSQL has a boolean.
       return row.next() ? Optional.of(row.getBoolean(1)) : Optional.empty();
@@ -101,22 +105,22 @@ public final class WorkerWrites {
   public static Outcome<Job> complete(
       JdbcSession session,
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
       Instant now)
       throws SQLException {
-    Completion completion = new Completion(jobId, fencingToken, result, resultContentType);
+    Completion completion = new Completion(jobId, claim, result, resultContentType);
     Job done = session.dialect().succeedAll(session, workerId, List.of(completion), now).get(jobId);
     if (done != null) {
       return Outcome.of(done);
     }
     Job job = JobRows.find(session, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
-    if (repeatsCompletion(session, job, fencingToken, workerId, result, resultContentType)) {
+    if (repeatsCompletion(session, job, claim, workerId, result, resultContentType)) {
       return Outcome.of(job);
     }
-    return rejectStale(session, job, workerId, fencingToken, "complete", now);
+    return rejectStale(session, job, workerId, claim.fencingToken(), "complete", now);
   }
 
   /**
@@ -141,7 +145,7 @@ public final class WorkerWrites {
         continue;
       }
       if (repeatsCompletion(
-          session, job.get(), c.fencingToken(), workerId, c.result(), c.resultContentType())) {
+          session, job.get(), c.lease(), workerId, c.result(), c.resultContentType())) {
         outcomes.add(CompletionOutcome.completed(job.get()));
         continue;
       }
@@ -155,7 +159,7 @@ public final class WorkerWrites {
   public static Outcome<Job> fail(
       JdbcSession session,
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       Failure failure,
       RetryPlanner planner,
@@ -163,55 +167,56 @@ public final class WorkerWrites {
       throws SQLException {
     Job job = lockedJob(session, jobId);
     Decision<LeaseEnd> end =
-        JobLifecycle.fail(
-            JobStatus.of(job),
-            fencingToken,
-            workerId,
-            failure,
-            () -> planner.nextRunAt(job, failure, now));
+        Leases.hasLeaseId(job, claim)
+            ? JobLifecycle.fail(
+                JobStatus.of(job),
+                claim.fencingToken(),
+                workerId,
+                failure,
+                () -> planner.nextRunAt(job, failure, now))
+            : Decision.refused(Refusal.LEASE_LOST);
     if (end.isRefused()) {
       if (RepeatedReports.repeatsFailure(
-          session.prepare(RepeatedReports.OWN_END), jobId, fencingToken, workerId, failure)) {
+          session.prepare(RepeatedReports.OWN_END), jobId, claim, workerId, failure)) {
         return Outcome.of(job);
       }
-      return rejectStale(session, job, workerId, fencingToken, "fail", now);
+      return rejectStale(session, job, workerId, claim.fencingToken(), "fail", now);
     }
-    return Outcome.of(JobTransitions.endLease(session, jobId, fencingToken, end.change(), now));
+    return Outcome.of(
+        JobTransitions.endLease(session, jobId, claim.fencingToken(), end.change(), now));
   }
 
   /** Hands the job back unrun, without spending an attempt. */
   public static Outcome<Job> release(
       JdbcSession session,
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       String reason,
       Instant now)
       throws SQLException {
     Job job = lockedJob(session, jobId);
     Decision<LeaseEnd> end =
-        JobLifecycle.release(JobStatus.of(job), fencingToken, workerId, reason);
+        Leases.hasLeaseId(job, claim)
+            ? JobLifecycle.release(JobStatus.of(job), claim.fencingToken(), workerId, reason)
+            : Decision.refused(Refusal.LEASE_LOST);
     if (end.isRefused()) {
-      return rejectStale(session, job, workerId, fencingToken, "release", now);
+      return rejectStale(session, job, workerId, claim.fencingToken(), "release", now);
     }
-    return Outcome.of(JobTransitions.endLease(session, jobId, fencingToken, end.change(), now));
+    return Outcome.of(
+        JobTransitions.endLease(session, jobId, claim.fencingToken(), end.change(), now));
   }
 
   private static boolean repeatsCompletion(
       JdbcSession session,
       Job job,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType)
       throws SQLException {
     return RepeatedReports.repeatsCompletion(
-        session.prepare(RepeatedReports.OWN_END),
-        job,
-        fencingToken,
-        workerId,
-        result,
-        resultContentType);
+        session.prepare(RepeatedReports.OWN_END), job, claim, workerId, result, resultContentType);
   }
 
   /** The job by id, in whatever state, locked until the work ends. */

@@ -16,7 +16,10 @@
  * SQLite's single writer thread with group commit and its read connections; PostgreSQL's pooled
  * transactions, LISTEN/NOTIFY and advisory locks.
  *
- * <p>New persistence code goes here when its SQL is the same for both databases.
+ * <p>New persistence code goes here when its SQL is the same for both databases. The durable
+ * schedules ({@link io.antrean.coordinator.store.jdbc.JdbcScheduleStore}) keep their times as epoch
+ * microseconds in both databases, so their SQL needs no dialect; they run through the store's own
+ * read and transaction runners ({@link io.antrean.coordinator.store.jdbc.ScheduleTransactions}).
  *
  * <p>Not a supported API: the types are public only because the stores live in other packages.
  */

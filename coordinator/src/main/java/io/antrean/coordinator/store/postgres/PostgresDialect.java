@@ -12,6 +12,7 @@ import io.antrean.coordinator.store.jdbc.JdbcDialect;
 import io.antrean.coordinator.store.jdbc.JdbcSession;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.JobRows;
+import io.antrean.coordinator.store.jdbc.LeaseIdWrites;
 import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.LimitedLeases;
 import io.antrean.coordinator.store.jdbc.QueueStats;
@@ -52,7 +53,7 @@ final class PostgresDialect extends JdbcDialect {
       "WITH done AS (UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
           + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
           + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? AND lease_worker_id = ?"
-          + " RETURNING "
+          + " AND lease_id_sha256 = ? RETURNING "
           + JobRowReader.JOB_COLUMNS
           + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
           + " FROM done WHERE attempts.job_id = done.id AND attempts.fencing_token = ?"
@@ -64,12 +65,13 @@ final class PostgresDialect extends JdbcDialect {
   // order (so two batches naming the same jobs cannot deadlock), completed, and their attempts
   // ended. Item columns carry their own names so the jobs' columns stay unambiguous.
   private static final String SUCCEED_ALL =
-      "WITH items AS (SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bytea[], ?::text[])"
-          + " AS item (item_id, item_token, item_result, item_content_type)),"
+      "WITH items AS (SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bytea[], ?::text[],"
+          + " ?::bytea[]) AS item (item_id, item_token, item_result, item_content_type,"
+          + " item_lease_id)),"
           + " held AS MATERIALIZED (SELECT jobs.id AS held_id FROM jobs"
           + " JOIN items ON jobs.id = items.item_id"
           + " WHERE jobs.state = 'RUNNING' AND jobs.lease_token = items.item_token"
-          + " AND jobs.lease_worker_id = ?"
+          + " AND jobs.lease_worker_id = ? AND jobs.lease_id_sha256 = items.item_lease_id"
           + " ORDER BY jobs.id FOR UPDATE OF jobs),"
           + " done AS (UPDATE jobs SET state = 'SUCCEEDED', result = items.item_result,"
           + " result_content_type = items.item_content_type, finished_at = ?, updated_at = ?,"
@@ -206,7 +208,10 @@ final class PostgresDialect extends JdbcDialect {
     Timestamps.set(lease, index++, spec.expiresAt());
     Timestamps.set(lease, index++, now);
     Timestamps.set(lease, index, now);
-    return Leases.inGrantOrder(JobRows.jobs(session, lease));
+    return LeaseIdWrites.assign(
+        session.prepare(LeaseIdWrites.ON_JOB),
+        session.prepare(LeaseIdWrites.ON_ATTEMPT),
+        Leases.inGrantOrder(JobRows.jobs(session, lease)));
   }
 
   /**
@@ -225,12 +230,14 @@ final class PostgresDialect extends JdbcDialect {
     Object[] tokens = new Object[size];
     byte[][] results = new byte[size][];
     Object[] contentTypes = new Object[size];
+    byte[][] leaseIds = new byte[size][];
     for (int i = 0; i < size; i++) {
       Completion c = completions.get(i);
       ids[i] = c.jobId();
       tokens[i] = c.fencingToken();
       results[i] = c.result();
       contentTypes[i] = c.resultContentType();
+      leaseIds[i] = c.lease().leaseIdSha256();
     }
     Connection connection = session.connection();
     PreparedStatement update = session.prepare(SUCCEED_ALL);
@@ -238,10 +245,12 @@ final class PostgresDialect extends JdbcDialect {
     update.setArray(2, connection.createArrayOf("bigint", tokens));
     update.setArray(3, connection.createArrayOf("bytea", results));
     update.setArray(4, connection.createArrayOf("text", contentTypes));
-    update.setString(5, workerId);
-    Timestamps.set(update, 6, now);
+    // Digests compared: timing cannot help build a matching lease id (see LeaseId).
+    update.setArray(5, connection.createArrayOf("bytea", leaseIds));
+    update.setString(6, workerId);
     Timestamps.set(update, 7, now);
     Timestamps.set(update, 8, now);
+    Timestamps.set(update, 9, now);
     Map<Long, Job> done = new HashMap<>();
     for (Job job : JobRows.jobs(session, update)) {
       done.put(job.id(), job);
@@ -260,8 +269,9 @@ final class PostgresDialect extends JdbcDialect {
     update.setLong(5, completion.jobId());
     update.setLong(6, completion.fencingToken());
     update.setString(7, workerId);
-    Timestamps.set(update, 8, now);
-    update.setLong(9, completion.fencingToken());
+    update.setBytes(8, completion.lease().leaseIdSha256());
+    Timestamps.set(update, 9, now);
+    update.setLong(10, completion.fencingToken());
     List<Job> changed = JobRows.jobs(session, update);
     return changed.isEmpty() ? Map.of() : Map.of(completion.jobId(), changed.get(0));
   }

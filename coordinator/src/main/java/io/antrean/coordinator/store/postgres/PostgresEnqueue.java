@@ -43,7 +43,7 @@ final class PostgresEnqueue {
           + Tx.JOBS_READY_CHANNEL
           + "', queue) FROM new_job)"
           + " SELECT new_job.id FROM new_job, (SELECT count(*) FROM notified) AS sent";
-  // Parameters: the 16 job values, then fingerprint, expiry, now. An expired key is taken over.
+  // Parameters: the 17 job values, then fingerprint, expiry, now. An expired key is taken over.
   private static final String INSERT_JOB_CLAIMING_KEY =
       "WITH new_job AS (INSERT INTO jobs "
           + ProducerWrites.JOB_VALUES
@@ -76,12 +76,15 @@ final class PostgresEnqueue {
     List<EnqueueResult> results = new ArrayList<>(jobs.size());
     List<NewJob> plain = new ArrayList<>();
     for (NewJob job : jobs) {
-      if (job.idempotencyKey() == null) {
+      if (job.idempotencyKey() == null && job.uniqueKey() == null) {
         plain.add(job);
         continue;
       }
       insertPlain(session, plain, now, results);
-      results.add(enqueueWithKey(session, job, now));
+      results.add(
+          job.uniqueKey() == null
+              ? enqueueWithKey(session, job, now)
+              : ProducerWrites.enqueueUnique(session, job, now));
     }
     insertPlain(session, plain, now, results);
     for (EnqueueResult result : results) {
@@ -98,8 +101,8 @@ final class PostgresEnqueue {
    */
   static EnqueueResult enqueueOnePlain(JdbcSession session, NewJob job, Instant now)
       throws SQLException {
-    if (job.idempotencyKey() != null) {
-      throw new IllegalArgumentException("a job with an idempotency key needs enqueue");
+    if (job.idempotencyKey() != null || job.uniqueKey() != null) {
+      throw new IllegalArgumentException("a job with an idempotency or unique key needs enqueue");
     }
     PreparedStatement insert = session.prepare(INSERT_JOB_NOTIFYING);
     ProducerWrites.bindJob(DIALECT, insert, job, now);

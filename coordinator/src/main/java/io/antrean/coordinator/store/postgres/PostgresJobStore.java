@@ -78,7 +78,9 @@ public final class PostgresJobStore extends JdbcJobStore {
   @Override
   public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) {
     List<NewJob> batch = JobStoreArguments.forEnqueue(jobs, now);
-    if (batch.size() == 1 && batch.get(0).idempotencyKey() == null) {
+    if (batch.size() == 1
+        && batch.get(0).idempotencyKey() == null
+        && batch.get(0).uniqueKey() == null) {
       NewJob job = batch.get(0);
       EnqueueResult stored =
           db.autoCommitted("enqueue", tx -> PostgresEnqueue.enqueueOnePlain(tx, job, now));

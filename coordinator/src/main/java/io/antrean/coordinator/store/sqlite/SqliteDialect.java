@@ -15,6 +15,7 @@ import io.antrean.coordinator.store.jdbc.JdbcDialect;
 import io.antrean.coordinator.store.jdbc.JdbcSession;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.JobRows;
+import io.antrean.coordinator.store.jdbc.LeaseIdWrites;
 import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.LimitedLeases;
 import io.antrean.coordinator.store.jdbc.ProducerWrites;
@@ -59,6 +60,7 @@ final class SqliteDialect extends JdbcDialect {
       "UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
           + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
           + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? AND lease_worker_id = ?"
+          + " AND lease_id_sha256 = ?"
           + " RETURNING "
           + JobRowReader.JOB_COLUMNS;
   private static final String COUNT_BY_STATE =
@@ -206,7 +208,8 @@ final class SqliteDialect extends JdbcDialect {
     for (Job job : leased) {
       AttemptRows.started(session, job, now);
     }
-    return leased;
+    return LeaseIdWrites.assign(
+        session.prepare(LeaseIdWrites.ON_JOB), session.prepare(LeaseIdWrites.ON_ATTEMPT), leased);
   }
 
   /**
@@ -218,6 +221,10 @@ final class SqliteDialect extends JdbcDialect {
       throws SQLException {
     List<EnqueueResult> results = new ArrayList<>(jobs.size());
     for (NewJob job : jobs) {
+      if (job.uniqueKey() != null) {
+        results.add(ProducerWrites.enqueueUnique(session, job, now));
+        continue;
+      }
       byte[] fingerprint = job.idempotencyKey() == null ? null : Fingerprints.of(job);
       Optional<Job> existing =
           fingerprint == null
@@ -270,6 +277,8 @@ final class SqliteDialect extends JdbcDialect {
     update.setLong(5, jobId);
     update.setLong(6, fencingToken);
     update.setString(7, workerId);
+    // Digests compared: timing cannot help build a matching lease id (see LeaseId).
+    update.setBytes(8, completion.lease().leaseIdSha256());
     List<Job> changed = JobRows.jobs(session, update);
     if (changed.isEmpty()) {
       return Optional.empty();

@@ -6,6 +6,7 @@ import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.StoreUnavailableException;
@@ -110,7 +111,7 @@ public final class SqliteJobStore extends JdbcJobStore {
   @Override
   public CompletableFuture<Job> completeAsync(
       long jobId,
-      long fencingToken,
+      LeaseClaim claim,
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType,
@@ -121,7 +122,7 @@ public final class SqliteJobStore extends JdbcJobStore {
             "complete",
             c ->
                 WorkerWrites.complete(
-                    c, jobId, fencingToken, workerId, resultCopy, resultContentType, now))
+                    c, jobId, claim, workerId, resultCopy, resultContentType, now))
         .thenApply(Outcome::orThrow)
         .thenApply(wakeups::freed);
   }

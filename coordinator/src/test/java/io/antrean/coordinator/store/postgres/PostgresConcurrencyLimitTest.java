@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Concurrently;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.QueueLimits;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -105,7 +106,7 @@ class PostgresConcurrencyLimitTest {
             }
             for (Job job : leased) {
               running.get(job.concurrencyKey()).decrementAndGet();
-              store.complete(job.id(), job.lease().fencingToken(), worker, null, null, millis(20));
+              store.complete(job.id(), LeaseClaim.of(job), worker, null, null, millis(20));
               done.incrementAndGet();
             }
           }

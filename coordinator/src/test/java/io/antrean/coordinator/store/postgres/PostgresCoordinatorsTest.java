@@ -16,6 +16,7 @@ import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.Concurrently;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobQuery;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRef;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -126,7 +127,7 @@ class PostgresCoordinatorsTest {
     List<Job> leased = leaseAll(200);
     List<Completion> forward = new ArrayList<>();
     for (Job job : leased) {
-      forward.add(new Completion(job.id(), job.lease().fencingToken(), null, null));
+      forward.add(new Completion(job.id(), LeaseClaim.of(job), null, null));
     }
     List<Completion> backward = new ArrayList<>(forward);
     Collections.reverse(backward);

@@ -10,10 +10,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.LeaseId;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.JobStoreContract;
+import io.antrean.coordinator.store.LeaseClaim;
+import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.TestJobs;
 import java.sql.Connection;
@@ -66,6 +69,19 @@ class PostgresJobStoreTest extends JobStoreContract {
   }
 
   @Test
+  void leaseIdGrantedThroughOneStoreHoldsThroughAnotherOnTheSameDatabase() {
+    enqueue("t");
+    Job leased = leaseOne("w");
+    try (PostgresJobStore other = PostgresJobStore.open(options)) {
+      LeaseClaim guessed = new LeaseClaim(token(leased), LeaseId.generate());
+      assertThatThrownBy(() -> other.complete(leased.id(), guessed, "w", null, null, at(1)))
+          .isInstanceOf(LeaseLostException.class);
+      assertThat(other.complete(leased.id(), claim(leased), "w", null, null, at(2)).state())
+          .isEqualTo(JobState.SUCCEEDED);
+    }
+  }
+
+  @Test
   void queuePauseIsSeenByAnotherStoreOnTheSameDatabase() {
     Job pending = enqueue("t");
     try (PostgresJobStore other = PostgresJobStore.open(options)) {
@@ -82,10 +98,24 @@ class PostgresJobStoreTest extends JobStoreContract {
   }
 
   @Test
+  void leaseIdSurvivesCloseAndReopen() {
+    enqueue("t");
+    Job leased = leaseOne("w");
+
+    reopen();
+
+    LeaseClaim guessed = new LeaseClaim(token(leased), LeaseId.generate());
+    assertThatThrownBy(() -> store.complete(leased.id(), guessed, "w", null, null, at(1)))
+        .isInstanceOf(LeaseLostException.class);
+    assertThat(store.complete(leased.id(), claim(leased), "w", null, null, at(2)).state())
+        .isEqualTo(JobState.SUCCEEDED);
+  }
+
+  @Test
   void acknowledgedChangesSurviveCloseAndReopen() {
     Job pending = enqueue(job("email").key("k").payload("{\"to\":\"x\"}").build());
     Job leased = leaseOne("w");
-    store.complete(leased.id(), token(leased), "w", utf8("done"), "text/plain", at(1));
+    store.complete(leased.id(), claim(leased), "w", utf8("done"), "text/plain", at(1));
     enqueue("resize");
     Job stillRunning = leaseOne("w", at(2), at(30));
 
@@ -107,7 +137,7 @@ class PostgresJobStoreTest extends JobStoreContract {
   void fencingTokensKeepGrowingAcrossReopening() {
     enqueue("t");
     Job first = leaseOne("w");
-    store.release(first.id(), token(first), "w", "restart", at(1));
+    store.release(first.id(), claim(first), "w", "restart", at(1));
 
     reopen();
 
@@ -168,7 +198,7 @@ class PostgresJobStoreTest extends JobStoreContract {
                 "SELECT string_agg(version, ',' ORDER BY installed_rank)"
                     + " FROM flyway_schema_history WHERE type = 'SQL' AND success"))
         .as("each migration applied once, in order")
-        .isEqualTo("1,2,3.1,4,7");
+        .isEqualTo("1,2,3.1,4,5,6,7");
   }
 
   @Test
@@ -210,7 +240,7 @@ class PostgresJobStoreTest extends JobStoreContract {
 
     enqueue(job("t").key("k").build());
     Job leased = leaseOne("w");
-    store.complete(leased.id(), token(leased), "w", null, null, at(1));
+    store.complete(leased.id(), claim(leased), "w", null, null, at(1));
 
     assertThat(reload(leased.id()).state()).isEqualTo(JobState.SUCCEEDED);
   }

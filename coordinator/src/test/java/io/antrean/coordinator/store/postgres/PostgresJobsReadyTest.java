@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.IdempotencyConflictException;
 import io.antrean.coordinator.store.JobStoreFixture;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.TestJobs;
 import java.sql.Connection;
@@ -108,14 +109,14 @@ class PostgresJobsReadyTest {
     Job toRedrive = leaseOne(redriven, 30);
     producer.fail(
         toRedrive.id(),
-        toRedrive.lease().fencingToken(),
+        LeaseClaim.of(toRedrive),
         "w",
         JobStoreFixture.PERMANENT,
         TestJobs.NEVER_RETRY,
         at(1));
     heard.clear();
 
-    producer.release(toRelease.id(), toRelease.lease().fencingToken(), "w", "shutdown", at(2));
+    producer.release(toRelease.id(), LeaseClaim.of(toRelease), "w", "shutdown", at(2));
     awaitWakeUp(released);
     producer.expireLeases(at(10), 10);
     awaitWakeUp(expired);

@@ -105,7 +105,11 @@ final class TestPostgresServer implements AutoCloseable {
                 + schema
                 + ".idempotency_keys, "
                 + schema
-                + ".queues RESTART IDENTITY");
+                + ".queues, "
+                + schema
+                + ".schedules, "
+                + schema
+                + ".rate_buckets RESTART IDENTITY");
         emptySchemas.addLast(schema);
       } catch (SQLException e) {
         log.warn("could not empty schema {} ({}); dropping it", schema, e.getMessage());

@@ -11,11 +11,14 @@ import static org.assertj.core.api.Assertions.entry;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.LeaseId;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Concurrently;
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.JobStoreContract;
+import io.antrean.coordinator.store.LeaseClaim;
+import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.TestJobs;
 import io.antrean.coordinator.store.jdbc.DeadLetterQueue;
@@ -88,12 +91,7 @@ class SqliteJobStoreTest extends JobStoreContract {
   private static final String LATEST_FLYWAY_VERSION =
       "SELECT max(CAST(version AS INTEGER)) FROM flyway_schema_history WHERE success = 1";
 
-  /**
-   * Makes the closed store's database look as the store left it before the schema moved to Flyway:
-   * the version in {@code schema_version} (steps 1 to {@code version}), no Flyway history. The
-   * caller first takes away what the later steps added.
-   */
-  /** Takes out what V8 (limits) adds, for a database made to look as before Flyway (at most 5). */
+  /** Takes back V8 (limits), for the tests of databases from before it. */
   private void undoLimitsMigration() throws SQLException {
     update("DROP INDEX jobs_running_by_key");
     update("DROP TABLE rate_buckets");
@@ -112,6 +110,18 @@ class SqliteJobStoreTest extends JobStoreContract {
     }
   }
 
+  /** Takes back V7 (schedules and unique keys), for the tests of databases from before it. */
+  private void dropVersionSeven() throws SQLException {
+    update("DROP TABLE schedules");
+    update("DROP INDEX jobs_unique_while_active");
+    update("ALTER TABLE jobs DROP COLUMN unique_key");
+  }
+
+  /**
+   * Makes the closed store's database look as the store left it before the schema moved to Flyway:
+   * the version in {@code schema_version} (steps 1 to {@code version}), no Flyway history. The
+   * caller first takes away what the later steps added.
+   */
   private void recordVersionAsBeforeFlyway(int version) throws SQLException {
     update("DROP TABLE flyway_schema_history");
     update(
@@ -124,11 +134,25 @@ class SqliteJobStoreTest extends JobStoreContract {
   }
 
   @Test
+  void leaseIdSurvivesCloseAndReopen() {
+    enqueue("t");
+    Job leased = leaseOne("w");
+
+    reopen();
+
+    LeaseClaim guessed = new LeaseClaim(token(leased), LeaseId.generate());
+    assertThatThrownBy(() -> store.complete(leased.id(), guessed, "w", null, null, at(1)))
+        .isInstanceOf(LeaseLostException.class);
+    assertThat(store.complete(leased.id(), claim(leased), "w", null, null, at(2)).state())
+        .isEqualTo(JobState.SUCCEEDED);
+  }
+
+  @Test
   void acknowledgedChangesSurviveCloseAndReopen() {
     Job pending = enqueue(job("email").key("k").payload("{\"to\":\"x\"}").build());
     Job running = enqueue("resize");
     Job leased = leaseOne("w");
-    store.complete(leased.id(), token(leased), "w", utf8("done"), "text/plain", at(1));
+    store.complete(leased.id(), claim(leased), "w", utf8("done"), "text/plain", at(1));
     Job stillRunning = leaseOne("w", at(2), at(30));
 
     reopen();
@@ -151,7 +175,7 @@ class SqliteJobStoreTest extends JobStoreContract {
   void fencingTokensKeepGrowingAcrossRestarts() {
     enqueue("t");
     Job first = leaseOne("w");
-    store.release(first.id(), token(first), "w", "restart", at(1));
+    store.release(first.id(), claim(first), "w", "restart", at(1));
 
     reopen();
 
@@ -291,6 +315,9 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("DROP TABLE queues");
     update("ALTER TABLE jobs DROP COLUMN releases");
     update("ALTER TABLE jobs DROP COLUMN trace_parent");
+    dropVersionSeven();
+    update("ALTER TABLE jobs DROP COLUMN lease_id_sha256");
+    update("ALTER TABLE attempts DROP COLUMN lease_id_sha256");
     recordVersionAsBeforeFlyway(1);
 
     store = SqliteJobStore.open(dataDir);
@@ -329,6 +356,9 @@ class SqliteJobStoreTest extends JobStoreContract {
     update("DROP TABLE queues");
     update("ALTER TABLE jobs DROP COLUMN releases");
     update("ALTER TABLE jobs DROP COLUMN trace_parent");
+    dropVersionSeven();
+    update("ALTER TABLE jobs DROP COLUMN lease_id_sha256");
+    update("ALTER TABLE attempts DROP COLUMN lease_id_sha256");
     recordVersionAsBeforeFlyway(2);
 
     store = SqliteJobStore.open(dataDir);
@@ -366,6 +396,9 @@ class SqliteJobStoreTest extends JobStoreContract {
     Job pending = enqueue("t");
     store.close();
     undoLimitsMigration();
+    dropVersionSeven();
+    update("ALTER TABLE jobs DROP COLUMN lease_id_sha256");
+    update("ALTER TABLE attempts DROP COLUMN lease_id_sha256");
     recordVersionAsBeforeFlyway(5);
 
     store = SqliteJobStore.open(dataDir);

@@ -1,0 +1,41 @@
+package io.antrean.client.cli;
+
+import io.antrean.client.AntreanClient;
+import io.antrean.proto.v1.Schedule;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code antrean schedule update NAME ...}: updates a schedule and prints it. */
+@Command(
+    name = "update",
+    mixinStandardHelpOptions = true,
+    header = "Replaces a schedule's definition; its next fire time is computed again from now.",
+    description = {
+      "Give exactly one of --cron and --every. A bad name, cron, time zone, interval or job is"
+          + " refused with a field violation (exit code 1).",
+      "With --json, prints the Schedule as JSON instead."
+    })
+final class ScheduleUpdateCommand implements Callable<Integer> {
+  @ParentCommand private ScheduleCommand schedule;
+  @Mixin private ScheduleOptions options;
+
+  @Option(names = "--json", description = "Print the schedule as JSON.")
+  private boolean json;
+
+  @Override
+  public Integer call() {
+    AntreanCli cli = schedule.cli();
+    try (AntreanClient client = cli.connect()) {
+      Schedule s = client.schedules().update(options.definition());
+      if (json) {
+        cli.out().println(JsonOutput.print(s));
+      } else {
+        ScheduleText.describe(s, cli.out());
+      }
+    }
+    return ExitCodes.OK;
+  }
+}
