@@ -160,7 +160,8 @@ class PostgresCoordinatorsTest {
             .filter(o -> o.status() == CompletionOutcome.Status.COMPLETED)
             .map(CompletionOutcome::jobId)
             .collect(Collectors.toSet());
-    assertThat(completed).doesNotContainAnyElementsOf(takenBack);
+    // takenBack may be empty when no lease was taken back in time: the check holds all the same.
+    assertThat(completed).filteredOn(takenBack::contains).isEmpty();
     assertThat(outcomes).hasSize(6 * 200);
     assertThat(outcomes)
         .filteredOn(o -> o.status() != CompletionOutcome.Status.COMPLETED)
