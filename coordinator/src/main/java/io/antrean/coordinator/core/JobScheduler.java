@@ -1,5 +1,6 @@
 package io.antrean.coordinator.core;
 
+import io.antrean.coordinator.job.DependsOn;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobLifecycle;
@@ -8,6 +9,7 @@ import io.antrean.coordinator.job.JobStatus;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
+import io.antrean.coordinator.store.Dependency;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobNotFoundException;
@@ -24,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -294,6 +297,25 @@ public final class JobScheduler {
    */
   public Job get(long jobId) {
     return store.get(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+  }
+
+  /** The jobs a job depends on, as they stand; see {@link JobStore#dependencies}. */
+  public List<Dependency> dependencies(long jobId) {
+    return store.dependencies(jobId);
+  }
+
+  /** What each of the jobs depends on, for those that depend on any. */
+  public Map<Long, DependsOn> dependsOn(List<Long> jobIds) {
+    return store.dependsOn(jobIds);
+  }
+
+  /**
+   * Checks a command as {@link #enqueueAsync} would, storing nothing.
+   *
+   * @throws ValidationException for bad input
+   */
+  public void validate(EnqueueCommand command) {
+    validator.toNewJob(command, clock.instant());
   }
 
   public JobPage list(JobQuery query) {

@@ -1,12 +1,15 @@
 package io.antrean.coordinator.store;
 
+import io.antrean.coordinator.job.DependsOn;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
@@ -57,7 +60,15 @@ public interface JobStore extends AutoCloseable {
    * its result is that job, flagged as deduplicated, if it asked for it back; else the call throws.
    * Exact under many processes sharing the store.
    *
+   * <p>A new job with dependencies ({@link NewJob#dependsOn}) is stored WAITING, and is never
+   * leased, while any of them has not SUCCEEDED; it becomes PENDING (run time {@code now} unless
+   * its own is later) in the same atomic change as the completion of the last of them, or at once
+   * if they all already SUCCEEDED. When one of them ends FAILED or CANCELLED (or already has), it
+   * gets its {@link io.antrean.coordinator.job.DependencyFailure} policy in that same change, and
+   * so on down its own dependents. Exact under many processes sharing the store.
+   *
    * @return one result per job, in order
+   * @throws JobNotFoundException if a dependency does not exist; nothing is stored
    * @throws IdempotencyConflictException if a remembered key was used with a different type or
    *     payload; nothing is stored
    * @throws UniqueKeyConflictException if an active job holds a job's unique key and that job asked
@@ -221,6 +232,15 @@ public interface JobStore extends AutoCloseable {
    * @return the job after the change
    */
   Job cancel(long jobId, Instant now);
+
+  /**
+   * The jobs a job depends on ({@link NewJob#dependsOn}), ascending by id, each as it stands now; a
+   * dependency deleted since is left out. Empty for an unknown job or one without dependencies.
+   */
+  List<Dependency> dependencies(long jobId);
+
+  /** What each of the given jobs depends on, for those that depend on any; by job id, a new map. */
+  Map<Long, DependsOn> dependsOn(Collection<Long> jobIds);
 
   /** One job with its attempt history, or empty. */
   Optional<Job> get(long jobId);

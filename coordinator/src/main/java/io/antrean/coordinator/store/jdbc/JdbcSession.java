@@ -27,4 +27,14 @@ public interface JdbcSession {
    * once the work commits. Does nothing where this process is the only one.
    */
   default void jobsReady(String queue) {}
+
+  /**
+   * Jobs of the queue became PENDING as a side effect of another job's change (its last dependency
+   * SUCCEEDED), which the coordinator that made the change cannot see in its answer: tell every
+   * waiting Lease call, this process's too, once the work commits. By default {@link #jobsReady},
+   * for a database whose notices reach every process, this one included.
+   */
+  default void dependentsReady(String queue) {
+    jobsReady(queue);
+  }
 }

@@ -6,7 +6,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +40,8 @@ final class CachedConnection implements JdbcSession, AutoCloseable {
         }
       };
 
+  private final Set<String> readyQueues = new TreeSet<>();
+
   CachedConnection(Connection connection) {
     this.connection = connection;
   }
@@ -52,6 +57,22 @@ final class CachedConnection implements JdbcSession, AutoCloseable {
       statement.clearParameters();
     }
     return statement;
+  }
+
+  /** Remembered until the writer commits and hands them on ({@link #takeReadyQueues}). */
+  @Override
+  public void dependentsReady(String queue) {
+    readyQueues.add(queue);
+  }
+
+  /** The queues {@link #dependentsReady} named since the last call; clears them. */
+  List<String> takeReadyQueues() {
+    if (readyQueues.isEmpty()) {
+      return List.of();
+    }
+    List<String> queues = List.copyOf(readyQueues);
+    readyQueues.clear();
+    return queues;
   }
 
   /** Runs one statement that returns no rows (transaction control, pragmas, DDL). */
