@@ -309,11 +309,7 @@ public final class JobScheduler {
     return store.dependsOn(jobIds);
   }
 
-  /**
-   * Checks a command as {@link #enqueueAsync} would, storing nothing.
-   *
-   * @throws ValidationException for bad input
-   */
+  /** Checks a command as {@link #enqueueAsync} would (ValidationException), storing nothing. */
   public void validate(EnqueueCommand command) {
     validator.toNewJob(command, clock.instant());
   }
