@@ -63,7 +63,7 @@ public final class JobServiceCalls {
   /** Enqueue answered once durable; bad input throws at once. */
   public CompletableFuture<EnqueueResponse> enqueueAsync(EnqueueRequest request) {
     EnqueueCommand command = JobMapper.command(request);
-    checkDependencies(command, "");
+    checkDependencies(List.of(command), false);
     return scheduler.enqueueAsync(command).thenApply(this::response);
   }
 
@@ -71,10 +71,14 @@ public final class JobServiceCalls {
    * The jobs a command depends on exist and may be used, checked after the validation of the
    * command's own fields (so a bad field is INVALID_ARGUMENT first); nothing to read without any.
    */
-  private void checkDependencies(EnqueueCommand command, String prefix) {
-    if (!command.dependsOn().isEmpty()) {
-      scheduler.validate(command);
-      access.checkDependencies(command.dependsOn(), prefix + "depends_on");
+  private void checkDependencies(List<EnqueueCommand> commands, boolean batch) {
+    if (commands.stream().allMatch(c -> c.dependsOn().isEmpty())) {
+      return;
+    }
+    scheduler.validate(commands);
+    for (int i = 0; i < commands.size(); i++) {
+      access.checkDependencies(
+          commands.get(i).dependsOn(), (batch ? "jobs[" + i + "]." : "") + "depends_on");
     }
   }
 
@@ -84,9 +88,7 @@ public final class JobServiceCalls {
     for (int i = 0; i < request.getJobsCount(); i++) {
       commands.add(JobMapper.command(request.getJobs(i), "jobs[" + i + "]."));
     }
-    for (int i = 0; i < commands.size(); i++) {
-      checkDependencies(commands.get(i), "jobs[" + i + "].");
-    }
+    checkDependencies(commands, true);
     return scheduler
         .enqueueBatchAsync(commands)
         .thenApply(

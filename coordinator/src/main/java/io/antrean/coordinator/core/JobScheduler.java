@@ -309,9 +309,13 @@ public final class JobScheduler {
     return store.dependsOn(jobIds);
   }
 
-  /** Checks a command as {@link #enqueueAsync} would (ValidationException), storing nothing. */
-  public void validate(EnqueueCommand command) {
-    validator.toNewJob(command, clock.instant());
+  /** Checks a batch as {@link #enqueueBatchAsync} would (ValidationException), storing nothing. */
+  public void validate(List<EnqueueCommand> commands) {
+    if (commands.size() == 1) {
+      validator.toNewJob(commands.get(0), clock.instant());
+    } else {
+      validator.toNewJobs(commands, clock.instant());
+    }
   }
 
   public JobPage list(JobQuery query) {
