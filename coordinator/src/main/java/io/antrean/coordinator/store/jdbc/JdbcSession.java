@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.jdbc;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Instant;
 
 /**
  * One unit of work on one connection, as the shared JDBC code sees it: SQLite's writer or a read
@@ -37,4 +38,11 @@ public interface JdbcSession {
   default void dependentsReady(String queue) {
     jobsReady(queue);
   }
+
+  /**
+   * A rate limit held back jobs of the queue that may be leased at {@code at}, when its bucket has
+   * a token again: wake this process's waiting Lease calls on the queue then ({@link
+   * TokenWakeups}). Does nothing in a session that nobody listens to.
+   */
+  default void leasableAt(String queue, Instant at) {}
 }
