@@ -140,7 +140,7 @@ public final class JobServiceCalls {
    * The job as a message with what it depends on (one indexed read; none for WAITING-free jobs).
    */
   private io.antrean.proto.v1.Job withDependsOn(Job job) {
-    return JobMapper.job(job, scheduler.dependsOn(List.of(job.id())).get(job.id()));
+    return JobMapper.job(job, scheduler.dependencies().dependsOn(List.of(job.id())).get(job.id()));
   }
 
   /**
@@ -151,7 +151,7 @@ public final class JobServiceCalls {
     requirePositiveId(request.getId());
     access.check(request.getId());
     scheduler.get(request.getId());
-    List<Dependency> dependencies = scheduler.dependencies(request.getId());
+    List<Dependency> dependencies = scheduler.dependencies().of(request.getId());
     ListDependenciesResponse.Builder b = ListDependenciesResponse.newBuilder();
     for (Dependency d : dependencies) {
       if (!access.mayUse(d.queue())) {
@@ -191,7 +191,7 @@ public final class JobServiceCalls {
     JobPage page = scheduler.list(query);
     ListJobsResponse.Builder b = ListJobsResponse.newBuilder();
     Map<Long, DependsOn> dependsOn =
-        scheduler.dependsOn(page.jobs().stream().map(Job::id).toList());
+        scheduler.dependencies().dependsOn(page.jobs().stream().map(Job::id).toList());
     page.jobs().forEach(j -> b.addJobs(JobMapper.job(j, dependsOn.get(j.id()))));
     return b.setNextPageToken(PageTokens.encode(page.nextBeforeId())).build();
   }

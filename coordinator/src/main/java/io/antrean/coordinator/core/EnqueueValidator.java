@@ -42,6 +42,15 @@ final class EnqueueValidator {
     return job;
   }
 
+  /** One Enqueue's command as {@link #toNewJob}, or an EnqueueBatch's as {@link #toNewJobs}. */
+  void validate(List<EnqueueCommand> cmds, Instant now) {
+    if (cmds.size() == 1) {
+      toNewJob(cmds.get(0), now);
+    } else {
+      toNewJobs(cmds, now);
+    }
+  }
+
   /** All or none: the jobs, or one exception listing the faults of every job as jobs[i].field. */
   List<NewJob> toNewJobs(List<EnqueueCommand> cmds, Instant now) {
     List<FieldViolation> violations = new ArrayList<>();

@@ -1,6 +1,5 @@
 package io.antrean.coordinator.core;
 
-import io.antrean.coordinator.job.DependsOn;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobLifecycle;
@@ -9,7 +8,6 @@ import io.antrean.coordinator.job.JobStatus;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
-import io.antrean.coordinator.store.Dependency;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobNotFoundException;
@@ -26,7 +24,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -46,6 +43,7 @@ public final class JobScheduler {
   private static final Logger log = LoggerFactory.getLogger(JobScheduler.class);
 
   private final JobStore store;
+  private final DependencyReads dependencies;
   private final Settings settings;
   private final Clock clock;
   private final EnqueueValidator validator;
@@ -84,6 +82,7 @@ public final class JobScheduler {
       SchedulerEvents events) {
     this.events = events;
     this.store = store;
+    this.dependencies = new DependencyReads(store);
     this.settings = settings;
     this.clock = clock;
     this.validator = new EnqueueValidator(settings);
@@ -301,23 +300,14 @@ public final class JobScheduler {
     return store.get(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
   }
 
-  /** The jobs a job depends on, as they stand; see {@link JobStore#dependencies}. */
-  public List<Dependency> dependencies(long jobId) {
-    return store.dependencies(jobId);
+  /** Reads of job dependencies (ListDependencies, depends_on in GetJob and ListJobs). */
+  public DependencyReads dependencies() {
+    return dependencies;
   }
 
-  /** What each of the jobs depends on, for those that depend on any. */
-  public Map<Long, DependsOn> dependsOn(List<Long> jobIds) {
-    return store.dependsOn(jobIds);
-  }
-
-  /** Checks a batch as {@link #enqueueBatchAsync} would (ValidationException), storing nothing. */
+  /** Checks one Enqueue's or an EnqueueBatch's commands (ValidationException), storing nothing. */
   public void validate(List<EnqueueCommand> commands) {
-    if (commands.size() == 1) {
-      validator.toNewJob(commands.get(0), clock.instant());
-    } else {
-      validator.toNewJobs(commands, clock.instant());
-    }
+    validator.validate(commands, clock.instant());
   }
 
   public JobPage list(JobQuery query) {

@@ -61,12 +61,9 @@ public interface JobStore extends AutoCloseable {
    * its result is that job, flagged as deduplicated, if it asked for it back; else the call throws.
    * Exact under many processes sharing the store.
    *
-   * <p>A new job with dependencies ({@link NewJob#dependsOn}) is stored WAITING, and is never
-   * leased, while any of them has not SUCCEEDED; it becomes PENDING (run time {@code now} unless
-   * its own is later) in the same atomic change as the completion of the last of them, or at once
-   * if they all already SUCCEEDED. When one of them ends FAILED or CANCELLED (or already has), it
-   * gets its {@link io.antrean.coordinator.job.DependencyFailure} policy in that same change, and
-   * so on down its own dependents. Exact under many processes sharing the store.
+   * <p>A job with dependencies ({@link NewJob#dependsOn}) is WAITING, never leased, until all of
+   * them SUCCEEDED (then PENDING, in the last completion's atomic change); one ending FAILED or
+   * CANCELLED applies its policy in its own change, down the chain. Exact under many processes.
    *
    * @return one result per job, in order
    * @throws JobNotFoundException if a dependency does not exist; nothing is stored
@@ -234,10 +231,7 @@ public interface JobStore extends AutoCloseable {
    */
   Job cancel(long jobId, Instant now);
 
-  /**
-   * The jobs a job depends on ({@link NewJob#dependsOn}), ascending by id, each as it stands now; a
-   * dependency deleted since is left out. Empty for an unknown job or one without dependencies.
-   */
+  /** The jobs a job depends on, ascending by id, as they stand (deleted ones left out). */
   List<Dependency> dependencies(long jobId);
 
   /** What each of the given jobs depends on, for those that depend on any; by job id, a new map. */
