@@ -210,6 +210,27 @@ public interface DependencyContract extends JobStoreFixture {
   }
 
   @Test
+  default void aBatchOfJobsWithOverlappingDependenciesWaitsEachOnItsOwn() {
+    Job a = succeeded(job("fetch").build(), at(1));
+    Job b = enqueue("fetch");
+
+    List<EnqueueResult> results =
+        store()
+            .enqueue(
+                List.of(
+                    job("merge").queue("fan-in").dependsOn(b.id(), a.id()).build(),
+                    job("plain").queue("fan-in").build(),
+                    job("merge").queue("fan-in").dependsOn(a.id()).build()),
+                at(2));
+
+    assertThat(results)
+        .extracting(r -> r.job().state())
+        .containsExactly(JobState.WAITING, JobState.PENDING, JobState.PENDING);
+    completeOnly(b.id(), at(3), "{}");
+    assertThat(reload(results.get(0).job().id()).state()).isEqualTo(JobState.PENDING);
+  }
+
+  @Test
   default void aMissingDependencyRefusesTheWholeCallAndStoresNothing() {
     Job a = enqueue("fetch");
 

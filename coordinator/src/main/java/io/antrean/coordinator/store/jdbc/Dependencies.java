@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Job dependencies, in the same transaction as the event that moves them: a new job with {@code
@@ -90,6 +91,7 @@ public final class Dependencies {
     if (jobs.stream().noneMatch(job -> job.dependsOn().any())) {
       return results;
     }
+    lockAllInOrder(session, jobs);
     List<EnqueueResult> withDependencies = new ArrayList<>(results.size());
     for (int i = 0; i < results.size(); i++) {
       EnqueueResult result = results.get(i);
@@ -101,6 +103,22 @@ public final class Dependencies {
       }
     }
     return withDependencies;
+  }
+
+  /**
+   * When several jobs of a batch have dependencies, locks all of them in ascending id order first
+   * (each job then locks its own again, which holds): two batches naming the same jobs queue up
+   * behind each other instead of deadlocking.
+   */
+  private static void lockAllInOrder(JdbcSession session, List<NewJob> jobs) throws SQLException {
+    if (jobs.stream().filter(job -> job.dependsOn().any()).count() < 2) {
+      return;
+    }
+    TreeSet<Long> all = new TreeSet<>();
+    jobs.forEach(job -> all.addAll(job.dependsOn().jobIds()));
+    for (long dependencyId : all) {
+      lockDependency(session, dependencyId);
+    }
   }
 
   /** The new job waits for its dependencies, or moves on at once if they are already settled. */
