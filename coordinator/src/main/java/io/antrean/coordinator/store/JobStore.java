@@ -61,9 +61,8 @@ public interface JobStore extends AutoCloseable {
    * its result is that job, flagged as deduplicated, if it asked for it back; else the call throws.
    * Exact under many processes sharing the store.
    *
-   * <p>A job with dependencies ({@link NewJob#dependsOn}) is WAITING, never leased, until all of
-   * them SUCCEEDED (then PENDING, in the last completion's atomic change); one ending FAILED or
-   * CANCELLED applies its policy in its own change, down the chain. Exact under many processes.
+   * <p>A job with dependencies ({@link NewJob#dependsOn}) is WAITING until all SUCCEEDED (then
+   * PENDING, in that change); one ending FAILED or CANCELLED applies its policy, down the chain.
    *
    * @return one result per job, in order
    * @throws JobNotFoundException if a dependency does not exist; nothing is stored
@@ -223,8 +222,8 @@ public interface JobStore extends AutoCloseable {
   List<Job> expireLeases(Instant now, int limit);
 
   /**
-   * Asks for a job to be cancelled: a PENDING job is CANCELLED at once; a RUNNING job is flagged so
-   * its worker learns it from the next heartbeat; a finished job is left as it is.
+   * Asks for a job to be cancelled: a PENDING or WAITING job is CANCELLED at once; a RUNNING job is
+   * flagged for its worker's next heartbeat; a finished job is left as it is.
    *
    * @throws JobNotFoundException if no job has this id
    * @return the job after the change
@@ -316,7 +315,8 @@ public interface JobStore extends AutoCloseable {
    * kept and gains one {@link io.antrean.coordinator.job.AttemptOutcome#REDRIVEN} entry (attempt 0,
    * worker {@code "admin"}, started and ended at {@code now}, the job's current fencing token). The
    * fencing token itself is not reset: the next lease gets a higher one, so no token is ever issued
-   * twice for a job. Its idempotency key keeps pointing at it.
+   * twice for a job. Its idempotency key keeps pointing at it. A job with dependencies checks them
+   * again, as at enqueue (WAITING, PENDING, or its policy at once).
    *
    * @param spacing zero or positive
    * @return the redriven jobs after the change, in redrive order, without history
