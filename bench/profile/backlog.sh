@@ -12,7 +12,9 @@
 #   2. Restart: the coordinator (heap capped by HEAP, -Xmx512m) is started once unmeasured (it runs
 #      any migration a newer build brings), then RESTARTS times measured: from launching the JVM to
 #      its --ready-file appearing (the gRPC server listens) and to GET /readyz answering 200 (the
-#      store answered a read), polled every 10 ms. The last start stays up.
+#      store answered a read), polled every 10 ms. Each measured start with bin/antrean's class
+#      archive follows one without it (ANTREAN_CDS=0), for a same-run comparison. The last start
+#      stays up.
 #   3. Lease: PAIRS pairs of `antrean bench lease --jobs LEASE_ROUNDS`, alternating: on a fresh
 #      queue (each round enqueues one job, then times a Lease of one job and completes it) and on
 #      the queue `backlog` (the same, so the Lease takes the head of the backlog through the
@@ -128,7 +130,12 @@ for n in $backlogs; do
   start_coordinator "$dir/data" "$dir"
   stop_coordinator
   : >"$dir/restarts.tsv"
+  : >"$dir/restarts-no-cds.tsv"
   for r in $(seq 1 "$restarts"); do
+    # Alternating: without the launcher's class archive, then with it (the last start stays up).
+    ANTREAN_CDS=0 start_coordinator "$dir/data" "$dir"
+    printf '%s\t%s\n' "$ready_ms" "$readyz_ms" >>"$dir/restarts-no-cds.tsv"
+    stop_coordinator
     start_coordinator "$dir/data" "$dir"
     printf '%s\t%s\n' "$ready_ms" "$readyz_ms" >>"$dir/restarts.tsv"
     [[ "$r" == "$restarts" ]] || stop_coordinator
@@ -156,6 +163,8 @@ for n in $backlogs; do
       --argjson readyMs "$(col 1 "$dir/restarts.tsv")" \
       --argjson readyzMs "$(col 2 "$dir/restarts.tsv")" \
       --rawfile restarts "$dir/restarts.tsv" \
+      --argjson noCdsReadyzMs "$(col 2 "$dir/restarts-no-cds.tsv")" \
+      --rawfile restartsNoCds "$dir/restarts-no-cds.tsv" \
       --argjson heapStart "$heap_at_start" --argjson heapAfter "$heap_after" \
       --argjson emptyP50 "$(col 1 "$dir/lease.tsv")" --argjson emptyP99 "$empty_p99" \
       --argjson backlogP50 "$(col 3 "$dir/lease.tsv")" --argjson backlogP99 "$backlog_p99" \
@@ -166,6 +175,9 @@ for n in $backlogs; do
         restartToReadyFileMs: $readyMs, restartToReadyzMs: $readyzMs,
         restarts: [$restarts | split("\n")[] | select(length > 0) | split("\t")
           | {readyFileMs: (.[0] | tonumber), readyzMs: (.[1] | tonumber)}],
+        restartWithoutClassArchiveToReadyzMs: $noCdsReadyzMs,
+        restartsWithoutClassArchive: [$restartsNoCds | split("\n")[] | select(length > 0)
+          | split("\t") | {readyFileMs: (.[0] | tonumber), readyzMs: (.[1] | tonumber)}],
         heapUsedAfterFullGcAtStartBytes: $heapStart,
         heapUsedAfterFullGcAfterLeasesBytes: $heapAfter,
         leaseEmptyP50Ms: $emptyP50, leaseEmptyP99Ms: $emptyP99,
