@@ -16,7 +16,11 @@
 #                                              DURATION, 20s, against the same warm workers instead
 #                                              of end-to-end: CPU per job at a fixed rate, so batch
 #                                              sizes do not follow the machine's speed, and the
-#                                              enqueue-to-handler-start latency of warm workers)
+#                                              enqueue-to-handler-start latency of warm workers),
+#                                              ASYNC_PROFILER (path of async-profiler's
+#                                              libasyncProfiler.so: the coordinator is profiled
+#                                              from its start, warm-up included, native frames
+#                                              too, into coordinator.collapsed when it stops)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${1:-$(mktemp -d /tmp/antrean-cpu.XXXXXX)}"
@@ -53,7 +57,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-bin/antrean coordinator --data-dir "$out/data" \
+profiler_opts=()
+if [[ -n "${ASYNC_PROFILER:-}" ]]; then
+  profiler_opts=(env "ANTREAN_JAVA_OPTS=${ANTREAN_JAVA_OPTS:-} -agentpath:$ASYNC_PROFILER=start,event=itimer,interval=1ms,collapsed,file=$out/coordinator.collapsed")
+fi
+"${profiler_opts[@]}" bin/antrean coordinator --data-dir "$out/data" \
   --grpc-port 0 --http-port 0 --ready-file "$out/port" >"$out/coordinator.log" 2>&1 &
 coordinator=$!
 pids+=("$coordinator")

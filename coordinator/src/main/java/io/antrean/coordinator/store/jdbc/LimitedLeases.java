@@ -1,7 +1,6 @@
 package io.antrean.coordinator.store.jdbc;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.LeaseId;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.RateLimit;
@@ -49,17 +48,6 @@ public final class LimitedLeases {
           + " AND b.concurrency_key = jobs.concurrency_key"
           + " AND b.tokens < 1 AND b.tokens + (? - b.refilled_at_micros) * ? < 1)";
 
-  // Like the plain lease path, the row keeps the SHA-256 digest of the lease's new random id.
-  private static final String LEASE_ONE =
-      "UPDATE jobs SET state = 'RUNNING', attempts = attempts + 1,"
-          + " lease_token = lease_token + 1, lease_worker_id = ?, lease_expires_at = ?,"
-          + " lease_id_sha256 = ?, updated_at = ? WHERE id = ? AND state = 'PENDING' RETURNING "
-          + JobRowReader.JOB_COLUMNS;
-
-  private static final String OPEN_ATTEMPT =
-      "INSERT INTO attempts (job_id, attempt, worker_id, fencing_token, leased_at, outcome,"
-          + " lease_id_sha256) VALUES (?, ?, ?, ?, ?, 'RUNNING', ?)";
-
   private LimitedLeases() {}
 
   /**
@@ -94,7 +82,7 @@ public final class LimitedLeases {
       int window = limits.keyed() ? missing * WINDOW_FACTOR : missing;
       List<Candidate> candidates = candidates(session, spec, limits, nowMicros, now, window);
       for (Candidate c : pick(candidates, limits.maxRunningPerKey(), missing, keyBuckets)) {
-        leased.add(leaseOne(session, spec, c.id(), now));
+        leased.add(LeaseGrants.grant(session, spec, c.id(), now));
       }
       if (candidates.size() < window) {
         break; // the queue has nothing more that is ready
@@ -284,33 +272,6 @@ public final class LimitedLeases {
       }
     }
     return candidates;
-  }
-
-  /** Leases one candidate under a new random {@link LeaseId}, which the returned job carries. */
-  private static Job leaseOne(JdbcSession session, LeaseSpec spec, long id, Instant now)
-      throws SQLException {
-    LeaseId leaseId = LeaseId.generate();
-    byte[] digest = leaseId.sha256();
-    PreparedStatement update = session.prepare(LEASE_ONE);
-    update.setString(1, spec.workerId());
-    session.dialect().setInstant(update, 2, spec.expiresAt());
-    update.setBytes(3, digest);
-    session.dialect().setInstant(update, 4, now);
-    update.setLong(5, id);
-    List<Job> jobs = JobRows.jobs(session, update);
-    if (jobs.size() != 1) {
-      throw new IllegalStateException("candidate job " + id + " was not PENDING any more");
-    }
-    Job job = jobs.get(0);
-    PreparedStatement attempt = session.prepare(OPEN_ATTEMPT);
-    attempt.setLong(1, job.id());
-    attempt.setInt(2, job.attempts());
-    attempt.setString(3, job.lease().workerId());
-    attempt.setLong(4, job.lease().fencingToken());
-    session.dialect().setInstant(attempt, 5, now);
-    attempt.setBytes(6, digest);
-    attempt.executeUpdate();
-    return job.withLease(job.lease().withLeaseId(leaseId));
   }
 
   /** Ready jobs with a key that is at its RUNNING cap or has an empty rate bucket now. */

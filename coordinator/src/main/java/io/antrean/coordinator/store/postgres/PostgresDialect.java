@@ -2,6 +2,7 @@ package io.antrean.coordinator.store.postgres;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.LeaseId;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.EnqueueResult;
@@ -12,7 +13,7 @@ import io.antrean.coordinator.store.jdbc.JdbcDialect;
 import io.antrean.coordinator.store.jdbc.JdbcSession;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.JobRows;
-import io.antrean.coordinator.store.jdbc.LeaseIdWrites;
+import io.antrean.coordinator.store.jdbc.LeaseGrants;
 import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.LimitedLeases;
 import io.antrean.coordinator.store.jdbc.QueueStats;
@@ -174,19 +175,25 @@ final class PostgresDialect extends JdbcDialect {
   }
 
   /**
-   * One statement picks, leases and opens each job's history entry. Parameters: those of {@link
-   * #pickSql}, then worker id, expiry, now (updated_at), now (leased_at).
+   * One statement picks, leases and opens each job's history entry. The n-th picked row takes the
+   * n-th of the lease-id digests given (as many as the limit), so row and history entry get it in
+   * the writes they make anyway. Parameters: those of {@link #pickSql}, then the digests, worker
+   * id, expiry, now (updated_at), now (leased_at).
    */
   static String leaseSql(boolean byType) {
     return "WITH picked AS MATERIALIZED ("
         + pickSql(byType)
-        + "), leased AS (UPDATE jobs SET state = 'RUNNING', attempts = attempts + 1,"
+        + "), numbered AS (SELECT id, row_number() OVER () AS n FROM picked),"
+        + " digests AS (SELECT ?::bytea[] AS digests),"
+        + " leased AS (UPDATE jobs SET state = 'RUNNING', attempts = attempts + 1,"
         + " lease_token = lease_token + 1, lease_worker_id = ?, lease_expires_at = ?,"
-        + " updated_at = ? FROM picked WHERE jobs.id = picked.id RETURNING "
+        + " lease_id_sha256 = digests.digests[numbered.n], updated_at = ?"
+        + " FROM numbered, digests WHERE jobs.id = numbered.id RETURNING "
         + columnsOf("jobs")
         + "), started AS (INSERT INTO attempts"
-        + " (job_id, attempt, worker_id, fencing_token, leased_at, outcome)"
-        + " SELECT id, attempts, lease_worker_id, lease_token, ?, 'RUNNING' FROM leased)"
+        + " (job_id, attempt, worker_id, fencing_token, leased_at, outcome, lease_id_sha256)"
+        + " SELECT id, attempts, lease_worker_id, lease_token, ?, 'RUNNING', lease_id_sha256"
+        + " FROM leased)"
         + " SELECT "
         + JobRowReader.JOB_COLUMNS
         + " FROM leased";
@@ -196,6 +203,7 @@ final class PostgresDialect extends JdbcDialect {
   public List<Job> lease(JdbcSession session, LeaseSpec spec, Instant now) throws SQLException {
     boolean byType = !spec.types().isEmpty();
     PreparedStatement lease = session.prepare(leaseSql(byType));
+    List<LeaseId> leaseIds = LeaseGrants.newLeaseIds(spec.maxJobs());
     int index = 1;
     lease.setString(index++, spec.queue());
     Timestamps.set(lease, index++, now);
@@ -204,14 +212,13 @@ final class PostgresDialect extends JdbcDialect {
     }
     lease.setString(index++, spec.queue());
     lease.setInt(index++, spec.maxJobs());
+    lease.setArray(
+        index++, session.connection().createArrayOf("bytea", LeaseGrants.digests(leaseIds)));
     lease.setString(index++, spec.workerId());
     Timestamps.set(lease, index++, spec.expiresAt());
     Timestamps.set(lease, index++, now);
     Timestamps.set(lease, index, now);
-    return LeaseIdWrites.assign(
-        session.prepare(LeaseIdWrites.ON_JOB),
-        session.prepare(LeaseIdWrites.ON_ATTEMPT),
-        Leases.inGrantOrder(JobRows.jobs(session, lease)));
+    return LeaseGrants.withTexts(Leases.inGrantOrder(JobRows.jobs(session, lease)), leaseIds);
   }
 
   /**

@@ -15,8 +15,7 @@ import io.antrean.coordinator.store.jdbc.JdbcDialect;
 import io.antrean.coordinator.store.jdbc.JdbcSession;
 import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.JobRows;
-import io.antrean.coordinator.store.jdbc.LeaseIdWrites;
-import io.antrean.coordinator.store.jdbc.Leases;
+import io.antrean.coordinator.store.jdbc.LeaseGrants;
 import io.antrean.coordinator.store.jdbc.LimitedLeases;
 import io.antrean.coordinator.store.jdbc.ProducerWrites;
 import io.antrean.coordinator.store.jdbc.QueueRows;
@@ -157,29 +156,26 @@ final class SqliteDialect extends JdbcDialect {
   }
 
   /**
-   * The lease statement for a filter on {@code typeCount} job types (0: any type). Parameters:
-   * worker id, expiry, now (updated_at), queue, now (run_at), the types, the limit.
+   * The pick of a lease for a filter on {@code typeCount} job types (0: any type): the ids of the
+   * first ready jobs in lease order. Parameters: queue, now (run_at), the types, the limit.
    */
-  static String leaseSql(int typeCount) {
+  static String pickSql(int typeCount) {
     String typeFilter =
         typeCount == 0
             ? ""
             : " AND type IN (" + String.join(", ", Collections.nCopies(typeCount, "?")) + ")";
-    return "UPDATE jobs SET state = 'RUNNING', attempts = attempts + 1,"
-        + " lease_token = lease_token + 1, lease_worker_id = ?, lease_expires_at = ?,"
-        + " updated_at = ?"
-        + " WHERE id IN (SELECT id FROM jobs INDEXED BY jobs_pending"
+    return "SELECT id FROM jobs INDEXED BY jobs_pending"
         + " WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
         + typeFilter
-        + " ORDER BY priority DESC, run_at, id LIMIT ?)"
-        + " RETURNING "
-        + JobRowReader.JOB_COLUMNS;
+        + " ORDER BY priority DESC, run_at, id LIMIT ?";
   }
 
   /**
    * The only writer reads the queue's pause flag and limits first; a queue with limits leases
-   * through {@link LimitedLeases}. Otherwise it selects and updates in one statement; it walks the
-   * partial index {@code jobs_pending} in order and stops after {@code maxJobs} ready rows.
+   * through {@link LimitedLeases}. Otherwise it walks the partial index {@code jobs_pending} in
+   * order, stops after {@code maxJobs} ready rows, and grants each one its lease ({@link
+   * LeaseGrants#grant}: the row by its id, then its history entry, each written once). Nothing else
+   * writes between the pick and the grants.
    */
   @Override
   public List<Job> lease(JdbcSession session, LeaseSpec spec, Instant now) throws SQLException {
@@ -193,23 +189,25 @@ final class SqliteDialect extends JdbcDialect {
       return LimitedLeases.lease(session, spec, queue, now);
     }
     List<String> types = List.copyOf(spec.types());
-    PreparedStatement update = session.prepare(leaseSql(types.size()));
+    PreparedStatement pick = session.prepare(pickSql(types.size()));
     int index = 1;
-    update.setString(index++, spec.workerId());
-    update.setLong(index++, Micros.of(spec.expiresAt()));
-    update.setLong(index++, Micros.of(now));
-    update.setString(index++, spec.queue());
-    update.setLong(index++, Micros.of(now));
+    pick.setString(index++, spec.queue());
+    pick.setLong(index++, Micros.of(now));
     for (String type : types) {
-      update.setString(index++, type);
+      pick.setString(index++, type);
     }
-    update.setInt(index, spec.maxJobs());
-    List<Job> leased = Leases.inGrantOrder(JobRows.jobs(session, update));
-    for (Job job : leased) {
-      AttemptRows.started(session, job, now);
+    pick.setInt(index, spec.maxJobs());
+    List<Long> ids = new ArrayList<>(spec.maxJobs());
+    try (ResultSet rows = pick.executeQuery()) {
+      while (rows.next()) {
+        ids.add(rows.getLong(1));
+      }
     }
-    return LeaseIdWrites.assign(
-        session.prepare(LeaseIdWrites.ON_JOB), session.prepare(LeaseIdWrites.ON_ATTEMPT), leased);
+    List<Job> leased = new ArrayList<>(ids.size());
+    for (long id : ids) {
+      leased.add(LeaseGrants.grant(session, spec, id, now));
+    }
+    return leased;
   }
 
   /**

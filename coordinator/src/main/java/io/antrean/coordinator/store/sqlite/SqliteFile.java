@@ -81,12 +81,18 @@ final class SqliteFile implements AutoCloseable {
 
   /**
    * The one connection that writes: WAL, fsync on every commit, foreign keys on, a large page
-   * cache.
+   * cache, and temporary files in memory. The last matters for speed: the writer opens a savepoint
+   * per operation of a group commit, and SQLite keeps the pages a savepoint may have to restore in
+   * a sub-journal that, with temporary files on disk, spills to a file it creates, writes and
+   * deletes again; that took about a tenth of the coordinator's CPU on the end-to-end path. The
+   * sub-journal is not needed after a crash (the WAL is the durable record), so memory loses
+   * nothing.
    */
   CachedConnection openWriter() throws SQLException {
     SQLiteConfig config = baseConfig();
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+    config.setTempStore(SQLiteConfig.TempStore.MEMORY);
     config.setCacheSize(-WRITER_CACHE_KIB);
     Connection connection = DriverManager.getConnection(jdbcUrl(), config.toProperties());
     try (Statement statement = connection.createStatement();

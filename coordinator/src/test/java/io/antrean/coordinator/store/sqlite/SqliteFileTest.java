@@ -30,6 +30,14 @@ class SqliteFileTest {
   }
 
   @Test
+  void writerKeepsSavepointSubJournalsInMemory() throws SQLException {
+    try (SqliteFile file = SqliteFile.lock(dataDir, SqliteOptions.defaults());
+        CachedConnection writer = file.openWriter()) {
+      assertThat(pragma(writer, "temp_store")).isEqualTo("2"); // MEMORY
+    }
+  }
+
+  @Test
   void noConnectionMatchesEachStatementForGeneratedKeys() throws SQLException {
     try (SqliteFile file = SqliteFile.lock(dataDir, SqliteOptions.defaults());
         CachedConnection writer = file.openWriter();

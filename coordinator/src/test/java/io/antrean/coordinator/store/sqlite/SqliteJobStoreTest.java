@@ -221,10 +221,24 @@ class SqliteJobStoreTest extends JobStoreContract {
   @Test
   void leaseQueryWalksThePendingIndexWithoutSorting() throws SQLException {
     for (int types : new int[] {0, 2}) {
-      String plan = query("EXPLAIN QUERY PLAN " + SqliteDialect.leaseSql(types));
+      String plan = query("EXPLAIN QUERY PLAN " + SqliteDialect.pickSql(types));
 
       assertThat(plan).contains("INDEX jobs_pending (queue=?)").doesNotContain("TEMP B-TREE");
     }
+  }
+
+  @Test
+  void perKeyRunningCountsUseTheIndexThatHoldsOnlyKeyedJobs() throws SQLException {
+    String plan =
+        query(
+            "EXPLAIN QUERY PLAN SELECT count(*) FROM jobs AS r WHERE r.state = 'RUNNING'"
+                + " AND r.queue = 'q' AND r.concurrency_key = 'k'");
+    String indexed =
+        query("SELECT sql FROM sqlite_master WHERE name = 'jobs_running_by_key'")
+            .replaceAll("\\s+", " ");
+
+    assertThat(plan).contains("jobs_running_by_key");
+    assertThat(indexed).contains("WHERE state = 'RUNNING' AND concurrency_key IS NOT NULL");
   }
 
   @Test
