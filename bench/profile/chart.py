@@ -149,13 +149,16 @@ def growth_table(points):
 
 def backlog_table(rows):
     lines = ["| pending jobs | heap used after full GC | restart to ready file | restart to /readyz"
-             " | Lease p50 empty / backlog | Lease p99 empty / backlog | p99 ratio | data dir"
-             " | load average |",
+             " (without the class archive) | Lease p50 empty / backlog | Lease p99 empty / backlog"
+             " | p99 ratio | data dir | load average |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in sorted(rows, key=lambda r: r["backlog"]):
+        without = r.get("restartWithoutClassArchiveToReadyzMs")
+        without = f' ({without / 1000:.2f} s)' if without is not None else ""
         lines.append(
             f'| {r["backlog"]:,} | {r["heapUsedAfterFullGcAfterLeasesBytes"] / 1e6:.1f} MB '
-            f'| {r["restartToReadyFileMs"] / 1000:.2f} s | {r["restartToReadyzMs"] / 1000:.2f} s '
+            f'| {r["restartToReadyFileMs"] / 1000:.2f} s '
+            f'| {r["restartToReadyzMs"] / 1000:.2f} s{without} '
             f'| {r["leaseEmptyP50Ms"]:.2f} / {r["leaseBacklogP50Ms"]:.2f} ms '
             f'| {r["leaseEmptyP99Ms"]:.2f} / {r["leaseBacklogP99Ms"]:.2f} ms '
             f'| {r["leaseP99Ratio"]} | {r["dataDirBytes"] / 1e9:.2f} GB | {r["loadAverage"]} |')
