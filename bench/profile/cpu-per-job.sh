@@ -20,7 +20,9 @@
 #                                              ASYNC_PROFILER (path of async-profiler's
 #                                              libasyncProfiler.so: the coordinator is profiled
 #                                              from its start, warm-up included, native frames
-#                                              too, into coordinator.collapsed when it stops)
+#                                              too, into coordinator.collapsed when it stops;
+#                                              the first worker likewise into worker-1.collapsed),
+#                                              WORKER_JAVA_OPTS (JVM options of the workers only)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${1:-$(mktemp -d /tmp/antrean-cpu.XXXXXX)}"
@@ -46,7 +48,8 @@ thread_ticks() { # "name ticks" per thread of PID $1 (pool numbers dropped, summ
   for task in /proc/"$1"/task/*; do
     # comm is field 2 in parentheses and may hold spaces; utime and stime follow the state.
     sed -E 's/^[0-9]+ \((.*)\) [A-Za-z] (.*)$/\1|\2/' "$task/stat" 2>/dev/null |
-      awk -F'|' '{ split($2, f, " "); name = $1; gsub(/[-#]?[0-9]+$/, "", name); print name "|" f[11] + f[12] }'
+      awk -F'|' '{ split($2, f, " "); name = $1; gsub(/[-#]?[0-9]+$/, "", name); print name "|" f[11] + f[12] }' ||
+      true # a thread that ended since the glob
   done | awk -F'|' '{ t[$1] += $2 } END { for (n in t) print n "|" t[n] }' | sort
 }
 
@@ -75,7 +78,11 @@ worker_pids=()
 for i in $(seq 1 "$workers"); do
   worker_command=(bin/antrean worker)
   [[ -n "${WORKER_JAR:-}" ]] && worker_command=(java ${ANTREAN_JAVA_OPTS:-} -jar "$WORKER_JAR")
-  "${worker_command[@]}" --coordinator "$target" \
+  worker_profiler=(env "ANTREAN_JAVA_OPTS=${ANTREAN_JAVA_OPTS:-} ${WORKER_JAVA_OPTS:-}")
+  if [[ -n "${ASYNC_PROFILER:-}" && $i == 1 ]]; then
+    worker_profiler=(env "ANTREAN_JAVA_OPTS=${ANTREAN_JAVA_OPTS:-} ${WORKER_JAVA_OPTS:-} -agentpath:$ASYNC_PROFILER=start,event=itimer,interval=1ms,collapsed,file=$out/worker-1.collapsed")
+  fi
+  "${worker_profiler[@]}" "${worker_command[@]}" --coordinator "$target" \
     --queue bench-real --concurrency "$concurrency" --types bench.noop \
     --worker-id "cpu-worker-$i" >"$out/worker-$i.log" 2>&1 &
   worker_pids+=("$!")

@@ -96,6 +96,8 @@ public final class JobScheduler {
     this.leaseTakenBack = new LeaseTakenBack(events, longPoll, this::deadLettered);
     // Jobs made ready through another coordinator (a shared PostgreSQL) wake our waiters too.
     store.subscribeJobsReady(longPoll::jobsReady);
+    // A lease cut short by an empty rate-limit bucket: look again when its next token is in.
+    store.subscribeTokenWakeups(wakeups::wakeAt);
   }
 
   /**

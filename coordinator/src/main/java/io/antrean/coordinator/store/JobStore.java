@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
 
@@ -361,6 +362,13 @@ public interface JobStore extends AutoCloseable {
    * every change comes through the one coordinator, which wakes its own long-polls).
    */
   default void subscribeJobsReady(Consumer<String> queueListener) {}
+
+  /**
+   * Adds a listener told (queue, instant) when one of this process's leases found jobs held back by
+   * a rate limit whose bucket has its next token at that instant, so the Lease calls waiting on the
+   * queue can look again exactly then. Stores without rate limits never call it.
+   */
+  default void subscribeTokenWakeups(BiConsumer<String, Instant> listener) {}
 
   /**
    * The store's durable schedules, kept in the same database so that a schedule's fire and the jobs

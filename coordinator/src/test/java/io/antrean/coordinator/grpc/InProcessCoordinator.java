@@ -41,6 +41,13 @@ final class InProcessCoordinator implements AutoCloseable {
   }
 
   static InProcessCoordinator start(Path dir, Calls calls, String... jobTypes) throws IOException {
+    return start(dir, calls, Settings.defaults().sweepInterval(), jobTypes);
+  }
+
+  /** A coordinator whose backup sweep runs every {@code sweepInterval}. */
+  static InProcessCoordinator start(
+      Path dir, Calls calls, java.time.Duration sweepInterval, String... jobTypes)
+      throws IOException {
     String name = InProcessServerBuilder.generateName();
     InProcessServerBuilder server = InProcessServerBuilder.forName(name);
     InProcessChannelBuilder client = InProcessChannelBuilder.forName(name);
@@ -51,7 +58,9 @@ final class InProcessCoordinator implements AutoCloseable {
     Coordinator coordinator =
         Coordinator.start(
             SqliteJobStore.open(dir, SqliteOptions.defaults()),
-            Settings.defaults().withJobTypes(Set.of(jobTypes), Map.of(), Map.of()),
+            Settings.defaults()
+                .withJobTypes(Set.of(jobTypes), Map.of(), Map.of())
+                .withIntervals(sweepInterval, Settings.defaults().idempotencyWindow()),
             Clock.systemUTC(),
             server);
     return new InProcessCoordinator(coordinator, client.build());

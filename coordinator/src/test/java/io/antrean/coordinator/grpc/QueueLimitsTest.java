@@ -108,6 +108,40 @@ class QueueLimitsTest {
   }
 
   @Test
+  void aLeaseWaitingOnAnEmptyRateBucketIsAnsweredWhenTheNextTokenIsIn() throws Exception {
+    // No backup sweep within the test: only the token's own wake-up can answer the wait.
+    server.close();
+    server =
+        InProcessCoordinator.start(
+            dir, InProcessCoordinator.Calls.DIRECT, java.time.Duration.ofMinutes(10), "email.send");
+    jobs = server.jobs();
+    admin = server.admin();
+    admin.setQueueLimits(
+        SetQueueLimitsRequest.newBuilder()
+            .setQueue("default")
+            .setRate(
+                RateLimit.newBuilder()
+                    .setStarts(1)
+                    .setInterval(Duration.newBuilder().setSeconds(1)))
+            .build());
+    long first = enqueue("");
+    long second = enqueue("");
+    assertThat(server.workers().lease(lease("w1", 0)).getJobsList())
+        .extracting(Job::getId)
+        .containsExactly(first);
+
+    ListenableFuture<LeaseResponse> waiting =
+        WorkerServiceGrpc.newFutureStub(server.channel)
+            .withDeadlineAfter(25, TimeUnit.SECONDS)
+            .lease(lease("w2", 20));
+
+    assertThat(waiting.get(15, TimeUnit.SECONDS).getJobsList())
+        .as("answered when the bucket has its next token, about 1 s later, not at the 20 s end")
+        .extracting(Job::getId)
+        .containsExactly(second);
+  }
+
+  @Test
   void aBusyKeysNextJobWaitsAndACompletionHandsItToAWaitingLease() throws Exception {
     setLimits("default", 0, 1);
     long first = enqueue("a");

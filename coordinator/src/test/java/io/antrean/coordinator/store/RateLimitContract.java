@@ -11,8 +11,11 @@ import static org.assertj.core.api.Assertions.entry;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /** Rate limits: token buckets per queue and per concurrency key, checked at lease time. */
@@ -46,6 +49,53 @@ public interface RateLimitContract extends JobStoreFixture {
     assertThat(ids(store().lease(spec("w", 10, at(60)), at(60))))
         .as("a bucket refills up to its size, never beyond")
         .containsExactly(ids.get(3), ids.get(4));
+  }
+
+  @Test
+  default void aLeaseThatAnEmptyQueueBucketCutShortReportsWhenTheNextTokenIsIn() {
+    store().setQueueLimits(QUEUE, new QueueLimits(null, null, perTenSeconds(2), null));
+    enqueueMany(3);
+    List<Map.Entry<String, Instant>> told = new CopyOnWriteArrayList<>();
+    store().subscribeTokenWakeups((queue, at) -> told.add(entry(queue, at)));
+
+    assertThat(store().lease(spec("w", 10, at(60)), T0)).hasSize(2);
+    assertThat(told)
+        .as("2 starts per 10 s: one token every 5 s after the bucket ran dry")
+        .containsExactly(entry(QUEUE, at(5)));
+
+    told.clear();
+    assertThat(store().lease(spec("w", 10, at(60)), at(5))).hasSize(1);
+    assertThat(told).containsExactly(entry(QUEUE, at(10)));
+  }
+
+  @Test
+  default void aLeaseReportsNothingWhileTheBucketStillHasTokens() {
+    store().setQueueLimits(QUEUE, new QueueLimits(null, null, perTenSeconds(5), null));
+    enqueueMany(3);
+    List<Map.Entry<String, Instant>> told = new CopyOnWriteArrayList<>();
+    store().subscribeTokenWakeups((queue, at) -> told.add(entry(queue, at)));
+
+    assertThat(store().lease(spec("w", 10, at(60)), T0)).hasSize(3);
+    assertThat(store().lease(spec("w", 10, at(60)), T0)).isEmpty();
+    assertThat(told).as("the queue ran out of jobs, not of tokens").isEmpty();
+  }
+
+  @Test
+  default void aLeaseThatAnEmptyKeyBucketCutShortReportsTheKeysNextToken() {
+    RateLimit onePerMinute = new RateLimit(1, Duration.ofMinutes(1));
+    store().setQueueLimits(QUEUE, new QueueLimits(null, null, null, onePerMinute));
+    Job a1 = enqueue(job("t").concurrencyKey("a").build());
+    Job a2 = enqueue(job("t").concurrencyKey("a").build());
+    List<Map.Entry<String, Instant>> told = new CopyOnWriteArrayList<>();
+    store().subscribeTokenWakeups((queue, at) -> told.add(entry(queue, at)));
+
+    assertThat(ids(store().lease(spec("w", 10, at(600)), at(10)))).containsExactly(a1.id());
+    assertThat(store().lease(spec("w", 10, at(600)), at(30))).isEmpty();
+
+    assertThat(told)
+        .as("key a's bucket, emptied at 10 s, has its next token at 70 s")
+        .containsOnly(entry(QUEUE, at(70)));
+    assertThat(ids(store().lease(spec("w", 10, at(600)), at(70)))).containsExactly(a2.id());
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.jdbc;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Instant;
 
 /**
  * One unit of work on one connection, as the shared JDBC code sees it: SQLite's writer or a read
@@ -27,4 +28,11 @@ public interface JdbcSession {
    * once the work commits. Does nothing where this process is the only one.
    */
   default void jobsReady(String queue) {}
+
+  /**
+   * A rate limit held back jobs of the queue that may be leased at {@code at}, when its bucket has
+   * a token again: wake this process's waiting Lease calls on the queue then ({@link
+   * TokenWakeups}). Does nothing in a session that nobody listens to.
+   */
+  default void leasableAt(String queue, Instant at) {}
 }

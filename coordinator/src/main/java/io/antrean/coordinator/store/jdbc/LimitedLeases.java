@@ -8,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -89,12 +90,44 @@ public final class LimitedLeases {
       }
     }
     if (queueBucket != null && !leased.isEmpty()) {
-      QueueRows.saveQueueBucket(session, spec.queue(), queueBucket.take(leased.size()));
+      queueBucket = queueBucket.take(leased.size());
+      QueueRows.saveQueueBucket(session, spec.queue(), queueBucket);
     }
     if (keyBuckets != null) {
       keyBuckets.save();
     }
+    if (leased.size() < spec.maxJobs()) {
+      reportNextToken(session, spec.queue(), limits, queueBucket, nowMicros);
+    }
     return Leases.inGrantOrder(leased);
+  }
+
+  /**
+   * A lease that got fewer jobs than it asked for, in a queue with a rate limit whose bucket is
+   * empty, reports when the earliest empty bucket (the queue's, or any key's) has a token again, so
+   * the Lease calls that wait then look again ({@link JdbcSession#leasableAt}). A key's bucket may
+   * be empty with no job of the key ready; its report only makes the waiting calls look once more.
+   */
+  private static void reportNextToken(
+      JdbcSession session,
+      String queue,
+      QueueLimits limits,
+      @Nullable TokenBucket queueBucket,
+      long nowMicros)
+      throws SQLException {
+    long earliest = Long.MAX_VALUE;
+    if (queueBucket != null && queueBucket.whole() < 1) {
+      earliest = queueBucket.nextWholeAtMicros(limits.rate());
+    }
+    if (limits.ratePerKey() != null) {
+      long key =
+          QueueRows.nextKeyTokenMicros(session, queue, limits.ratePerKey(), nowMicros)
+              .orElse(Long.MAX_VALUE);
+      earliest = Math.min(earliest, key);
+    }
+    if (earliest != Long.MAX_VALUE) {
+      session.leasableAt(queue, Instant.EPOCH.plus(earliest, ChronoUnit.MICROS));
+    }
   }
 
   /**

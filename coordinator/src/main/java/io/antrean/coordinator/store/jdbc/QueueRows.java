@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import javax.annotation.Nullable;
@@ -32,6 +33,11 @@ public final class QueueRows {
           + " rate_per_key_starts = excluded.rate_per_key_starts,"
           + " rate_per_key_interval_micros = excluded.rate_per_key_interval_micros,"
           + " rate_tokens = NULL, rate_refilled_at_micros = NULL";
+  // Parameters: queue, now (epoch micros), tokens per micro.
+  private static final String EMPTY_KEY_BUCKETS =
+      "SELECT tokens, refilled_at_micros FROM rate_buckets WHERE queue = ?"
+          + " AND tokens + (? - refilled_at_micros) * ? < 1";
+
   private static final String FORGET_KEY_BUCKETS = "DELETE FROM rate_buckets WHERE queue = ?";
   private static final String LIMITED =
       "SELECT name, "
@@ -125,6 +131,27 @@ public final class QueueRows {
     try (ResultSet row = select.executeQuery()) {
       return row.next() ? new TokenBucket(row.getDouble(1), row.getLong(2)) : null;
     }
+  }
+
+  /**
+   * The earliest time, in epoch microseconds, at which one of the queue's per-key buckets that is
+   * empty at {@code nowMicros} holds a whole token again; empty if none is empty.
+   */
+  static OptionalLong nextKeyTokenMicros(
+      JdbcSession session, String queue, RateLimit rate, long nowMicros) throws SQLException {
+    PreparedStatement select = session.prepare(EMPTY_KEY_BUCKETS);
+    select.setString(1, queue);
+    select.setLong(2, nowMicros);
+    select.setDouble(3, rate.tokensPerMicro());
+    long earliest = Long.MAX_VALUE;
+    try (ResultSet rows = select.executeQuery()) {
+      while (rows.next()) {
+        TokenBucket bucket =
+            new TokenBucket(rows.getDouble(1), rows.getLong(2)).refill(rate, nowMicros);
+        earliest = Math.min(earliest, bucket.nextWholeAtMicros(rate));
+      }
+    }
+    return earliest == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(earliest);
   }
 
   static void saveKeyBucket(JdbcSession session, String queue, String key, TokenBucket bucket)

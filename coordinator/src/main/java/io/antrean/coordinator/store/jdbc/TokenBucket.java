@@ -30,6 +30,17 @@ public record TokenBucket(double tokens, long refilledAtMicros) {
     return (int) Math.floor(tokens);
   }
 
+  /**
+   * When the bucket holds a whole token again, in epoch microseconds: now if it has one, else the
+   * time the refill at {@code rate} makes up what is missing.
+   */
+  public long nextWholeAtMicros(RateLimit rate) {
+    if (tokens >= 1) {
+      return refilledAtMicros;
+    }
+    return refilledAtMicros + (long) Math.ceil((1 - tokens) / rate.tokensPerMicro());
+  }
+
   /** The bucket after {@code starts} leases took a token each. */
   public TokenBucket take(int starts) {
     if (starts > whole()) {

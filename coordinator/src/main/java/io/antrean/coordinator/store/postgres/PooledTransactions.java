@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.jdbc.SessionWork;
+import io.antrean.coordinator.store.jdbc.TokenWakeups;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,9 +30,15 @@ final class PooledTransactions implements AutoCloseable {
 
   private final HikariDataSource pool;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final TokenWakeups tokenWakeups = new TokenWakeups();
 
   private PooledTransactions(HikariDataSource pool) {
     this.pool = pool;
+  }
+
+  /** Where this process's leases report rate-limit wake-ups. */
+  TokenWakeups tokenWakeups() {
+    return tokenWakeups;
   }
 
   static PooledTransactions open(PostgresOptions options) {
@@ -62,7 +69,7 @@ final class PooledTransactions implements AutoCloseable {
   <T> T inTransaction(String what, SessionWork<T> work) {
     for (int attempt = 1; ; attempt++) {
       try (Connection connection = borrow(what)) {
-        Tx tx = new Tx(connection);
+        Tx tx = new Tx(connection, tokenWakeups);
         try {
           connection.setAutoCommit(false);
           T result = work.run(tx);
@@ -107,7 +114,7 @@ final class PooledTransactions implements AutoCloseable {
    */
   <T> T autoCommitted(String what, SessionWork<T> work) {
     try (Connection connection = borrow(what)) {
-      Tx tx = new Tx(connection);
+      Tx tx = new Tx(connection, tokenWakeups);
       try {
         T result = work.run(tx);
         tx.sendNotifications();

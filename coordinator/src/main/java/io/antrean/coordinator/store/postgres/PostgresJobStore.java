@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -126,6 +127,12 @@ public final class PostgresJobStore extends JdbcJobStore {
    * while it is disconnected are lost; the coordinator's periodic backup sweep finds those jobs.
    * Listeners run on that thread and must not block.
    */
+  @Override
+  public void subscribeTokenWakeups(BiConsumer<String, Instant> listener) {
+    Objects.requireNonNull(listener, "listener");
+    db.tokenWakeups().subscribe(listener);
+  }
+
   @Override
   public void subscribeJobsReady(Consumer<String> queueListener) {
     Objects.requireNonNull(queueListener, "queueListener");

@@ -2,10 +2,12 @@ package io.antrean.coordinator.store.postgres;
 
 import io.antrean.coordinator.store.jdbc.JdbcDialect;
 import io.antrean.coordinator.store.jdbc.JdbcSession;
+import io.antrean.coordinator.store.jdbc.TokenWakeups;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -28,8 +30,11 @@ final class Tx implements JdbcSession {
   private final List<Statement> statements = new ArrayList<>();
   private final Set<String> readyQueues = new TreeSet<>();
 
-  Tx(Connection connection) {
+  private final TokenWakeups tokenWakeups;
+
+  Tx(Connection connection, TokenWakeups tokenWakeups) {
     this.connection = connection;
+    this.tokenWakeups = tokenWakeups;
   }
 
   @Override
@@ -54,6 +59,12 @@ final class Tx implements JdbcSession {
   @Override
   public void jobsReady(String queue) {
     readyQueues.add(queue);
+  }
+
+  /** Rate-limit wake-ups concern this process's own waiting calls only: told at once. */
+  @Override
+  public void leasableAt(String queue, Instant at) {
+    tokenWakeups.leasableAt(queue, at);
   }
 
   /** Issues the notifications collected so far, as the last statement before the commit. */

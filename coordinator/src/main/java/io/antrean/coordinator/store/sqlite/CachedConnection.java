@@ -2,11 +2,14 @@ package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.store.jdbc.JdbcDialect;
 import io.antrean.coordinator.store.jdbc.JdbcSession;
+import io.antrean.coordinator.store.jdbc.TokenWakeups;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,8 +40,23 @@ final class CachedConnection implements JdbcSession, AutoCloseable {
         }
       };
 
+  @Nullable private final TokenWakeups tokenWakeups;
+
   CachedConnection(Connection connection) {
+    this(connection, null);
+  }
+
+  /** A connection whose leases report rate-limit wake-ups to {@code tokenWakeups}. */
+  CachedConnection(Connection connection, @Nullable TokenWakeups tokenWakeups) {
     this.connection = connection;
+    this.tokenWakeups = tokenWakeups;
+  }
+
+  @Override
+  public void leasableAt(String queue, Instant at) {
+    if (tokenWakeups != null) {
+      tokenWakeups.leasableAt(queue, at);
+    }
   }
 
   /** The cached statement for this SQL, its parameters cleared; prepared on first use. */

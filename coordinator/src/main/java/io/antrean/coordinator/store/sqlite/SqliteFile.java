@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.TokenWakeups;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -13,6 +14,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -89,6 +91,11 @@ final class SqliteFile implements AutoCloseable {
    * nothing.
    */
   CachedConnection openWriter() throws SQLException {
+    return openWriter(null);
+  }
+
+  /** {@link #openWriter()}, its leases reporting rate-limit wake-ups to {@code tokenWakeups}. */
+  CachedConnection openWriter(@Nullable TokenWakeups tokenWakeups) throws SQLException {
     SQLiteConfig config = baseConfig();
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
@@ -102,7 +109,7 @@ final class SqliteFile implements AutoCloseable {
         throw new SQLException("WAL journal mode is not available for " + database);
       }
     }
-    return new CachedConnection(connection);
+    return new CachedConnection(connection, tokenWakeups);
   }
 
   /**

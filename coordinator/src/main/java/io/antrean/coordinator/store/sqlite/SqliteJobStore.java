@@ -13,6 +13,7 @@ import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.jdbc.JdbcJobStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import io.antrean.coordinator.store.jdbc.Outcome;
+import io.antrean.coordinator.store.jdbc.TokenWakeups;
 import io.antrean.coordinator.store.jdbc.WorkerWrites;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -20,6 +21,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
@@ -45,13 +47,16 @@ public final class SqliteJobStore extends JdbcJobStore {
   private final SqliteWriter writer;
   private final ReadConnections reads;
   private final SlotWakeups wakeups = new SlotWakeups();
+  private final TokenWakeups tokenWakeups;
 
-  private SqliteJobStore(SqliteFile file, SqliteWriter writer, ReadConnections reads) {
+  private SqliteJobStore(
+      SqliteFile file, SqliteWriter writer, ReadConnections reads, TokenWakeups tokenWakeups) {
     // Every change is a transaction of its own on the writer, committed with its group.
     super(reads::read, reads::read, writer::execute, writer::execute);
     this.file = file;
     this.writer = writer;
     this.reads = reads;
+    this.tokenWakeups = tokenWakeups;
     wakeups.load(queueLimits());
   }
 
@@ -68,14 +73,15 @@ public final class SqliteJobStore extends JdbcJobStore {
     SqliteFile file = SqliteFile.lock(dataDir, options);
     CachedConnection writerConnection = null;
     try {
-      writerConnection = file.openWriter();
+      TokenWakeups tokenWakeups = new TokenWakeups();
+      writerConnection = file.openWriter(tokenWakeups);
       SqliteSchema.migrate(file.jdbcUrl(), writerConnection.connection());
       ReadConnections reads = ReadConnections.open(file, options.readConnections());
       SqliteWriter writer =
           SqliteWriter.start(
               writerConnection, options.maxGroupOperations(), options.maxQueuedWrites());
       log.info("SQLite job store open at {}", file.database());
-      return new SqliteJobStore(file, writer, reads);
+      return new SqliteJobStore(file, writer, reads, tokenWakeups);
     } catch (SQLException | RuntimeException e) {
       if (writerConnection != null) {
         writerConnection.close();
@@ -162,6 +168,13 @@ public final class SqliteJobStore extends JdbcJobStore {
   public void subscribeJobsReady(Consumer<String> queueListener) {
     Objects.requireNonNull(queueListener, "queueListener");
     wakeups.subscribe(queueListener);
+  }
+
+  /** Rate-limit wake-ups of the writer's leases (the only leases there are). */
+  @Override
+  public void subscribeTokenWakeups(BiConsumer<String, Instant> listener) {
+    Objects.requireNonNull(listener, "listener");
+    tokenWakeups.subscribe(listener);
   }
 
   /** True: the async forms hand their work to the writer thread and return at once. */

@@ -30,6 +30,19 @@ class TokenBucketTest {
   }
 
   @Test
+  void theNextWholeTokenIsDueWhenTheRefillMakesUpWhatIsMissing() {
+    TokenBucket empty = TokenBucket.full(FOUR_PER_SECOND, 1_000_000).take(4);
+
+    assertThat(empty.nextWholeAtMicros(FOUR_PER_SECOND)).isEqualTo(1_250_000);
+    assertThat(new TokenBucket(0.5, 0).nextWholeAtMicros(FOUR_PER_SECOND)).isEqualTo(125_000);
+    assertThat(new TokenBucket(1.0, 7).nextWholeAtMicros(FOUR_PER_SECOND))
+        .as("a bucket that has a token: now")
+        .isEqualTo(7);
+    long due = empty.nextWholeAtMicros(FOUR_PER_SECOND);
+    assertThat(empty.refill(FOUR_PER_SECOND, due).whole()).isEqualTo(1);
+  }
+
+  @Test
   void takingMoreThanItsWholeTokensIsABug() {
     assertThatThrownBy(() -> new TokenBucket(1.9, 0).take(2))
         .isInstanceOf(IllegalArgumentException.class);

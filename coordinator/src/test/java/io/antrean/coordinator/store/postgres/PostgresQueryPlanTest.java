@@ -88,6 +88,8 @@ class PostgresQueryPlanTest {
         Object value = parameters[i];
         if (value instanceof String[] strings) {
           value = connection.createArrayOf("text", strings);
+        } else if (value instanceof byte[][] digests) {
+          value = connection.createArrayOf("bytea", digests);
         }
         explain.setObject(i + 1, value);
       }
@@ -114,6 +116,7 @@ class PostgresQueryPlanTest {
             time(60),
             "default",
             32,
+            new byte[][] {new byte[32]},
             "w",
             time(90),
             time(60),
@@ -132,6 +135,7 @@ class PostgresQueryPlanTest {
             new String[] {"t1", "t2"},
             "default",
             32,
+            new byte[][] {new byte[32]},
             "w",
             time(90),
             time(60),
