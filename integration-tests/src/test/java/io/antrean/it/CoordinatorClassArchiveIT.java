@@ -36,11 +36,8 @@ final class CoordinatorClassArchiveIT {
 
   @Test
   void secondStartLoadsTheCoordinatorsClassesFromTheArchiveTheFirstLeft() throws Exception {
-    Path target = Files.createDirectories(home.resolve("coordinator").resolve("target"));
-    Files.copy(COORDINATOR_JAR, target.resolve("antrean-coordinator.jar"));
-    Path launcher = Files.createDirectories(home.resolve("bin")).resolve("antrean");
-    Files.copy(LAUNCHER, launcher);
-    Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path target = home.resolve("coordinator").resolve("target");
+    Path launcher = install();
     Path archive = target.resolve("antrean-coordinator.jsa");
 
     long firstPid = runUntilReadyThenStop(launcher, "first", CHEAP_JVM);
@@ -61,6 +58,27 @@ final class CoordinatorClassArchiveIT {
     assertThat(Files.readString(classLoads, StandardCharsets.UTF_8))
         .contains("io.antrean.coordinator.CoordinatorMain source: shared objects file (top)")
         .contains("io.antrean.coordinator.Coordinator source: shared objects file (top)");
+  }
+
+  @Test
+  void classSharingOptionsOfTheUserWinAndTheCoordinatorStillStarts() throws Exception {
+    Path launcher = install();
+    // With class sharing off a JVM refuses to dump an archive, and would refuse to start if asked.
+    runUntilReadyThenStop(launcher, "sharing-off", CHEAP_JVM + " -Xshare:off");
+    try (Stream<Path> files = Files.list(home.resolve("coordinator").resolve("target"))) {
+      assertThat(files.map(f -> f.getFileName().toString()))
+          .containsExactly("antrean-coordinator.jar");
+    }
+  }
+
+  /** Copies the launcher and the coordinator jar into {@link #home}; returns the launcher. */
+  private Path install() throws IOException {
+    Path target = Files.createDirectories(home.resolve("coordinator").resolve("target"));
+    Files.copy(COORDINATOR_JAR, target.resolve("antrean-coordinator.jar"));
+    Path launcher = Files.createDirectories(home.resolve("bin")).resolve("antrean");
+    Files.copy(LAUNCHER, launcher);
+    Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return launcher;
   }
 
   /** Starts {@code bin/antrean coordinator}, waits for its ready file, stops it with SIGTERM. */
