@@ -1,7 +1,7 @@
 // The job browser (#/jobs): jobs per queue and state, filtered by type, creation time, error text
 // and idempotency key, newest or oldest first, paged by the API's page tokens; a job id goes
-// straight to its page. The job page (#/jobs/ID): fields, live lease and progress, payload,
-// result, and every attempt with its worker (and host, while the worker is known) and its full
+// straight to its page. The job page (#/jobs/ID): fields, live lease and progress, the jobs it
+// depends on (linked, with their states and results), payload, result, and every attempt with its worker (and host, while the worker is known) and its full
 // error with the stack trace.
 "use strict";
 
@@ -10,7 +10,7 @@
   const el = A.el;
   const FILTERS = ["queue", "state", "type", "error", "created_after", "created_before", "key", "order"];
   const PAGE_SIZE = 50;
-  const STATES = [["", "any state"], ["pending", "pending"], ["running", "running"],
+  const STATES = [["", "any state"], ["waiting", "waiting"], ["pending", "pending"], ["running", "running"],
     ["succeeded", "succeeded"], ["failed", "failed"], ["cancelled", "cancelled"]];
 
   function listPath(params) {
@@ -112,17 +112,41 @@
           el("pre", {}, a.stack_trace)) : null)));
   }
 
+  // The jobs this job depends on (depends_on), each linked to its page, with its state and result
+  // or error: what a fan-in job waits for and reads.
+  function dependencies(job, listed) {
+    if (!(job.depends_on || []).length) return null;
+    const policy = job.on_dependency_failure === "DEPENDENCY_FAILURE_DEAD_LETTER" ? "dead-letter" : "cancel";
+    const rows = (listed.dependencies || []).map((d) => {
+      const state = A.shortState(d.state);
+      return el("tr", { "data-id": d.id },
+        el("td", {}, el("a", { href: "#/jobs/" + d.id }, "#" + d.id)),
+        el("td", {}, d.queue), el("td", {}, d.type),
+        el("td", {}, el("span", { class: "state " + state }, state)),
+        el("td", { class: "result" }, d.result ? A.decode(d.result) : (d.last_error || "—")));
+    });
+    return [
+      el("h2", {}, "Depends on (" + job.depends_on.length + ", on failure: " + policy + ")"),
+      el("table", { id: "dependencies" },
+        el("thead", {}, el("tr", {}, ["Job", "Queue", "Type", "State", "Result or error"].map((h) => el("th", {}, h)))),
+        el("tbody", {}, rows)),
+    ];
+  }
+
   async function jobResults(match) {
     const id = match[1];
     const [{ job }, workers] = await Promise.all([
       A.api("GET", "/v1/jobs/" + encodeURIComponent(id)),
       A.api("GET", "/v1/workers").catch(() => ({ workers: [] })),
     ]);
+    const listed = (job.depends_on || []).length
+      ? await A.api("GET", "/v1/jobs/" + encodeURIComponent(id) + "/dependencies")
+      : {};
     const hosts = {};
     for (const w of workers.workers || []) if (w.info && w.info.host) hosts[w.worker_id] = w.info.host;
     const state = A.shortState(job.state);
     const actions = [];
-    if (state === "PENDING" || state === "RUNNING") {
+    if (state === "PENDING" || state === "RUNNING" || state === "WAITING") {
       actions.push(el("button", {
         class: "cancel danger",
         onclick: () => A.act("cancel job " + id, "POST", "/v1/jobs/" + encodeURIComponent(id) + ":cancel"),
@@ -146,6 +170,7 @@
         field("Lease", lease, "lease"),
         field("Progress", job.progress || "—", "progress"),
         field("Last error", job.last_error || "—")),
+      dependencies(job, listed),
       el("h2", {}, "Payload" + (job.content_type ? " (" + job.content_type + ")" : "")),
       el("pre", { id: "payload" }, A.decode(job.payload)),
       el("h2", {}, "Result" + (job.result_content_type ? " (" + job.result_content_type + ")" : "")),

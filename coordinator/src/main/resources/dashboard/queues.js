@@ -6,7 +6,7 @@
 (function () {
   const A = window.Antrean;
   const el = A.el;
-  const COUNTS = ["pending", "scheduled", "running", "succeeded", "failed", "cancelled"];
+  const COUNTS = ["waiting", "pending", "scheduled", "running", "succeeded", "failed", "cancelled"];
   const SERIES = [["succeeded", "ok"], ["failed", "bad"], ["enqueued", "in"]];
 
   async function load(what, promise) {

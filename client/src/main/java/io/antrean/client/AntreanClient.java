@@ -1,5 +1,6 @@
 package io.antrean.client;
 
+import io.antrean.proto.v1.Dependency;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueBatchResponse;
 import io.antrean.proto.v1.EnqueueRequest;
@@ -79,6 +80,16 @@ public interface AntreanClient extends AutoCloseable {
    * @throws JobNotFoundException if no job has this id
    */
   Job getJob(long id);
+
+  /**
+   * The jobs a job depends on ({@link JobSpec.Builder#dependsOn}), ascending by id, each with its
+   * state and, once it succeeded, its result: how a fan-in step reads what the jobs it waited for
+   * produced.
+   *
+   * @return the dependencies; empty when the job depends on nothing
+   * @throws JobNotFoundException if no job has this id
+   */
+  List<Dependency> listDependencies(long id);
 
   /**
    * One page of jobs, newest first, filtered by the request's queue, type and state (history left

@@ -4,6 +4,7 @@ import io.antrean.channel.ChannelSecurity;
 import io.antrean.channel.CoordinatorChannels;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.CancelJobRequest;
+import io.antrean.proto.v1.Dependency;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueBatchResponse;
 import io.antrean.proto.v1.EnqueueRequest;
@@ -13,6 +14,7 @@ import io.antrean.proto.v1.GetStatsRequest;
 import io.antrean.proto.v1.GetStatsResponse;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.ListDependenciesRequest;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import io.antrean.proto.v1.ListQueuesRequest;
@@ -137,6 +139,12 @@ public final class GrpcAntreanClient implements AntreanClient {
   public Job getJob(long id) {
     GetJobRequest request = GetJobRequest.newBuilder().setId(id).build();
     return retry.call(() -> deadlined().getJob(request)).getJob();
+  }
+
+  @Override
+  public List<Dependency> listDependencies(long id) {
+    ListDependenciesRequest request = ListDependenciesRequest.newBuilder().setId(id).build();
+    return retry.call(() -> deadlined().listDependencies(request)).getDependenciesList();
   }
 
   @Override

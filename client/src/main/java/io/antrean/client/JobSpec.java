@@ -2,6 +2,7 @@ package io.antrean.client;
 
 import com.google.protobuf.ByteString;
 import io.antrean.client.internal.ProtoTime;
+import io.antrean.proto.v1.DependencyFailure;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.RetryPolicy;
 import io.antrean.proto.v1.UniqueConflict;
@@ -155,6 +156,30 @@ public final class JobSpec {
               returnExisting
                   ? UniqueConflict.UNIQUE_CONFLICT_RETURN_EXISTING
                   : UniqueConflict.UNIQUE_CONFLICT_REJECT);
+      return this;
+    }
+
+    /**
+     * Makes the job wait for these jobs (of any queue the caller may use): it is stored {@code
+     * WAITING}, never leased, until all of them {@code SUCCEEDED}, then {@code PENDING}. If one of
+     * them ends {@code FAILED} or {@code CANCELLED}, the job is cancelled, or dead-lettered with
+     * {@link #onDependencyFailure}. At most 100 ids; duplicates count once. An unknown id fails the
+     * enqueue with {@link JobNotFoundException}. Its handler reads their results with {@code
+     * JobContext.dependencies()} (or {@link AntreanClient#listDependencies}).
+     */
+    public Builder dependsOn(long... jobIds) {
+      for (long id : jobIds) {
+        request.addDependsOn(id);
+      }
+      return this;
+    }
+
+    /**
+     * What becomes of the job when a job it depends on ends {@code FAILED} or {@code CANCELLED}:
+     * {@code DEPENDENCY_FAILURE_CANCEL} (the default) or {@code DEPENDENCY_FAILURE_DEAD_LETTER}.
+     */
+    public Builder onDependencyFailure(DependencyFailure policy) {
+      request.setOnDependencyFailure(policy);
       return this;
     }
 

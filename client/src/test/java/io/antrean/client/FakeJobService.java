@@ -14,6 +14,8 @@ import io.antrean.proto.v1.GetStatsRequest;
 import io.antrean.proto.v1.GetStatsResponse;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.ListDependenciesRequest;
+import io.antrean.proto.v1.ListDependenciesResponse;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import io.antrean.proto.v1.WatchJobRequest;
@@ -46,6 +48,12 @@ public class FakeJobService extends JobServiceGrpc.JobServiceImplBase {
   public volatile Handler<EnqueueBatchRequest, EnqueueBatchResponse> enqueueBatch =
       FakeJobService::numberBatch;
   public volatile Handler<GetJobRequest, GetJobResponse> getJob =
+      r -> {
+        throw Status.NOT_FOUND
+            .withDescription("job " + r.getId() + " not found")
+            .asRuntimeException();
+      };
+  public volatile Handler<ListDependenciesRequest, ListDependenciesResponse> listDependencies =
       r -> {
         throw Status.NOT_FOUND
             .withDescription("job " + r.getId() + " not found")
@@ -149,6 +157,12 @@ public class FakeJobService extends JobServiceGrpc.JobServiceImplBase {
   @Override
   public void getJob(GetJobRequest request, StreamObserver<GetJobResponse> observer) {
     serve(request, observer, getJob);
+  }
+
+  @Override
+  public void listDependencies(
+      ListDependenciesRequest request, StreamObserver<ListDependenciesResponse> observer) {
+    serve(request, observer, listDependencies);
   }
 
   @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.antrean.proto.v1.Dependency;
 import io.antrean.proto.v1.EnqueueBatchResponse;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.EnqueueResponse;
@@ -13,6 +14,8 @@ import io.antrean.proto.v1.GetStatsRequest;
 import io.antrean.proto.v1.GetStatsResponse;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobState;
+import io.antrean.proto.v1.ListDependenciesRequest;
+import io.antrean.proto.v1.ListDependenciesResponse;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import io.antrean.proto.v1.QueueStats;
@@ -89,6 +92,19 @@ class GrpcAntreanClientTest {
                 .getJobs(1)
                 .getPriority())
         .isEqualTo(3);
+  }
+
+  @Test
+  void listDependenciesAsksForTheIdAndUnwrapsTheList() {
+    Dependency part =
+        Dependency.newBuilder().setId(3).setState(JobState.JOB_STATE_SUCCEEDED).build();
+    service.listDependencies =
+        r -> ListDependenciesResponse.newBuilder().addDependencies(part).build();
+
+    assertThat(coordinator.client(Duration.ofSeconds(5)).listDependencies(9)).containsExactly(part);
+    assertThat(service.requestsOf(ListDependenciesRequest.class))
+        .extracting(ListDependenciesRequest::getId)
+        .containsExactly(9L);
   }
 
   @Test

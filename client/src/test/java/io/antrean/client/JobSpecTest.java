@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.util.Durations;
+import io.antrean.proto.v1.DependencyFailure;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.RetryPolicy;
 import java.nio.charset.StandardCharsets;
@@ -50,6 +51,21 @@ class JobSpecTest {
                 .setMaxBackoff(Durations.fromSeconds(1))
                 .setBackoffMultiplier(3.0)
                 .build());
+  }
+
+  @Test
+  void dependenciesAndTheirFailurePolicyLandInTheRequest() {
+    EnqueueRequest request =
+        JobSpec.builder("report.merge")
+            .dependsOn(15, 16)
+            .dependsOn(17)
+            .onDependencyFailure(DependencyFailure.DEPENDENCY_FAILURE_DEAD_LETTER)
+            .build()
+            .toRequest();
+
+    assertThat(request.getDependsOnList()).containsExactly(15L, 16L, 17L);
+    assertThat(request.getOnDependencyFailure())
+        .isEqualTo(DependencyFailure.DEPENDENCY_FAILURE_DEAD_LETTER);
   }
 
   @Test

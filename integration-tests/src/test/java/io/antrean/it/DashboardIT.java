@@ -8,6 +8,7 @@ import com.google.protobuf.util.Durations;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.CreateScheduleRequest;
+import io.antrean.proto.v1.DependencyFailure;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.ErrorKind;
 import io.antrean.proto.v1.FailRequest;
@@ -222,6 +223,57 @@ class DashboardIT {
     waitForText(
         By.cssSelector("section[data-queue='default'] .limits"),
         "limits: at most 1 running per key, at most 10 per 1s started");
+  }
+
+  @Test
+  void aWaitingJobShowsOnItsQueuesCardAndItsPageLinksItsDependenciesWithTheirResults()
+      throws Exception {
+    cluster.startCoordinator();
+    long part =
+        cluster
+            .jobs()
+            .enqueue(Jobs.request("report.build", "{}").toBuilder().setQueue(MANUAL).build())
+            .getJob()
+            .getId();
+    long merge =
+        cluster
+            .jobs()
+            .enqueue(
+                Jobs.request("bench.noop", "{}").toBuilder()
+                    .setQueue("merges")
+                    .addDependsOn(part)
+                    .setOnDependencyFailure(DependencyFailure.DEPENDENCY_FAILURE_DEAD_LETTER)
+                    .build())
+            .getJob()
+            .getId();
+
+    browser.get(cluster.httpBase() + "/");
+    waitForText(By.cssSelector("[data-queue='merges'] [data-count='waiting']"), "1");
+
+    browser.get(cluster.httpBase() + "/#/jobs/" + merge);
+    waitForText(By.id("job-state"), "WAITING");
+    waitForText(By.cssSelector("#dependencies tr[data-id='" + part + "']"), "PENDING");
+    assertThat(browser.findElement(By.id("view")).getText())
+        .contains("Depends on (1, on failure: dead-letter)");
+
+    Job leased = lease(worker(), "it-1");
+    worker()
+        .complete(
+            CompleteRequest.newBuilder()
+                .setJobId(part)
+                .setFencingToken(leased.getLease().getFencingToken())
+                .setLeaseId(leased.getLease().getLeaseId())
+                .setWorkerId("it-1")
+                .setResult(ByteString.copyFromUtf8("{\"pages\":3}"))
+                .setResultContentType("application/json")
+                .build());
+    browser.navigate().refresh();
+    waitForText(By.id("job-state"), "PENDING");
+    waitForText(By.cssSelector("#dependencies tr[data-id='" + part + "']"), "SUCCEEDED");
+    waitForText(By.cssSelector("#dependencies tr[data-id='" + part + "'] td.result"), "pages");
+
+    click(By.cssSelector("#dependencies a[href='#/jobs/" + part + "']"));
+    waitForText(By.id("job-state"), "SUCCEEDED");
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.antrean.worker;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -87,6 +88,17 @@ public interface JobContext {
    * @return the worker id
    */
   String workerId();
+
+  /**
+   * The jobs this job depends on ({@code depends_on} at enqueue), ascending by id, each with its
+   * state and result, asked from the coordinator ({@code JobService.ListDependencies}, one call
+   * each time, bounded by the worker's RPC timeout): the fan-in step of a fan-out/fan-in flow.
+   *
+   * @return the dependencies; empty when the job depends on nothing
+   * @throws io.grpc.StatusRuntimeException when the coordinator cannot answer (the handler may let
+   *     it propagate: the attempt then fails and is retried)
+   */
+  List<Dependency> dependencies();
 
   /**
    * Records a progress note; the latest note is sent with the next heartbeat and stored on the job.

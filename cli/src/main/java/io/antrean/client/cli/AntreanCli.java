@@ -39,6 +39,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
     subcommands = {
       EnqueueCommand.class,
       GetCommand.class,
+      DependenciesCommand.class,
       ListCommand.class,
       CancelCommand.class,
       WatchCommand.class,

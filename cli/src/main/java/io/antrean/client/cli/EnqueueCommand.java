@@ -2,6 +2,7 @@ package io.antrean.client.cli;
 
 import io.antrean.client.AntreanClient;
 import io.antrean.client.JobSpec;
+import io.antrean.proto.v1.DependencyFailure;
 import io.antrean.proto.v1.EnqueueResponse;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,14 +10,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /** {@code antrean enqueue}: adds one job and prints its id. */
 @Command(
@@ -81,11 +85,41 @@ final class EnqueueCommand implements Callable<Integer> {
       description = "With --unique-key: print the active job instead of refusing.")
   private boolean returnExisting;
 
+  @Option(
+      names = "--depends-on",
+      paramLabel = "ID",
+      split = ",",
+      description =
+          "Jobs this job waits for (ID[,ID..]): it stays WAITING until all of them succeeded.")
+  private List<Long> dependsOn = List.of();
+
+  @Option(
+      names = "--on-dependency-failure",
+      paramLabel = "POLICY",
+      converter = DependencyFailureConverter.class,
+      description =
+          "cancel (default) or dead-letter: what becomes of the job if a job it depends on"
+              + " fails or is cancelled.")
+  private DependencyFailure onDependencyFailure;
+
   @Option(names = "--max-attempts", paramLabel = "N", description = "Attempts in all, 1 = none.")
   private Integer maxAttempts;
 
   @Option(names = "--json", description = "Print the response as JSON.")
   private boolean json;
+
+  /** {@code cancel} or {@code dead-letter}, as the proto enum. */
+  static final class DependencyFailureConverter implements ITypeConverter<DependencyFailure> {
+    @Override
+    public DependencyFailure convert(String value) {
+      return switch (value) {
+        case "cancel" -> DependencyFailure.DEPENDENCY_FAILURE_CANCEL;
+        case "dead-letter" -> DependencyFailure.DEPENDENCY_FAILURE_DEAD_LETTER;
+        default ->
+            throw new TypeConversionException("must be cancel or dead-letter, got '" + value + "'");
+      };
+    }
+  }
 
   /** Exactly one way of giving the payload, or none. */
   static final class PayloadSource {
@@ -141,6 +175,10 @@ final class EnqueueCommand implements Callable<Integer> {
       }
       if (maxAttempts != null) {
         builder.maxAttempts(maxAttempts);
+      }
+      builder.dependsOn(dependsOn.stream().mapToLong(Long::longValue).toArray());
+      if (onDependencyFailure != null) {
+        builder.onDependencyFailure(onDependencyFailure);
       }
       return builder.build();
     } catch (IllegalArgumentException e) {

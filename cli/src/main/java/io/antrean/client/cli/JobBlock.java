@@ -4,6 +4,7 @@ import io.antrean.proto.v1.Attempt;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.RetryPolicy;
 import java.io.PrintWriter;
+import java.util.stream.Collectors;
 
 /** The readable form of one job that {@code antrean get} prints: fields, then history. */
 final class JobBlock {
@@ -27,6 +28,15 @@ final class JobBlock {
     field(out, "updated", JobText.instant(job.getUpdatedAt()));
     field(out, "finished", JobText.instant(job.getFinishedAt()));
     optional(out, "idempotency key", job.getIdempotencyKey());
+    if (job.getDependsOnCount() > 0) {
+      field(
+          out,
+          "depends on",
+          job.getDependsOnList().stream().map(String::valueOf).collect(Collectors.joining(", "))
+              + " (on failure: "
+              + JobText.dependencyFailure(job.getOnDependencyFailure())
+              + ")");
+    }
     optional(out, "progress", job.getProgress());
     if (job.hasLease()) {
       field(

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
 import io.antrean.client.internal.ProtoTime;
 import io.antrean.proto.v1.AttemptOutcome;
+import io.antrean.proto.v1.DependencyFailure;
 import io.antrean.proto.v1.ErrorKind;
 import io.antrean.proto.v1.JobState;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +30,11 @@ final class JobText {
   /** {@code PERMANENT} rather than {@code ERROR_KIND_PERMANENT}. */
   static String errorKind(ErrorKind kind) {
     return stripPrefix(kind.name(), "ERROR_KIND_");
+  }
+
+  /** {@code cancel} or {@code dead-letter}, as {@code enqueue --on-dependency-failure} takes it. */
+  static String dependencyFailure(DependencyFailure policy) {
+    return policy == DependencyFailure.DEPENDENCY_FAILURE_DEAD_LETTER ? "dead-letter" : "cancel";
   }
 
   /** Whether a job in this state will not change any more. */

@@ -28,7 +28,8 @@ final class ListCommand implements Callable<Integer> {
     RUNNING(JobState.JOB_STATE_RUNNING),
     SUCCEEDED(JobState.JOB_STATE_SUCCEEDED),
     FAILED(JobState.JOB_STATE_FAILED),
-    CANCELLED(JobState.JOB_STATE_CANCELLED);
+    CANCELLED(JobState.JOB_STATE_CANCELLED),
+    WAITING(JobState.JOB_STATE_WAITING);
 
     private final JobState state;
 

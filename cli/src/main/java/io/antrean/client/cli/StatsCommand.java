@@ -15,8 +15,8 @@ import picocli.CommandLine.ParentCommand;
     mixinStandardHelpOptions = true,
     header = "Prints job counts by state, one row per queue.",
     description = {
-      "Prints pending, scheduled, running, succeeded, failed and cancelled counts and the oldest"
-          + " pending job's age for each queue. FAILED is the dead-letter queue's depth; FAILED"
+      "Prints pending, scheduled, running, succeeded, failed, cancelled and waiting (for their"
+          + " dependencies) counts and the oldest pending job's age for each queue. FAILED is the dead-letter queue's depth; FAILED"
           + " LAST <window> counts the jobs that entered it within the coordinator's window (1h"
           + " unless configured otherwise): a sudden rise means something upstream changed.",
       "With --json, prints the GetStatsResponse (queues, asOf and deadLetterWindow) instead."
@@ -59,6 +59,7 @@ final class StatsCommand implements Callable<Integer> {
                 ? "FAILED LAST " + JobText.window(response.getDeadLetterWindow())
                 : "FAILED RECENTLY",
             "CANCELLED",
+            "WAITING",
             "OLDEST PENDING");
     for (QueueStats stats : response.getQueuesList()) {
       table.add(
@@ -70,6 +71,7 @@ final class StatsCommand implements Callable<Integer> {
           stats.getFailed(),
           growthKnown ? stats.getDeadLetteredRecently() : "-",
           stats.getCancelled(),
+          stats.getWaiting(),
           JobText.duration(stats.getOldestPendingAge()));
     }
     if (table.isEmpty()) {

@@ -28,6 +28,7 @@ class StatsCommandTest {
           .addQueues(
               QueueStats.newBuilder()
                   .setQueue("mail")
+                  .setWaiting(4)
                   .setSucceeded(7)
                   .setFailed(12)
                   .setDeadLetteredRecently(9))
@@ -52,9 +53,11 @@ class StatsCommandTest {
     assertThat(result.out().lines())
         .containsExactly(
             "QUEUE    PENDING  SCHEDULED  RUNNING  SUCCEEDED  FAILED  FAILED LAST 1h  CANCELLED"
-                + "  OLDEST PENDING",
-            "default  3        1          2        40         1       0               0          1.5s",
-            "mail     0        0          0        7          12      9               0          0ms",
+                + "  WAITING  OLDEST PENDING",
+            "default  3        1          2        40         1       0               0          0"
+                + "        1.5s",
+            "mail     0        0          0        7          12      9               0          4"
+                + "        0ms",
             "as of 2027-01-15T08:00:00Z");
     assertThat(cli.service.requestsOf(GetStatsRequest.class))
         .containsExactly(GetStatsRequest.getDefaultInstance());

@@ -1,6 +1,7 @@
 package io.antrean.coordinator.api;
 
 import io.antrean.coordinator.core.CoordinatorStoppingException;
+import io.antrean.coordinator.core.DependencyNotFoundException;
 import io.antrean.coordinator.core.FieldViolation;
 import io.antrean.coordinator.core.JobFinishedException;
 import io.antrean.coordinator.core.NotDeadLetteredException;
@@ -96,6 +97,17 @@ public record ApiError(
     }
     if (t instanceof JobNotFoundException) {
       return plain(ErrorCategory.NOT_FOUND, "JOB_NOT_FOUND", t);
+    }
+    if (t instanceof DependencyNotFoundException e) {
+      return new ApiError(
+          ErrorCategory.NOT_FOUND,
+          "DEPENDENCY_NOT_FOUND",
+          e.getMessage(),
+          List.of(),
+          null,
+          null,
+          null,
+          Map.of("field", e.field(), "job_id", Long.toString(e.jobId())));
     }
     if (t instanceof ScheduleNotFoundException) {
       return plain(ErrorCategory.NOT_FOUND, "SCHEDULE_NOT_FOUND", t);

@@ -1,5 +1,6 @@
 package io.antrean.coordinator.api;
 
+import io.antrean.coordinator.core.DependencyNotFoundException;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.security.AccessDeniedException;
 import io.antrean.coordinator.security.Identity;
@@ -39,6 +40,34 @@ final class JobAccess {
     if (job.isEmpty() || !caller.mayUse(job.get().queue())) {
       throw AccessDeniedException.jobNotAllowed(caller.name(), jobId);
     }
+  }
+
+  /**
+   * The jobs a new job names in {@code depends_on} exist and the caller may use their queues: the
+   * rules of {@link #check}, but a missing job is NOT_FOUND for a caller allowed every queue.
+   *
+   * @param field the request field that names them, for the error
+   * @throws AccessDeniedException as {@link #check} does
+   * @throws DependencyNotFoundException for a missing job, when the caller is not limited
+   */
+  void checkDependencies(List<Long> jobIds, String field) {
+    Identity caller = CallerIdentity.current();
+    boolean limited = caller != null && !caller.queues().isEmpty();
+    for (long id : new LinkedHashSet<>(jobIds)) {
+      Optional<Job> job = lookup.apply(id);
+      if (limited && (job.isEmpty() || !caller.mayUse(job.get().queue()))) {
+        throw AccessDeniedException.jobNotAllowed(caller.name(), id);
+      }
+      if (job.isEmpty()) {
+        throw new DependencyNotFoundException(field, id);
+      }
+    }
+  }
+
+  /** True when the caller may use the queue (always, for an open coordinator). */
+  boolean mayUse(String queue) {
+    Identity caller = CallerIdentity.current();
+    return caller == null || caller.queues().isEmpty() || caller.mayUse(queue);
   }
 
   /** {@link #check} for every id named. */

@@ -10,10 +10,13 @@ import io.antrean.coordinator.core.EnqueueCommand;
 import io.antrean.coordinator.core.QueueReport;
 import io.antrean.coordinator.core.RetryOverride;
 import io.antrean.coordinator.job.Attempt;
+import io.antrean.coordinator.job.DependsOn;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.LeaseInfo;
+import io.antrean.coordinator.store.Dependency;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.proto.v1.AttemptOutcome;
+import io.antrean.proto.v1.DependencyFailure;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.ErrorKind;
 import io.antrean.proto.v1.JobState;
@@ -21,6 +24,7 @@ import io.antrean.proto.v1.Lease;
 import io.antrean.proto.v1.QueueStats;
 import io.antrean.proto.v1.RetryPolicy;
 import io.antrean.proto.v1.UniqueConflict;
+import javax.annotation.Nullable;
 
 /** Maps between the antrean.v1 messages and the coordinator's domain types. Stateless. */
 public final class JobMapper {
@@ -65,7 +69,44 @@ public final class JobMapper {
         r.getTraceParent(),
         r.getConcurrencyKey(),
         r.getUniqueKey(),
-        r.getOnUniqueConflict() == UniqueConflict.UNIQUE_CONFLICT_RETURN_EXISTING);
+        r.getOnUniqueConflict() == UniqueConflict.UNIQUE_CONFLICT_RETURN_EXISTING,
+        r.getDependsOnList(),
+        r.getOnDependencyFailure() == DependencyFailure.DEPENDENCY_FAILURE_DEAD_LETTER
+            ? io.antrean.coordinator.job.DependencyFailure.DEAD_LETTER
+            : io.antrean.coordinator.job.DependencyFailure.CANCEL);
+  }
+
+  /** The job as a message with what it depends on; {@code dependsOn} null for nothing. */
+  public static io.antrean.proto.v1.Job job(Job j, @Nullable DependsOn dependsOn) {
+    io.antrean.proto.v1.Job job = job(j);
+    if (dependsOn == null || !dependsOn.any()) {
+      return job;
+    }
+    return job.toBuilder()
+        .addAllDependsOn(dependsOn.jobIds())
+        .setOnDependencyFailure(
+            DependencyFailure.valueOf("DEPENDENCY_FAILURE_" + dependsOn.onFailure().name()))
+        .build();
+  }
+
+  /** One dependency as a message. */
+  public static io.antrean.proto.v1.Dependency dependency(Dependency d) {
+    io.antrean.proto.v1.Dependency.Builder b =
+        io.antrean.proto.v1.Dependency.newBuilder()
+            .setId(d.id())
+            .setQueue(d.queue())
+            .setType(d.type())
+            .setState(state(d.state()));
+    if (d.result() != null) {
+      b.setResult(ByteString.copyFrom(d.result()));
+    }
+    if (d.resultContentType() != null) {
+      b.setResultContentType(d.resultContentType());
+    }
+    if (d.lastError() != null) {
+      b.setLastError(d.lastError());
+    }
+    return b.build();
   }
 
   /**
@@ -194,6 +235,7 @@ public final class JobMapper {
       case JOB_STATE_SUCCEEDED -> io.antrean.coordinator.job.JobState.SUCCEEDED;
       case JOB_STATE_FAILED -> io.antrean.coordinator.job.JobState.FAILED;
       case JOB_STATE_CANCELLED -> io.antrean.coordinator.job.JobState.CANCELLED;
+      case JOB_STATE_WAITING -> io.antrean.coordinator.job.JobState.WAITING;
       case JOB_STATE_UNSPECIFIED, UNRECOGNIZED -> null;
     };
   }
@@ -225,6 +267,7 @@ public final class JobMapper {
         .setFailed(c.failed())
         .setCancelled(c.cancelled())
         .setOldestPendingAge(duration(c.oldestPendingAge()))
+        .setWaiting(c.waiting())
         .build();
   }
 }

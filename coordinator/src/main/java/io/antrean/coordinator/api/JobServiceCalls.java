@@ -4,7 +4,10 @@ import io.antrean.coordinator.core.EnqueueCommand;
 import io.antrean.coordinator.core.FieldViolation;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.ValidationException;
+import io.antrean.coordinator.job.DependsOn;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.security.AccessDeniedException;
+import io.antrean.coordinator.store.Dependency;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobNotFoundException;
 import io.antrean.coordinator.store.JobPage;
@@ -20,12 +23,15 @@ import io.antrean.proto.v1.GetJobRequest;
 import io.antrean.proto.v1.GetJobResponse;
 import io.antrean.proto.v1.GetStatsRequest;
 import io.antrean.proto.v1.GetStatsResponse;
+import io.antrean.proto.v1.ListDependenciesRequest;
+import io.antrean.proto.v1.ListDependenciesResponse;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongFunction;
@@ -56,7 +62,24 @@ public final class JobServiceCalls {
 
   /** Enqueue answered once durable; bad input throws at once. */
   public CompletableFuture<EnqueueResponse> enqueueAsync(EnqueueRequest request) {
-    return scheduler.enqueueAsync(JobMapper.command(request)).thenApply(JobServiceCalls::response);
+    EnqueueCommand command = JobMapper.command(request);
+    checkDependencies(List.of(command), false);
+    return scheduler.enqueueAsync(command).thenApply(this::response);
+  }
+
+  /**
+   * The jobs a command depends on exist and may be used, checked after the validation of the
+   * command's own fields (so a bad field is INVALID_ARGUMENT first); nothing to read without any.
+   */
+  private void checkDependencies(List<EnqueueCommand> commands, boolean batch) {
+    if (commands.stream().allMatch(c -> c.dependsOn().isEmpty())) {
+      return;
+    }
+    scheduler.validate(commands);
+    for (int i = 0; i < commands.size(); i++) {
+      access.checkDependencies(
+          commands.get(i).dependsOn(), (batch ? "jobs[" + i + "]." : "") + "depends_on");
+    }
   }
 
   /** EnqueueBatch answered once durable; bad input throws at once. */
@@ -65,6 +88,7 @@ public final class JobServiceCalls {
     for (int i = 0; i < request.getJobsCount(); i++) {
       commands.add(JobMapper.command(request.getJobs(i), "jobs[" + i + "]."));
     }
+    checkDependencies(commands, true);
     return scheduler
         .enqueueBatchAsync(commands)
         .thenApply(
@@ -77,9 +101,9 @@ public final class JobServiceCalls {
             });
   }
 
-  private static EnqueueResponse response(EnqueueResult r) {
+  private EnqueueResponse response(EnqueueResult r) {
     return EnqueueResponse.newBuilder()
-        .setJob(JobMapper.job(r.job()))
+        .setJob(withDependsOn(r.job()))
         .setDeduplicated(r.deduplicated())
         .build();
   }
@@ -108,8 +132,34 @@ public final class JobServiceCalls {
     requirePositiveId(request.getId());
     access.check(request.getId());
     return GetJobResponse.newBuilder()
-        .setJob(JobMapper.job(scheduler.get(request.getId())))
+        .setJob(withDependsOn(scheduler.get(request.getId())))
         .build();
+  }
+
+  /**
+   * The job as a message with what it depends on (one indexed read; none for WAITING-free jobs).
+   */
+  private io.antrean.proto.v1.Job withDependsOn(Job job) {
+    return JobMapper.job(job, scheduler.dependencies().dependsOn(List.of(job.id())).get(job.id()));
+  }
+
+  /**
+   * The jobs a job depends on, with their states and results: for a fan-in handler. The caller must
+   * be allowed the job's queue and every dependency's queue.
+   */
+  public ListDependenciesResponse listDependencies(ListDependenciesRequest request) {
+    requirePositiveId(request.getId());
+    access.check(request.getId());
+    scheduler.get(request.getId());
+    List<Dependency> dependencies = scheduler.dependencies().of(request.getId());
+    ListDependenciesResponse.Builder b = ListDependenciesResponse.newBuilder();
+    for (Dependency d : dependencies) {
+      if (!access.mayUse(d.queue())) {
+        throw AccessDeniedException.jobNotAllowed(CallerIdentity.current().name(), d.id());
+      }
+      b.addDependencies(JobMapper.dependency(d));
+    }
+    return b.build();
   }
 
   public ListJobsResponse listJobs(ListJobsRequest request) {
@@ -140,7 +190,9 @@ public final class JobServiceCalls {
             size);
     JobPage page = scheduler.list(query);
     ListJobsResponse.Builder b = ListJobsResponse.newBuilder();
-    page.jobs().forEach(j -> b.addJobs(JobMapper.job(j)));
+    Map<Long, DependsOn> dependsOn =
+        scheduler.dependencies().dependsOn(page.jobs().stream().map(Job::id).toList());
+    page.jobs().forEach(j -> b.addJobs(JobMapper.job(j, dependsOn.get(j.id()))));
     return b.setNextPageToken(PageTokens.encode(page.nextBeforeId())).build();
   }
 

@@ -1,7 +1,9 @@
 package io.antrean.coordinator.core;
 
+import io.antrean.coordinator.job.DependencyFailure;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import javax.annotation.Nullable;
 
@@ -15,6 +17,9 @@ import javax.annotation.Nullable;
  * @param uniqueKey the unique-while-active key; empty for none
  * @param uniqueReturnsExisting on a unique key clash, answer with the active job instead of
  *     refusing
+ * @param dependsOn ids of the jobs this job waits for, as given (duplicates allowed); empty for
+ *     none
+ * @param onDependencyFailure what becomes of the job if one of them does not succeed
  */
 public record EnqueueCommand(
     String queue,
@@ -29,7 +34,42 @@ public record EnqueueCommand(
     String traceParent,
     String concurrencyKey,
     String uniqueKey,
-    boolean uniqueReturnsExisting) {
+    boolean uniqueReturnsExisting,
+    List<Long> dependsOn,
+    DependencyFailure onDependencyFailure) {
+
+  /** A command without dependencies. */
+  public EnqueueCommand(
+      String queue,
+      String type,
+      byte[] payload,
+      String contentType,
+      int priority,
+      @Nullable Instant runAt,
+      @Nullable Duration delay,
+      String idempotencyKey,
+      RetryOverride retry,
+      String traceParent,
+      String concurrencyKey,
+      String uniqueKey,
+      boolean uniqueReturnsExisting) {
+    this(
+        queue,
+        type,
+        payload,
+        contentType,
+        priority,
+        runAt,
+        delay,
+        idempotencyKey,
+        retry,
+        traceParent,
+        concurrencyKey,
+        uniqueKey,
+        uniqueReturnsExisting,
+        List.of(),
+        DependencyFailure.CANCEL);
+  }
 
   /** A command without a concurrency key or a unique key. */
   public EnqueueCommand(
@@ -69,6 +109,8 @@ public record EnqueueCommand(
     Objects.requireNonNull(traceParent, "traceParent");
     Objects.requireNonNull(concurrencyKey, "concurrencyKey");
     Objects.requireNonNull(uniqueKey, "uniqueKey");
+    Objects.requireNonNull(onDependencyFailure, "onDependencyFailure");
+    dependsOn = List.copyOf(dependsOn);
   }
 
   /** A plain job of this type in the default queue, for tests and samples. */

@@ -1,5 +1,6 @@
 package io.antrean.coordinator.core;
 
+import io.antrean.coordinator.job.DependsOn;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.RetryPolicy;
 import io.antrean.coordinator.job.UniqueKey;
@@ -20,6 +21,9 @@ final class EnqueueValidator {
   private static final int MAX_TRACE_PARENT_LENGTH = 512;
   static final int MAX_CONCURRENCY_KEY_LENGTH = 256;
 
+  /** The most jobs one job may depend on. */
+  public static final int MAX_DEPENDENCIES = 100;
+
   private final Settings settings;
 
   EnqueueValidator(Settings settings) {
@@ -36,6 +40,15 @@ final class EnqueueValidator {
       throw new ValidationException(violations);
     }
     return job;
+  }
+
+  /** One Enqueue's command as {@link #toNewJob}, or an EnqueueBatch's as {@link #toNewJobs}. */
+  void validate(List<EnqueueCommand> cmds, Instant now) {
+    if (cmds.size() == 1) {
+      toNewJob(cmds.get(0), now);
+    } else {
+      toNewJobs(cmds, now);
+    }
   }
 
   /** All or none: the jobs, or one exception listing the faults of every job as jobs[i].field. */
@@ -120,6 +133,14 @@ final class EnqueueValidator {
               prefix + "concurrency_key",
               "concurrency key longer than " + MAX_CONCURRENCY_KEY_LENGTH + " characters"));
     }
+    if (cmd.dependsOn().size() > MAX_DEPENDENCIES) {
+      out.add(
+          new FieldViolation(
+              prefix + "depends_on",
+              "at most " + MAX_DEPENDENCIES + " jobs, got " + cmd.dependsOn().size()));
+    } else if (cmd.dependsOn().stream().anyMatch(id -> id <= 0)) {
+      out.add(new FieldViolation(prefix + "depends_on", "job ids must be positive"));
+    }
     Instant runAt = runAt(cmd, now, prefix, out);
     RetryPolicy policy = policy(cmd, queue, prefix, out);
     if (out.size() > before) {
@@ -140,7 +161,10 @@ final class EnqueueValidator {
         cmd.concurrencyKey().isEmpty() ? null : cmd.concurrencyKey(),
         cmd.uniqueKey().isEmpty()
             ? null
-            : new UniqueKey(cmd.uniqueKey(), cmd.uniqueReturnsExisting()));
+            : new UniqueKey(cmd.uniqueKey(), cmd.uniqueReturnsExisting()),
+        cmd.dependsOn().isEmpty()
+            ? DependsOn.NONE
+            : new DependsOn(cmd.dependsOn(), cmd.onDependencyFailure()));
   }
 
   private static Instant runAt(

@@ -43,6 +43,7 @@ public final class JobScheduler {
   private static final Logger log = LoggerFactory.getLogger(JobScheduler.class);
 
   private final JobStore store;
+  private final DependencyReads dependencies;
   private final Settings settings;
   private final Clock clock;
   private final EnqueueValidator validator;
@@ -81,6 +82,7 @@ public final class JobScheduler {
       SchedulerEvents events) {
     this.events = events;
     this.store = store;
+    this.dependencies = new DependencyReads(store);
     this.settings = settings;
     this.clock = clock;
     this.validator = new EnqueueValidator(settings);
@@ -296,6 +298,16 @@ public final class JobScheduler {
    */
   public Job get(long jobId) {
     return store.get(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+  }
+
+  /** Reads of job dependencies (ListDependencies, depends_on in GetJob and ListJobs). */
+  public DependencyReads dependencies() {
+    return dependencies;
+  }
+
+  /** Checks one Enqueue's or an EnqueueBatch's commands (ValidationException), storing nothing. */
+  public void validate(List<EnqueueCommand> commands) {
+    validator.validate(commands, clock.instant());
   }
 
   public JobPage list(JobQuery query) {

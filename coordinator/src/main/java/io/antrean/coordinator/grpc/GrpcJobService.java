@@ -14,6 +14,8 @@ import io.antrean.proto.v1.GetJobResponse;
 import io.antrean.proto.v1.GetStatsRequest;
 import io.antrean.proto.v1.GetStatsResponse;
 import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.ListDependenciesRequest;
+import io.antrean.proto.v1.ListDependenciesResponse;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import io.antrean.proto.v1.WatchJobRequest;
@@ -49,6 +51,12 @@ public final class GrpcJobService extends JobServiceGrpc.JobServiceImplBase {
   @Override
   public void getJob(GetJobRequest request, StreamObserver<GetJobResponse> observer) {
     Unary.answer(observer, () -> calls.getJob(request));
+  }
+
+  @Override
+  public void listDependencies(
+      ListDependenciesRequest request, StreamObserver<ListDependenciesResponse> observer) {
+    Unary.answer(observer, () -> calls.listDependencies(request));
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.EnqueueResponse;
 import io.antrean.proto.v1.GetJobRequest;
 import io.antrean.proto.v1.GetStatsRequest;
+import io.antrean.proto.v1.ListDependenciesRequest;
 import io.antrean.proto.v1.ListJobsRequest;
 import java.io.IOException;
 import java.util.Set;
@@ -22,6 +23,8 @@ import java.util.Set;
  *       &order=newest|oldest&page_size=&page_token=} (times in RFC 3339, {@code key} the
  *       idempotency key): ListJobsResponse
  *   <li>{@code GET /v1/jobs/{id}}: GetJobResponse, the job with its attempt history
+ *   <li>{@code GET /v1/jobs/{id}/dependencies}: ListDependenciesResponse, the jobs it depends on
+ *       with their states and results
  *   <li>{@code POST /v1/jobs/{id}:cancel}: CancelJobResponse (the body, if any, is ignored)
  *   <li>{@code GET /v1/stats?queue=}: GetStatsResponse
  * </ul>
@@ -51,6 +54,7 @@ final class JobRoutes {
         .add("POST", "/v1/jobs", this::enqueue)
         .add("GET", "/v1/jobs", this::list)
         .add("GET", "/v1/jobs/{id}", this::get)
+        .add("GET", "/v1/jobs/{id}/dependencies", this::dependencies)
         .add("POST", "/v1/jobs/{id}:cancel", this::cancel)
         .add("GET", "/v1/stats", this::stats);
   }
@@ -100,6 +104,13 @@ final class JobRoutes {
   private void get(HttpCall call) throws IOException {
     call.query(Set.of()).check();
     call.respond(200, calls.getJob(GetJobRequest.newBuilder().setId(call.idParam()).build()));
+  }
+
+  private void dependencies(HttpCall call) throws IOException {
+    call.query(Set.of()).check();
+    call.respond(
+        200,
+        calls.listDependencies(ListDependenciesRequest.newBuilder().setId(call.idParam()).build()));
   }
 
   private void cancel(HttpCall call) throws IOException {

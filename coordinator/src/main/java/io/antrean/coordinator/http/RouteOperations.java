@@ -18,6 +18,7 @@ final class RouteOperations {
           Map.entry("POST /v1/jobs", JOBS + "Enqueue"),
           Map.entry("GET /v1/jobs", JOBS + "ListJobs"),
           Map.entry("GET /v1/jobs/{id}", JOBS + "GetJob"),
+          Map.entry("GET /v1/jobs/{id}/dependencies", JOBS + "ListDependencies"),
           Map.entry("POST /v1/jobs/{id}:cancel", JOBS + "CancelJob"),
           Map.entry("GET /v1/stats", JOBS + "GetStats"),
           Map.entry("GET /v1/dead-letters", ADMIN + "ListDeadLetters"),

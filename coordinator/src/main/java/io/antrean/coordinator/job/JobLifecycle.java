@@ -21,9 +21,14 @@ import java.util.function.Supplier;
  *   <tr><td>{@link #fail}</td><td>RUNNING, held</td><td>PENDING (retry), FAILED, CANCELLED</td></tr>
  *   <tr><td>{@link #release}</td><td>RUNNING, held</td><td>PENDING, CANCELLED</td></tr>
  *   <tr><td>{@link #expire}</td><td>RUNNING, lapsed</td><td>PENDING, FAILED, CANCELLED</td></tr>
- *   <tr><td>{@link #cancel}</td><td>PENDING; RUNNING</td><td>CANCELLED; flagged</td></tr>
+ *   <tr><td>{@link #cancel}</td><td>PENDING, WAITING; RUNNING</td><td>CANCELLED; flagged</td></tr>
  *   <tr><td>{@link #redrive}</td><td>FAILED</td><td>PENDING</td></tr>
+ *   <tr><td>{@link #dependenciesMet}</td><td>WAITING</td><td>PENDING</td></tr>
+ *   <tr><td>{@link #dependencyEnded}</td><td>WAITING</td><td>CANCELLED, FAILED</td></tr>
  * </table>
+ *
+ * <p>A job enqueued with dependencies (or redriven, when it has them) is WAITING while any of them
+ * has not SUCCEEDED; it is never leased.
  *
  * <p>SUCCEEDED and CANCELLED are final; FAILED leaves only by redrive. A stale fencing token
  * changes nothing.
@@ -31,6 +36,9 @@ import java.util.function.Supplier;
 public final class JobLifecycle {
   /** The last error of a job failed for using up its lease expiries, and its attempts' message. */
   public static final String EXPIRED_LEASE_REASON = "lease expired";
+
+  /** The error type of a job dead-lettered because a job it depends on did not succeed. */
+  public static final String DEPENDENCY_FAILED = "DEPENDENCY_FAILED";
 
   /** The move of a PENDING job cancelled at once. */
   public static final JobMove CANCEL_NOW = JobMove.to(JobState.CANCELLED);
@@ -153,11 +161,46 @@ public final class JobLifecycle {
   /** A producer or operator cancels the job. */
   public static Decision<Cancellation> cancel(JobStatus job) {
     return switch (job.state()) {
-      case PENDING -> Decision.to(Cancellation.CANCEL_NOW);
+      case PENDING, WAITING -> Decision.to(Cancellation.CANCEL_NOW);
       case RUNNING ->
           Decision.to(job.cancelRequested() ? Cancellation.ALREADY_ASKED : Cancellation.ASK_WORKER);
       case SUCCEEDED, FAILED, CANCELLED -> Decision.refused(Refusal.JOB_FINISHED);
     };
+  }
+
+  /**
+   * The last job a WAITING job depends on SUCCEEDED: PENDING, due at once unless its own run time
+   * is later.
+   */
+  public static Decision<JobMove> dependenciesMet(JobStatus job, Instant now) {
+    if (job.state() != JobState.WAITING) {
+      return Decision.refused(Refusal.NOT_WAITING);
+    }
+    return Decision.to(
+        JobMove.to(JobState.PENDING).runAt(job.runAt().isAfter(now) ? job.runAt() : now));
+  }
+
+  /**
+   * A job a WAITING job depends on ended FAILED or CANCELLED: the job's policy applies, CANCELLED,
+   * or FAILED (dead-lettered) with the last error {@code DEPENDENCY_FAILED: job <id> ended
+   * <state>}.
+   */
+  public static Decision<JobMove> dependencyEnded(
+      JobStatus job, DependencyFailure policy, long dependencyId, JobState dependencyState) {
+    if (job.state() != JobState.WAITING) {
+      return Decision.refused(Refusal.NOT_WAITING);
+    }
+    if (dependencyState != JobState.FAILED && dependencyState != JobState.CANCELLED) {
+      throw new IllegalArgumentException("not a failed dependency: " + dependencyState);
+    }
+    return Decision.to(
+        switch (policy) {
+          case CANCEL -> JobMove.to(JobState.CANCELLED);
+          case DEAD_LETTER ->
+              JobMove.to(JobState.FAILED)
+                  .lastError(
+                      DEPENDENCY_FAILED + ": job " + dependencyId + " ended " + dependencyState);
+        });
   }
 
   /** An operator redrives a dead letter to run at {@code runAt}. */

@@ -11,7 +11,12 @@ public enum JobState {
   /** In the dead-letter queue. */
   FAILED,
   /** Will not run. */
-  CANCELLED;
+  CANCELLED,
+  /**
+   * Waits for the jobs it depends on ({@link NewJob#dependsOn}); never leased. PENDING once they
+   * all SUCCEEDED; its {@link DependencyFailure} policy once one of them ends FAILED or CANCELLED.
+   */
+  WAITING;
 
   /** True for the states a job never leaves on its own. */
   public boolean isTerminal() {

@@ -13,6 +13,7 @@ import javax.annotation.Nullable;
  * @param concurrencyKey the key its queue's per-key concurrency limit counts it under (a customer
  *     id, say); null for none
  * @param uniqueKey the unique-while-active key; null for none
+ * @param dependsOn the jobs it waits for ({@link DependsOn#NONE} for none)
  */
 public record NewJob(
     String queue,
@@ -26,7 +27,38 @@ public record NewJob(
     RetryPolicy retryPolicy,
     @Nullable String traceParent,
     @Nullable String concurrencyKey,
-    @Nullable UniqueKey uniqueKey) {
+    @Nullable UniqueKey uniqueKey,
+    DependsOn dependsOn) {
+
+  /** A job that waits for no other job. */
+  public NewJob(
+      String queue,
+      String type,
+      byte[] payload,
+      String contentType,
+      int priority,
+      Instant runAt,
+      @Nullable String idempotencyKey,
+      @Nullable Instant idempotencyExpiresAt,
+      RetryPolicy retryPolicy,
+      @Nullable String traceParent,
+      @Nullable String concurrencyKey,
+      @Nullable UniqueKey uniqueKey) {
+    this(
+        queue,
+        type,
+        payload,
+        contentType,
+        priority,
+        runAt,
+        idempotencyKey,
+        idempotencyExpiresAt,
+        retryPolicy,
+        traceParent,
+        concurrencyKey,
+        uniqueKey,
+        DependsOn.NONE);
+  }
 
   /** A job without a concurrency key or a unique key. */
   public NewJob(
@@ -61,6 +93,7 @@ public record NewJob(
     Objects.requireNonNull(contentType, "contentType");
     Objects.requireNonNull(runAt, "runAt");
     Objects.requireNonNull(retryPolicy, "retryPolicy");
+    Objects.requireNonNull(dependsOn, "dependsOn");
     if ((idempotencyKey == null) != (idempotencyExpiresAt == null)) {
       throw new IllegalArgumentException("idempotencyKey and idempotencyExpiresAt go together");
     }

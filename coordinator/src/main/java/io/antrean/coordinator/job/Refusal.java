@@ -17,5 +17,7 @@ public enum Refusal {
   /** A cancellation of a job that already succeeded, failed or was cancelled. */
   JOB_FINISHED,
   /** A redrive of a job that is not in the dead-letter queue (state FAILED). */
-  NOT_DEAD_LETTERED
+  NOT_DEAD_LETTERED,
+  /** A dependency's outcome for a job that no longer waits (state WAITING) for it. */
+  NOT_WAITING
 }

@@ -13,10 +13,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Gauges read from the store's per-queue counts when scraped: {@code antrean_queue_depth{queue,
- * state}}, {@code antrean_oldest_pending_age_seconds{queue}} and {@code
- * antrean_dead_letter_depth{queue}}. The counts are fetched at most once per {@link #MAX_AGE}, so
- * the three gauges (and scrapes close together) share one store read. When the store cannot answer,
- * the gauges are left out of that scrape and a warning is logged. Thread-safe.
+ * state}}, {@code antrean_oldest_pending_age_seconds{queue}}, {@code
+ * antrean_jobs_waiting_on_dependencies{queue}} and {@code antrean_dead_letter_depth{queue}}. The
+ * counts are fetched at most once per {@link #MAX_AGE}, so the four gauges (and scrapes close
+ * together) share one store read. When the store cannot answer, the gauges are left out of that
+ * scrape and a warning is logged. Thread-safe.
  */
 final class QueueGauges {
   static final Duration MAX_AGE = Duration.ofSeconds(1);
@@ -67,6 +68,12 @@ final class QueueGauges {
         .labelNames("queue")
         .callback(
             cb -> counts().forEach(c -> cb.call(c.oldestPendingAge().toNanos() / 1e9, c.queue())))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("antrean_jobs_waiting_on_dependencies")
+        .help("Jobs per queue WAITING for the jobs they depend on (depends_on)")
+        .labelNames("queue")
+        .callback(cb -> counts().forEach(c -> cb.call(c.waiting(), c.queue())))
         .register(registry);
     GaugeWithCallback.builder()
         .name("antrean_dead_letter_depth")

@@ -14,6 +14,7 @@ import java.util.Set;
  *   <tr><th>calls</th><th>roles</th></tr>
  *   <tr><td>Enqueue, EnqueueBatch, CancelJob</td><td>producer, admin</td></tr>
  *   <tr><td>GetJob, ListJobs, WatchJob, GetStats</td><td>producer, reader, admin</td></tr>
+ *   <tr><td>ListDependencies</td><td>producer, reader, admin, worker</td></tr>
  *   <tr><td>WorkerService (all)</td><td>worker</td></tr>
  *   <tr><td>AdminService ListQueues, ListDeadLetters, GetDeadLetter, ListWorkers,
  *       GetQueueRates</td><td>reader, admin</td></tr>
@@ -34,6 +35,9 @@ public final class AccessPolicy {
   private static final Set<Role> OPERATE_READ = EnumSet.of(Role.READER, Role.ADMIN);
   private static final Set<Role> OPERATE = EnumSet.of(Role.ADMIN);
   private static final Set<Role> WORK = EnumSet.of(Role.WORKER);
+  // A fan-in handler reads what the jobs it waited for produced.
+  private static final Set<Role> READ_OR_WORK =
+      EnumSet.of(Role.PRODUCER, Role.READER, Role.ADMIN, Role.WORKER);
   private static final String JOBS = "antrean.v1.JobService/";
   private static final String ADMIN = "antrean.v1.AdminService/";
   private static final String WORKERS = "antrean.v1.WorkerService/";
@@ -45,6 +49,7 @@ public final class AccessPolicy {
           Map.entry(JOBS + "EnqueueBatch", PRODUCE),
           Map.entry(JOBS + "CancelJob", PRODUCE),
           Map.entry(JOBS + "GetJob", READ),
+          Map.entry(JOBS + "ListDependencies", READ_OR_WORK),
           Map.entry(JOBS + "ListJobs", READ),
           Map.entry(JOBS + "WatchJob", READ),
           Map.entry(JOBS + "GetStats", READ),

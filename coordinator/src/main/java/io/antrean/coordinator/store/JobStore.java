@@ -1,12 +1,15 @@
 package io.antrean.coordinator.store;
 
+import io.antrean.coordinator.job.DependsOn;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
@@ -58,7 +61,11 @@ public interface JobStore extends AutoCloseable {
    * its result is that job, flagged as deduplicated, if it asked for it back; else the call throws.
    * Exact under many processes sharing the store.
    *
+   * <p>A job with dependencies ({@link NewJob#dependsOn}) is WAITING until all SUCCEEDED (then
+   * PENDING, in that change); one ending FAILED or CANCELLED applies its policy, down the chain.
+   *
    * @return one result per job, in order
+   * @throws JobNotFoundException if a dependency does not exist; nothing is stored
    * @throws IdempotencyConflictException if a remembered key was used with a different type or
    *     payload; nothing is stored
    * @throws UniqueKeyConflictException if an active job holds a job's unique key and that job asked
@@ -215,13 +222,19 @@ public interface JobStore extends AutoCloseable {
   List<Job> expireLeases(Instant now, int limit);
 
   /**
-   * Asks for a job to be cancelled: a PENDING job is CANCELLED at once; a RUNNING job is flagged so
-   * its worker learns it from the next heartbeat; a finished job is left as it is.
+   * Asks for a job to be cancelled: a PENDING or WAITING job is CANCELLED at once; a RUNNING job is
+   * flagged for its worker's next heartbeat; a finished job is left as it is.
    *
    * @throws JobNotFoundException if no job has this id
    * @return the job after the change
    */
   Job cancel(long jobId, Instant now);
+
+  /** The jobs a job depends on, ascending by id, as they stand (deleted ones left out). */
+  List<Dependency> dependencies(long jobId);
+
+  /** What each of the given jobs depends on, for those that depend on any; by job id, a new map. */
+  Map<Long, DependsOn> dependsOn(Collection<Long> jobIds);
 
   /** One job with its attempt history, or empty. */
   Optional<Job> get(long jobId);
@@ -302,7 +315,8 @@ public interface JobStore extends AutoCloseable {
    * kept and gains one {@link io.antrean.coordinator.job.AttemptOutcome#REDRIVEN} entry (attempt 0,
    * worker {@code "admin"}, started and ended at {@code now}, the job's current fencing token). The
    * fencing token itself is not reset: the next lease gets a higher one, so no token is ever issued
-   * twice for a job. Its idempotency key keeps pointing at it.
+   * twice for a job. Its idempotency key keeps pointing at it. A job with dependencies checks them
+   * again, as at enqueue (WAITING, PENDING, or its policy at once).
    *
    * @param spacing zero or positive
    * @return the redriven jobs after the change, in redrive order, without history

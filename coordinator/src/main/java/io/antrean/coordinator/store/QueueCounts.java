@@ -8,6 +8,7 @@ import java.time.Duration;
  * @param pending pending jobs whose run time has passed
  * @param scheduled pending jobs whose run time is still ahead
  * @param oldestPendingAge how long the oldest ready pending job has waited since its run time
+ * @param waiting jobs WAITING for the jobs they depend on
  */
 public record QueueCounts(
     String queue,
@@ -17,4 +18,19 @@ public record QueueCounts(
     long succeeded,
     long failed,
     long cancelled,
-    Duration oldestPendingAge) {}
+    Duration oldestPendingAge,
+    long waiting) {
+
+  /** Counts of a queue without WAITING jobs. */
+  public QueueCounts(
+      String queue,
+      long pending,
+      long scheduled,
+      long running,
+      long succeeded,
+      long failed,
+      long cancelled,
+      Duration oldestPendingAge) {
+    this(queue, pending, scheduled, running, succeeded, failed, cancelled, oldestPendingAge, 0);
+  }
+}

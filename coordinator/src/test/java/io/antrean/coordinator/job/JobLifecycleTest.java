@@ -290,6 +290,60 @@ class JobLifecycleTest {
   }
 
   @Nested
+  class Dependencies {
+    static JobStatus waiting(Instant runAt) {
+      return new JobStatus(JobState.WAITING, runAt, 0, 0, 0, false, null, POLICY);
+    }
+
+    @Test
+    void aWaitingJobIsNeverLeased() {
+      assertThat(JobLifecycle.lease(waiting(NOW), "w1", NOW.plusSeconds(30), NOW).refusal())
+          .isEqualTo(Refusal.NOT_PENDING);
+    }
+
+    @Test
+    void aWaitingJobWhoseDependenciesAreMetIsDueNowUnlessItsOwnRunTimeIsLater() {
+      assertThat(JobLifecycle.dependenciesMet(waiting(NOW.minusSeconds(5)), NOW).change())
+          .isEqualTo(JobMove.to(JobState.PENDING).runAt(NOW));
+      assertThat(JobLifecycle.dependenciesMet(waiting(NOW.plusSeconds(5)), NOW).change())
+          .isEqualTo(JobMove.to(JobState.PENDING).runAt(NOW.plusSeconds(5)));
+    }
+
+    @Test
+    void aFailedDependencyCancelsOrDeadLettersWithTheStatedError() {
+      assertThat(
+              JobLifecycle.dependencyEnded(
+                      waiting(NOW), DependencyFailure.CANCEL, 12, JobState.FAILED)
+                  .change())
+          .isEqualTo(JobMove.to(JobState.CANCELLED));
+      assertThat(
+              JobLifecycle.dependencyEnded(
+                      waiting(NOW), DependencyFailure.DEAD_LETTER, 12, JobState.CANCELLED)
+                  .change())
+          .isEqualTo(
+              JobMove.to(JobState.FAILED).lastError("DEPENDENCY_FAILED: job 12 ended CANCELLED"));
+    }
+
+    @Test
+    void aWaitingJobIsCancelledAtOnce() {
+      assertThat(JobLifecycle.cancel(waiting(NOW)).change()).isEqualTo(Cancellation.CANCEL_NOW);
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+        value = JobState.class,
+        names = {"PENDING", "SUCCEEDED", "FAILED", "CANCELLED"})
+    void onlyAWaitingJobMovesOnADependencysOutcome(JobState state) {
+      JobStatus job = finished(state);
+      assertThat(JobLifecycle.dependenciesMet(job, NOW).refusal()).isEqualTo(Refusal.NOT_WAITING);
+      assertThat(
+              JobLifecycle.dependencyEnded(job, DependencyFailure.CANCEL, 1, JobState.FAILED)
+                  .refusal())
+          .isEqualTo(Refusal.NOT_WAITING);
+    }
+  }
+
+  @Nested
   class Redrive {
     @Test
     void aDeadLetterRunsAgainAtTheGivenTime() {

@@ -31,7 +31,8 @@ class QueueGaugesTest {
               if (storeDown.get()) {
                 throw new StoreUnavailableException("closed", null);
               }
-              return List.of(new QueueCounts("mail", 4, 1, 2, 10, 3, 0, Duration.ofMillis(1500)));
+              return List.of(
+                  new QueueCounts("mail", 4, 1, 2, 10, 3, 0, Duration.ofMillis(1500), 6));
             },
             nanos::get)
         .register(registry);
@@ -50,6 +51,7 @@ class QueueGaugesTest {
     assertThat(first.value("antrean_queue_depth", "queue", "mail", "state", "scheduled"))
         .isEqualTo(1);
     assertThat(first.value("antrean_dead_letter_depth", "queue", "mail")).isEqualTo(3);
+    assertThat(first.value("antrean_jobs_waiting_on_dependencies", "queue", "mail")).isEqualTo(6);
     assertThat(first.value("antrean_oldest_pending_age_seconds", "queue", "mail")).isEqualTo(1.5);
 
     nanos.addAndGet(1_000_000);

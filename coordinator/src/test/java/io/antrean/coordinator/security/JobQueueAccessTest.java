@@ -17,6 +17,8 @@ import io.antrean.proto.v1.GetDeadLetterRequest;
 import io.antrean.proto.v1.GetJobRequest;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
+import io.antrean.proto.v1.ListDependenciesRequest;
+import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.PurgeDeadLettersRequest;
 import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.WatchJobRequest;
@@ -172,6 +174,54 @@ class JobQueueAccessTest {
     assertThat(http("GET", "/v1/jobs/" + MISSING, everything).statusCode()).isEqualTo(404);
     assertThat(jobs(everything).getJob(get(billingJob)).getJob().getState())
         .isEqualTo(JobState.JOB_STATE_PENDING);
+  }
+
+  @Test
+  void aQueueLimitedProducerCannotDependOnOrReadTheResultsOfAnotherQueuesJob() throws Exception {
+    long before = jobs(everything).listJobs(ListJobsRequest.getDefaultInstance()).getJobsCount();
+
+    assertDenied(
+        catching(
+            () ->
+                jobs(mailer)
+                    .enqueue(enqueue("mail").toBuilder().addDependsOn(billingJob).build())));
+    assertDenied(
+        catching(
+            () -> jobs(mailer).enqueue(enqueue("mail").toBuilder().addDependsOn(MISSING).build())));
+    assertThat(
+            catching(
+                    () ->
+                        jobs(everything)
+                            .enqueue(enqueue("mail").toBuilder().addDependsOn(MISSING).build()))
+                .getStatus()
+                .getCode())
+        .as("an identity allowed every queue learns that the dependency does not exist")
+        .isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(jobs(everything).listJobs(ListJobsRequest.getDefaultInstance()).getJobsCount())
+        .as("nothing stored")
+        .isEqualTo(before);
+
+    long fanIn =
+        jobs(everything)
+            .enqueue(
+                enqueue("mail").toBuilder().addDependsOn(mailJob).addDependsOn(billingJob).build())
+            .getJob()
+            .getId();
+    assertThat(
+            jobs(mailer)
+                .enqueue(enqueue("mail").toBuilder().addDependsOn(mailJob).build())
+                .getJob()
+                .getState())
+        .isEqualTo(JobState.JOB_STATE_WAITING);
+    assertDenied(
+        catching(
+            () ->
+                jobs(mailer)
+                    .listDependencies(ListDependenciesRequest.newBuilder().setId(fanIn).build())));
+    assertThat(http("GET", "/v1/jobs/" + fanIn + "/dependencies", mailer).statusCode())
+        .isEqualTo(403);
+    assertThat(http("GET", "/v1/jobs/" + fanIn + "/dependencies", everything).body())
+        .contains("\"id\":\"" + billingJob + "\"");
   }
 
   private static void assertDenied(StatusRuntimeException error) {

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see RateLimitContract
  * @see ScheduleContract
  * @see UniqueKeyContract
+ * @see DependencyContract
  */
 public abstract class JobStoreContract
     implements ProducerContract,
@@ -50,7 +51,8 @@ public abstract class JobStoreContract
         ConcurrencyLimitContract,
         RateLimitContract,
         ScheduleContract,
-        UniqueKeyContract {
+        UniqueKeyContract,
+        DependencyContract {
 
   /** The store under test; a backend's own tests may replace it (after reopening, say). */
   protected JobStore store;

@@ -1,11 +1,14 @@
 package io.antrean.coordinator.store;
 
+import io.antrean.coordinator.job.DependencyFailure;
+import io.antrean.coordinator.job.DependsOn;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.RetryPolicy;
 import io.antrean.coordinator.job.UniqueKey;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
 import javax.annotation.Nullable;
@@ -57,6 +60,7 @@ public final class TestJobs {
     @Nullable private String traceParent;
     @Nullable private String concurrencyKey;
     @Nullable private UniqueKey uniqueKey;
+    private DependsOn dependsOn = DependsOn.NONE;
 
     private Builder(String type) {
       this.type = type;
@@ -128,6 +132,17 @@ public final class TestJobs {
       return this;
     }
 
+    /** Waits for these jobs; {@code policy} if one of them does not succeed. */
+    public Builder dependsOn(DependencyFailure policy, long... jobIds) {
+      dependsOn = new DependsOn(Arrays.stream(jobIds).boxed().toList(), policy);
+      return this;
+    }
+
+    /** Waits for these jobs; cancelled if one of them does not succeed. */
+    public Builder dependsOn(long... jobIds) {
+      return dependsOn(DependencyFailure.CANCEL, jobIds);
+    }
+
     public NewJob build() {
       return new NewJob(
           queue,
@@ -141,7 +156,8 @@ public final class TestJobs {
           retryPolicy,
           traceParent,
           concurrencyKey,
-          uniqueKey);
+          uniqueKey,
+          dependsOn);
     }
   }
 }

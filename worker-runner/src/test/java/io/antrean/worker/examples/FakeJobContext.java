@@ -1,6 +1,7 @@
 package io.antrean.worker.examples;
 
 import io.antrean.worker.CancellationReason;
+import io.antrean.worker.Dependency;
 import io.antrean.worker.JobContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -27,6 +28,12 @@ final class FakeJobContext implements JobContext {
 
   void cancel() {
     cancelled = CancellationReason.CANCEL_REQUESTED;
+  }
+
+  /** The sample jobs depend on nothing. */
+  @Override
+  public List<Dependency> dependencies() {
+    return List.of();
   }
 
   @Override

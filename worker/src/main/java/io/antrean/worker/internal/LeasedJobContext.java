@@ -2,12 +2,14 @@ package io.antrean.worker.internal;
 
 import io.antrean.proto.v1.Job;
 import io.antrean.worker.CancellationReason;
+import io.antrean.worker.Dependency;
 import io.antrean.worker.JobContext;
 import io.antrean.worker.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -22,10 +24,13 @@ final class LeasedJobContext implements JobContext {
   private final String workerId;
   private final Clock clock;
   private final Ticker ticker;
+  private final DependencyReader dependencies;
   private volatile String resultContentType = DEFAULT_CONTENT_TYPE;
 
-  LeasedJobContext(HeldLease lease, String workerId, Clock clock, Ticker ticker) {
+  LeasedJobContext(
+      HeldLease lease, String workerId, Clock clock, Ticker ticker, DependencyReader dependencies) {
     this.lease = lease;
+    this.dependencies = dependencies;
     this.workerId = workerId;
     this.clock = clock;
     this.ticker = ticker;
@@ -86,6 +91,11 @@ final class LeasedJobContext implements JobContext {
   @Override
   public String workerId() {
     return workerId;
+  }
+
+  @Override
+  public List<Dependency> dependencies() {
+    return dependencies.read(lease.jobId());
   }
 
   @Override

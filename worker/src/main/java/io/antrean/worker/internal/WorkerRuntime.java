@@ -1,6 +1,7 @@
 package io.antrean.worker.internal;
 
 import io.antrean.proto.v1.Job;
+import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.antrean.worker.CancellationReason;
@@ -38,6 +39,7 @@ public final class WorkerRuntime {
   private final WorkerSettings settings;
   private final String coordinator;
   private final ManagedChannel channel;
+  private final DependencyReader dependencies;
   private final boolean ownsChannel;
   private final LeaseTable leases = new LeaseTable();
   private final SlotPool slots;
@@ -75,6 +77,8 @@ public final class WorkerRuntime {
         new OutcomeReporter(
             blockingStub, settings.workerId(), settings.ticker(), settings.rpcTimeout());
     this.settler = new JobSettler(leases, slots);
+    this.dependencies =
+        new DependencyReader(JobServiceGrpc.newBlockingStub(channel), settings.rpcTimeout());
     this.completions =
         new CompletionQueue(
             new CompleteBatchSender(
@@ -224,7 +228,8 @@ public final class WorkerRuntime {
   private void dispatch(Job job, long receivedNanos) {
     HeldLease lease = new HeldLease(job, receivedNanos + localTtlNanos());
     LeasedJobContext context =
-        new LeasedJobContext(lease, settings.workerId(), settings.clock(), settings.ticker());
+        new LeasedJobContext(
+            lease, settings.workerId(), settings.clock(), settings.ticker(), dependencies);
     leases.add(lease);
     if (state.get() != State.RUNNING) {
       // Leased while shutdown began: hand it straight back.

@@ -20,7 +20,7 @@ class LeasedJobContextTest {
   private LeasedJobContext context(long id, long token, int attempts, String key) {
     HeldLease lease =
         new HeldLease(Jobs.leased(id, token, attempts, key), ticker.nanos() + 30_000_000_000L);
-    return new LeasedJobContext(lease, "w-1", clock, ticker);
+    return new LeasedJobContext(lease, "w-1", clock, ticker, null);
   }
 
   @Test
@@ -74,7 +74,7 @@ class LeasedJobContextTest {
   @Test
   void progressIsCutTo1KiB() {
     HeldLease lease = new HeldLease(Jobs.leased(1, 1), 0);
-    LeasedJobContext ctx = new LeasedJobContext(lease, "w", clock, ticker);
+    LeasedJobContext ctx = new LeasedJobContext(lease, "w", clock, ticker, null);
 
     ctx.progress("page 1/3");
     assertThat(lease.progress()).isEqualTo("page 1/3");
@@ -85,7 +85,7 @@ class LeasedJobContextTest {
   @Test
   void cancellationIsVisibleAndObservable() {
     HeldLease lease = new HeldLease(Jobs.leased(1, 1), 0);
-    LeasedJobContext ctx = new LeasedJobContext(lease, "w", clock, ticker);
+    LeasedJobContext ctx = new LeasedJobContext(lease, "w", clock, ticker, null);
     AtomicInteger callbacks = new AtomicInteger();
     ctx.onCancel(callbacks::incrementAndGet);
     assertThat(ctx.isCancelled()).isFalse();

@@ -104,8 +104,9 @@ public final class DeadLetterQueue {
         job = dialect.reader().job(row);
         fencingToken = JobRowReader.fencingToken(row);
       }
-      redriven.add(job);
       AttemptRows.redriven(session, jobId, fencingToken, now);
+      // A job with dependencies checks them again: it may wait, or meet its policy again.
+      redriven.add(Dependencies.redriven(session, job, now));
       session.jobsReady(job.queue());
     }
     return redriven;

@@ -1,5 +1,6 @@
 package io.antrean.coordinator.store.jdbc;
 
+import io.antrean.coordinator.job.DependsOn;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
@@ -8,6 +9,7 @@ import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.DeadLetterGroup;
 import io.antrean.coordinator.store.DeadLetterQuery;
+import io.antrean.coordinator.store.Dependency;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobPage;
@@ -25,7 +27,9 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -129,7 +133,7 @@ public abstract class JdbcJobStore implements JobStore {
     if (batch.isEmpty()) {
       return List.of();
     }
-    return transaction("enqueue", s -> s.dialect().enqueue(s, batch, now));
+    return transaction("enqueue", s -> Dependencies.enqueue(s, batch, now));
   }
 
   @Override
@@ -158,12 +162,19 @@ public abstract class JdbcJobStore implements JobStore {
       @Nullable String resultContentType,
       Instant now) {
     byte[] copy = JobStoreArguments.forComplete(workerId, result, now);
-    return slotFreed(
+    Outcome<Job> done =
         autonomous(
-                "complete",
-                s -> WorkerWrites.complete(s, jobId, claim, workerId, copy, resultContentType, now))
-            .orThrow(),
-        now);
+            "complete",
+            s -> WorkerWrites.complete(s, jobId, claim, workerId, copy, resultContentType, now));
+    if (done == null) {
+      done =
+          transaction(
+              "complete",
+              s ->
+                  WorkerWrites.completeWithDependents(
+                      s, jobId, claim, workerId, copy, resultContentType, now));
+    }
+    return slotFreed(done.orThrow(), now);
   }
 
   @Override
@@ -236,6 +247,17 @@ public abstract class JdbcJobStore implements JobStore {
   public JobPage list(JobQuery query) {
     Objects.requireNonNull(query, "query");
     return read("list jobs", s -> JobReads.list(s, query));
+  }
+
+  @Override
+  public List<Dependency> dependencies(long jobId) {
+    return read("list dependencies", s -> Dependencies.list(s, jobId));
+  }
+
+  @Override
+  public Map<Long, DependsOn> dependsOn(Collection<Long> jobIds) {
+    List<Long> ids = List.copyOf(jobIds);
+    return read("read dependencies", s -> Dependencies.of(s, ids));
   }
 
   @Override

@@ -30,6 +30,16 @@ public interface JdbcSession {
   default void jobsReady(String queue) {}
 
   /**
+   * Jobs of the queue became PENDING as a side effect of another job's change (its last dependency
+   * SUCCEEDED), which the coordinator that made the change cannot see in its answer: tell every
+   * waiting Lease call, this process's too, once the work commits. By default {@link #jobsReady},
+   * for a database whose notices reach every process, this one included.
+   */
+  default void dependentsReady(String queue) {
+    jobsReady(queue);
+  }
+
+  /**
    * A rate limit held back jobs of the queue that may be leased at {@code at}, when its bucket has
    * a token again: wake this process's waiting Lease calls on the queue then ({@link
    * TokenWakeups}). Does nothing in a session that nobody listens to.

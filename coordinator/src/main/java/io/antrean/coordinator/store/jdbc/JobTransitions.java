@@ -56,6 +56,8 @@ public final class JobTransitions {
     Job after = JobRows.single(session, update, jobId);
     if (after.state() == JobState.PENDING) {
       session.jobsReady(after.queue());
+    } else if (after.state() == JobState.FAILED || after.state() == JobState.CANCELLED) {
+      Dependencies.ended(session, after, now);
     }
     return after;
   }

@@ -61,6 +61,7 @@ public final class QueueStats {
         states.getOrDefault(JobState.SUCCEEDED, 0L),
         states.getOrDefault(JobState.FAILED, 0L),
         states.getOrDefault(JobState.CANCELLED, 0L),
-        oldestAge.isNegative() ? Duration.ZERO : oldestAge);
+        oldestAge.isNegative() ? Duration.ZERO : oldestAge,
+        states.getOrDefault(JobState.WAITING, 0L));
   }
 }

@@ -101,7 +101,12 @@ public final class WorkerWrites {
     }
   }
 
-  /** Completes the job if the token holds it; a repeat of the holder's own completion is OK. */
+  /**
+   * Completes the job if the token holds it; a repeat of the holder's own completion is OK. Null
+   * when the claim holds the job but other jobs depend on it: the caller completes it with {@link
+   * #completeWithDependents}, in a transaction.
+   */
+  @Nullable
   public static Outcome<Job> complete(
       JdbcSession session,
       long jobId,
@@ -117,6 +122,9 @@ public final class WorkerWrites {
       return Outcome.of(done);
     }
     Job job = JobRows.find(session, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+    if (holds(job, claim, workerId)) {
+      return null;
+    }
     if (repeatsCompletion(session, job, claim, workerId, result, resultContentType)) {
       return Outcome.of(job);
     }
@@ -142,6 +150,20 @@ public final class WorkerWrites {
       Optional<Job> job = JobRows.find(session, c.jobId());
       if (job.isEmpty()) {
         outcomes.add(CompletionOutcome.notFound(c.jobId()));
+        continue;
+      }
+      if (holds(job.get(), c.lease(), workerId)) {
+        outcomes.add(
+            CompletionOutcome.completed(
+                completeWithDependents(
+                        session,
+                        c.jobId(),
+                        c.lease(),
+                        workerId,
+                        c.result(),
+                        c.resultContentType(),
+                        now)
+                    .orThrow()));
         continue;
       }
       if (repeatsCompletion(
@@ -229,5 +251,55 @@ public final class WorkerWrites {
       throws SQLException {
     AttemptRows.staleRejected(session, job, workerId, fencingToken, action, now);
     return Outcome.rejected(new LeaseLostException(job.id(), fencingToken));
+  }
+
+  private static final String SUCCEED_LOCKED =
+      "UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
+          + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
+          + " WHERE id = ? RETURNING "
+          + JobRowReader.JOB_COLUMNS;
+
+  /** True while the claim holds the job: RUNNING under its token and lease id, for this worker. */
+  private static boolean holds(Job job, LeaseClaim claim, String workerId) {
+    return Leases.hasLeaseId(job, claim)
+        && JobStatus.of(job).isHeldBy(claim.fencingToken(), workerId);
+  }
+
+  /**
+   * {@link #complete} for a job that other jobs depend on, in a transaction: under the job's row
+   * lock, completes it, ends its attempt and counts it as met for its dependents ({@link
+   * Dependencies#succeeded}), all in one change.
+   */
+  public static Outcome<Job> completeWithDependents(
+      JdbcSession session,
+      long jobId,
+      LeaseClaim claim,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType,
+      Instant now)
+      throws SQLException {
+    Job job = lockedJob(session, jobId);
+    Decision<LeaseEnd> end =
+        Leases.hasLeaseId(job, claim)
+            ? JobLifecycle.complete(JobStatus.of(job), claim.fencingToken(), workerId)
+            : Decision.refused(Refusal.LEASE_LOST);
+    if (end.isRefused()) {
+      if (repeatsCompletion(session, job, claim, workerId, result, resultContentType)) {
+        return Outcome.of(job);
+      }
+      return rejectStale(session, job, workerId, claim.fencingToken(), "complete", now);
+    }
+    JdbcDialect dialect = session.dialect();
+    PreparedStatement update = session.prepare(SUCCEED_LOCKED);
+    update.setBytes(1, result);
+    update.setString(2, resultContentType);
+    dialect.setInstant(update, 3, now);
+    dialect.setInstant(update, 4, now);
+    update.setLong(5, jobId);
+    Job done = JobRows.single(session, update, jobId);
+    AttemptRows.ended(session, jobId, claim.fencingToken(), end.change().attempt(), now);
+    Dependencies.succeeded(session, jobId, now);
+    return Outcome.of(done);
   }
 }

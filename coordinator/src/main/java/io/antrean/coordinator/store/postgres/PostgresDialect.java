@@ -54,7 +54,9 @@ final class PostgresDialect extends JdbcDialect {
       "WITH done AS (UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
           + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
           + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? AND lease_worker_id = ?"
-          + " AND lease_id_sha256 = ? RETURNING "
+          + " AND lease_id_sha256 = ?"
+          // A job others depend on completes in WorkerWrites.completeWithDependents.
+          + " AND NOT has_dependents RETURNING "
           + JobRowReader.JOB_COLUMNS
           + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
           + " FROM done WHERE attempts.job_id = done.id AND attempts.fencing_token = ?"
@@ -73,6 +75,7 @@ final class PostgresDialect extends JdbcDialect {
           + " JOIN items ON jobs.id = items.item_id"
           + " WHERE jobs.state = 'RUNNING' AND jobs.lease_token = items.item_token"
           + " AND jobs.lease_worker_id = ? AND jobs.lease_id_sha256 = items.item_lease_id"
+          + " AND NOT jobs.has_dependents"
           + " ORDER BY jobs.id FOR UPDATE OF jobs),"
           + " done AS (UPDATE jobs SET state = 'SUCCEEDED', result = items.item_result,"
           + " result_content_type = items.item_content_type, finished_at = ?, updated_at = ?,"

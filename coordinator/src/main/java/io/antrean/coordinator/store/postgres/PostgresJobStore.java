@@ -81,7 +81,8 @@ public final class PostgresJobStore extends JdbcJobStore {
     List<NewJob> batch = JobStoreArguments.forEnqueue(jobs, now);
     if (batch.size() == 1
         && batch.get(0).idempotencyKey() == null
-        && batch.get(0).uniqueKey() == null) {
+        && batch.get(0).uniqueKey() == null
+        && !batch.get(0).dependsOn().any()) {
       NewJob job = batch.get(0);
       EnqueueResult stored =
           db.autoCommitted("enqueue", tx -> PostgresEnqueue.enqueueOnePlain(tx, job, now));

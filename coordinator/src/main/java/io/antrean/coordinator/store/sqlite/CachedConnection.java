@@ -8,7 +8,10 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +43,7 @@ final class CachedConnection implements JdbcSession, AutoCloseable {
         }
       };
 
+  private final Set<String> readyQueues = new TreeSet<>();
   @Nullable private final TokenWakeups tokenWakeups;
 
   CachedConnection(Connection connection) {
@@ -70,6 +74,22 @@ final class CachedConnection implements JdbcSession, AutoCloseable {
       statement.clearParameters();
     }
     return statement;
+  }
+
+  /** Remembered until the writer commits and hands them on ({@link #takeReadyQueues}). */
+  @Override
+  public void dependentsReady(String queue) {
+    readyQueues.add(queue);
+  }
+
+  /** The queues {@link #dependentsReady} named since the last call; clears them. */
+  List<String> takeReadyQueues() {
+    if (readyQueues.isEmpty()) {
+      return List.of();
+    }
+    List<String> queues = List.copyOf(readyQueues);
+    readyQueues.clear();
+    return queues;
   }
 
   /** Runs one statement that returns no rows (transaction control, pragmas, DDL). */

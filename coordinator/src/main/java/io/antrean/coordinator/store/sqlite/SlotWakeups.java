@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Tells the coordinator's waiting Lease calls when a job that ran in a queue with limits stopped
- * running, since that frees a slot for a held-back job. The store is the only writer, so its set of
- * limited queues is exact; a queue without limits is never reported. Thread-safe.
+ * running, since that frees a slot for a held-back job, and when jobs became PENDING because their
+ * last dependency succeeded. The store is the only writer, so its set of limited queues is exact; a
+ * queue without limits is never reported. Thread-safe.
  */
 final class SlotWakeups {
   private static final Logger log = LoggerFactory.getLogger(SlotWakeups.class);
@@ -43,6 +44,11 @@ final class SlotWakeups {
     listeners.add(listener);
   }
 
+  /** Jobs of the queue became PENDING because their last dependency succeeded. */
+  void dependentsReady(String queue) {
+    notify(queue);
+  }
+
   /** The job stopped running; returns it, for chaining. */
   Job freed(Job job) {
     slotsFreed(List.of(job));
@@ -61,13 +67,15 @@ final class SlotWakeups {
         queues.add(job.queue());
       }
     }
-    for (String queue : queues) {
-      for (Consumer<String> listener : listeners) {
-        try {
-          listener.accept(queue);
-        } catch (RuntimeException e) {
-          log.warn("jobs-ready listener failed for queue {}", queue, e);
-        }
+    queues.forEach(this::notify);
+  }
+
+  private void notify(String queue) {
+    for (Consumer<String> listener : listeners) {
+      try {
+        listener.accept(queue);
+      } catch (RuntimeException e) {
+        log.warn("jobs-ready listener failed for queue {}", queue, e);
       }
     }
   }

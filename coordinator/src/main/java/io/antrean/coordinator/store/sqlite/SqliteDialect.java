@@ -60,6 +60,8 @@ final class SqliteDialect extends JdbcDialect {
           + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
           + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? AND lease_worker_id = ?"
           + " AND lease_id_sha256 = ?"
+          // A job others depend on completes in WorkerWrites.completeWithDependents.
+          + " AND NOT has_dependents"
           + " RETURNING "
           + JobRowReader.JOB_COLUMNS;
   private static final String COUNT_BY_STATE =

@@ -10,6 +10,7 @@ import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.Dependencies;
 import io.antrean.coordinator.store.jdbc.JdbcJobStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import io.antrean.coordinator.store.jdbc.Outcome;
@@ -58,6 +59,7 @@ public final class SqliteJobStore extends JdbcJobStore {
     this.reads = reads;
     this.tokenWakeups = tokenWakeups;
     wakeups.load(queueLimits());
+    writer.onDependentsReady(wakeups::dependentsReady);
   }
 
   /**
@@ -105,7 +107,7 @@ public final class SqliteJobStore extends JdbcJobStore {
     if (batch.isEmpty()) {
       return CompletableFuture.completedFuture(List.of());
     }
-    return writer.submit("enqueue", c -> DIALECT.enqueue(c, batch, now));
+    return writer.submit("enqueue", c -> Dependencies.enqueue(c, batch, now));
   }
 
   @Override
@@ -126,9 +128,16 @@ public final class SqliteJobStore extends JdbcJobStore {
     return writer
         .submit(
             "complete",
-            c ->
-                WorkerWrites.complete(
-                    c, jobId, claim, workerId, resultCopy, resultContentType, now))
+            c -> {
+              Outcome<Job> done =
+                  WorkerWrites.complete(
+                      c, jobId, claim, workerId, resultCopy, resultContentType, now);
+              // The single writer: the dependents' change commits with the completion.
+              return done != null
+                  ? done
+                  : WorkerWrites.completeWithDependents(
+                      c, jobId, claim, workerId, resultCopy, resultContentType, now);
+            })
         .thenApply(Outcome::orThrow)
         .thenApply(wakeups::freed);
   }

@@ -85,6 +85,7 @@ final class SqliteSchema {
     return Flyway.configure(SqliteSchema.class.getClassLoader())
         .dataSource(jdbcUrl, null, null)
         .locations(SqliteDialect.INSTANCE.migrationsLocation())
+        .javaMigrations(new DependenciesMigration())
         // A jar that lost its migrations must not pass for an empty, up-to-date schema.
         .failOnMissingLocations(true);
   }

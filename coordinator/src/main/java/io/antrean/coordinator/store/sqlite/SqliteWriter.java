@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.annotation.concurrent.GuardedBy;
 import org.slf4j.Logger;
@@ -50,6 +51,7 @@ final class SqliteWriter implements AutoCloseable {
   private final Thread thread;
   private final ExecutorService completer;
   private volatile Thread completerThread;
+  private volatile Consumer<String> readyListener = queue -> {};
 
   @GuardedBy("submitLock")
   private boolean closed;
@@ -198,6 +200,7 @@ final class SqliteWriter implements AutoCloseable {
       connection.execute("COMMIT");
     } catch (SQLException e) {
       rollbackQuietly();
+      connection.takeReadyQueues();
       log.error("SQLite group commit of {} operations failed", group.size(), e);
       failAll(group, SqliteDialect.INSTANCE.translate("committing", e));
       return;
@@ -205,7 +208,21 @@ final class SqliteWriter implements AutoCloseable {
     commits.incrementAndGet();
     operations.addAndGet(group.size());
     List<Task<?>> done = List.copyOf(group);
-    completer.execute(() -> done.forEach(Task::complete));
+    List<String> ready = connection.takeReadyQueues();
+    Consumer<String> listener = readyListener;
+    completer.execute(
+        () -> {
+          done.forEach(Task::complete);
+          ready.forEach(listener);
+        });
+  }
+
+  /**
+   * Hears, after each commit, the queues where jobs became PENDING as a side effect of the group's
+   * changes ({@link CachedConnection#dependentsReady}); on the completer thread.
+   */
+  void onDependentsReady(Consumer<String> listener) {
+    readyListener = listener;
   }
 
   private void rollbackQuietly() {
