@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Unique while active: one PENDING or RUNNING job per queue and unique key. */
+/** Unique while active: one PENDING, RUNNING or WAITING job per queue and unique key. */
 public interface UniqueKeyContract extends JobStoreFixture {
 
   @Test
@@ -30,6 +30,27 @@ public interface UniqueKeyContract extends JobStoreFixture {
               assertThat(e.uniqueKey()).isEqualTo("customer-7");
             });
     assertThat(store().list(new JobQuery(null, null, null, null, 10)).jobs()).hasSize(1);
+  }
+
+  @Test
+  default void aJobWaitingForItsDependenciesHoldsItsKeyUntilItEnds() {
+    Job dependency = enqueue("fetch");
+    Job waiting =
+        enqueue(job("sync").unique("customer-7", false).dependsOn(dependency.id()).build());
+    assertThat(waiting.state()).isEqualTo(JobState.WAITING);
+
+    assertThatThrownBy(() -> enqueue(job("sync").unique("customer-7", false).build()))
+        .isInstanceOfSatisfying(
+            UniqueKeyConflictException.class,
+            e -> assertThat(e.existingJobId()).isEqualTo(waiting.id()));
+    EnqueueResult existing =
+        store().enqueue(List.of(job("sync").unique("customer-7", true).build()), at(1)).get(0);
+    assertThat(existing.deduplicated()).isTrue();
+    assertThat(existing.job().id()).isEqualTo(waiting.id());
+
+    store().cancel(waiting.id(), at(2));
+    assertThat(enqueue(job("sync").unique("customer-7", false).build()).id())
+        .isNotEqualTo(waiting.id());
   }
 
   @Test

@@ -32,7 +32,7 @@ public final class DeadLetterQueue {
           + " WHERE id = ? AND state = 'FAILED'"
           // A job whose unique key another active job holds stays dead-lettered (skipped).
           + " AND NOT EXISTS (SELECT 1 FROM jobs holder WHERE holder.queue = jobs.queue"
-          + " AND holder.unique_key = jobs.unique_key AND holder.state IN ('PENDING', 'RUNNING'))"
+          + " AND holder.unique_key = jobs.unique_key AND holder.state IN ('PENDING', 'RUNNING', 'WAITING'))"
           + " RETURNING "
           + JobRowReader.JOB_COLUMNS;
   // The foreign keys cascade to the job's attempts and idempotency keys.

@@ -36,13 +36,13 @@ public final class ProducerWrites {
   public static final String INSERT_JOB = "INSERT INTO jobs " + JOB_VALUES;
 
   private static final String ACTIVE_HOLDER =
-      "SELECT id FROM jobs WHERE queue = ? AND unique_key = ? AND state IN ('PENDING', 'RUNNING')";
+      "SELECT id FROM jobs WHERE queue = ? AND unique_key = ? AND state IN ('PENDING', 'RUNNING', 'WAITING')";
   // The partial unique index decides between racing coordinators: the second insert waits for the
   // first transaction and, once it commits, inserts nothing.
   private static final String INSERT_JOB_UNLESS_KEY_ACTIVE =
       INSERT_JOB
           + " ON CONFLICT (queue, unique_key)"
-          + " WHERE unique_key IS NOT NULL AND state IN ('PENDING', 'RUNNING') DO NOTHING"
+          + " WHERE unique_key IS NOT NULL AND state IN ('PENDING', 'RUNNING', 'WAITING') DO NOTHING"
           + " RETURNING id";
   private static final int MAX_UNIQUE_RACES = 3;
 
