@@ -64,7 +64,7 @@ public final class JobServiceCalls {
   public CompletableFuture<EnqueueResponse> enqueueAsync(EnqueueRequest request) {
     EnqueueCommand command = JobMapper.command(request);
     checkDependencies(List.of(command), false);
-    return scheduler.enqueueAsync(command).thenApply(this::response);
+    return scheduler.enqueueAsync(command).thenApply(r -> response(r, command));
   }
 
   /**
@@ -94,18 +94,27 @@ public final class JobServiceCalls {
         .thenApply(
             results -> {
               EnqueueBatchResponse.Builder b = EnqueueBatchResponse.newBuilder();
-              for (EnqueueResult r : results) {
-                b.addResults(response(r));
+              for (int i = 0; i < results.size(); i++) {
+                b.addResults(response(results.get(i), commands.get(i)));
               }
               return b.build();
             });
   }
 
-  private EnqueueResponse response(EnqueueResult r) {
-    return EnqueueResponse.newBuilder()
-        .setJob(withDependsOn(r.job()))
-        .setDeduplicated(r.deduplicated())
-        .build();
+  /**
+   * A new job's dependencies are the command's, so the answer reads nothing more from the store on
+   * the hot path; a deduplicated answer is an older job, whose own dependencies are read.
+   */
+  private EnqueueResponse response(EnqueueResult r, EnqueueCommand command) {
+    io.antrean.proto.v1.Job job =
+        r.deduplicated()
+            ? withDependsOn(r.job())
+            : JobMapper.job(
+                r.job(),
+                command.dependsOn().isEmpty()
+                    ? null
+                    : new DependsOn(command.dependsOn(), command.onDependencyFailure()));
+    return EnqueueResponse.newBuilder().setJob(job).setDeduplicated(r.deduplicated()).build();
   }
 
   private static LongFunction<Optional<Job>> lookup(JobScheduler scheduler) {
