@@ -69,6 +69,20 @@ final class Cluster implements AfterEachCallback {
   }
 
   /**
+   * Starts one more coordinator process on the PostgreSQL database, with its own data directory
+   * beside the test's, named after it, on a free port, and waits until it serves.
+   */
+  Peer startPostgresPeer(String name, SharedPostgres.Database db, String... extraArgs)
+      throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--store", "postgres", "--postgres-url", db.url(), "--postgres-user", db.user()));
+    args.addAll(List.of(extraArgs));
+    return startPeer(name, dataDir.resolveSibling(name), -1, args.toArray(String[]::new));
+  }
+
+  /**
    * Starts one more coordinator process (for clusters sharing a PostgreSQL store), on a free port
    * unless {@code fixedPort} is not negative, and waits until it serves.
    */

@@ -64,16 +64,7 @@ class ConcurrencyLimitIT {
   }
 
   private Cluster.Peer coordinator(String name) throws Exception {
-    return cluster.startPeer(
-        name,
-        dir.resolve(name),
-        -1,
-        "--store",
-        "postgres",
-        "--postgres-url",
-        db.url(),
-        "--postgres-user",
-        db.user());
+    return cluster.startPostgresPeer(name, db);
   }
 
   private JobServiceGrpc.JobServiceBlockingStub jobs(Cluster.Peer peer) {

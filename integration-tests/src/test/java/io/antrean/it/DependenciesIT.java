@@ -47,16 +47,7 @@ class DependenciesIT {
   }
 
   private Cluster.Peer coordinator(String name) throws Exception {
-    return cluster.startPeer(
-        name,
-        dir.resolve(name),
-        -1,
-        "--store",
-        "postgres",
-        "--postgres-url",
-        db.url(),
-        "--postgres-user",
-        db.user());
+    return cluster.startPostgresPeer(name, db);
   }
 
   private JobServiceGrpc.JobServiceBlockingStub jobs(Cluster.Peer peer) {

@@ -41,12 +41,7 @@ class PostgresClusterIT {
   }
 
   private Cluster.Peer coordinator(String name, String... extra) throws Exception {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--store", "postgres", "--postgres-url", db.url(), "--postgres-user", db.user()));
-    args.addAll(List.of(extra));
-    return cluster.startPeer(name, dir.resolve(name), -1, args.toArray(String[]::new));
+    return cluster.startPostgresPeer(name, db, extra);
   }
 
   private JobServiceGrpc.JobServiceBlockingStub jobs(Cluster.Peer peer) {

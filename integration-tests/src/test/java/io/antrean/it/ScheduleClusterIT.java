@@ -48,16 +48,7 @@ class ScheduleClusterIT {
   }
 
   private Cluster.Peer coordinator(String name) throws Exception {
-    return cluster.startPeer(
-        name,
-        dir.resolve(name),
-        -1,
-        "--store",
-        "postgres",
-        "--postgres-url",
-        db.url(),
-        "--postgres-user",
-        db.user());
+    return cluster.startPostgresPeer(name, db);
   }
 
   private ScheduleServiceGrpc.ScheduleServiceBlockingStub schedules(Cluster.Peer peer) {
