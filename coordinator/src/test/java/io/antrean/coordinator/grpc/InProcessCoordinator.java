@@ -14,6 +14,7 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -46,8 +47,7 @@ final class InProcessCoordinator implements AutoCloseable {
 
   /** A coordinator whose backup sweep runs every {@code sweepInterval}. */
   static InProcessCoordinator start(
-      Path dir, Calls calls, java.time.Duration sweepInterval, String... jobTypes)
-      throws IOException {
+      Path dir, Calls calls, Duration sweepInterval, String... jobTypes) throws IOException {
     String name = InProcessServerBuilder.generateName();
     InProcessServerBuilder server = InProcessServerBuilder.forName(name);
     InProcessChannelBuilder client = InProcessChannelBuilder.forName(name);

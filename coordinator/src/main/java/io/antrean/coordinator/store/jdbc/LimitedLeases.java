@@ -120,10 +120,10 @@ public final class LimitedLeases {
       earliest = queueBucket.nextWholeAtMicros(limits.rate());
     }
     if (limits.ratePerKey() != null) {
-      long key =
-          QueueRows.nextKeyTokenMicros(session, queue, limits.ratePerKey(), nowMicros)
-              .orElse(Long.MAX_VALUE);
-      earliest = Math.min(earliest, key);
+      earliest =
+          Math.min(
+              earliest,
+              QueueRows.nextKeyTokenMicros(session, queue, limits.ratePerKey(), nowMicros));
     }
     if (earliest != Long.MAX_VALUE) {
       session.leasableAt(queue, Instant.EPOCH.plus(earliest, ChronoUnit.MICROS));

@@ -7,7 +7,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
-import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import javax.annotation.Nullable;
@@ -135,10 +134,10 @@ public final class QueueRows {
 
   /**
    * The earliest time, in epoch microseconds, at which one of the queue's per-key buckets that is
-   * empty at {@code nowMicros} holds a whole token again; empty if none is empty.
+   * empty at {@code nowMicros} holds a whole token again; {@link Long#MAX_VALUE} if none is empty.
    */
-  static OptionalLong nextKeyTokenMicros(
-      JdbcSession session, String queue, RateLimit rate, long nowMicros) throws SQLException {
+  static long nextKeyTokenMicros(JdbcSession session, String queue, RateLimit rate, long nowMicros)
+      throws SQLException {
     PreparedStatement select = session.prepare(EMPTY_KEY_BUCKETS);
     select.setString(1, queue);
     select.setLong(2, nowMicros);
@@ -151,7 +150,7 @@ public final class QueueRows {
         earliest = Math.min(earliest, bucket.nextWholeAtMicros(rate));
       }
     }
-    return earliest == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(earliest);
+    return earliest;
   }
 
   static void saveKeyBucket(JdbcSession session, String queue, String key, TokenBucket bucket)
