@@ -67,6 +67,70 @@ public interface BatchedCompletionContract extends JobStoreFixture {
   }
 
   @Test
+  default void aLeaseAndACompleteBatchOfManyJobsTreatEachJobAsAlone() {
+    // 100 rows: more than one statement's worth where a store writes them set-wise.
+    int count = 100;
+    for (int i = 0; i < count; i++) {
+      enqueue(job("t").priority(i % 3).build());
+    }
+    List<Job> leased = store().lease(spec("w", count, at(90)), at(10));
+
+    assertThat(leased).hasSize(count);
+    assertThat(leased)
+        .isSortedAccordingTo(
+            java.util.Comparator.comparingInt(Job::priority).reversed().thenComparingLong(Job::id));
+    assertThat(leased.stream().map(j -> j.lease().leaseId()).distinct()).hasSize(count);
+    for (Job job : leased) {
+      Job stored = reload(job.id());
+      assertThat(stored.state()).isEqualTo(JobState.RUNNING);
+      assertThat(stored.lease().fencingToken()).isEqualTo(token(job));
+      assertThat(stored.lease().leaseId()).isEqualTo(job.lease().leaseId());
+      assertThat(stored.history()).hasSize(1);
+      assertThat(last(stored).outcome()).isEqualTo(AttemptOutcome.RUNNING);
+      assertThat(last(stored).fencingToken()).isEqualTo(token(job));
+    }
+
+    Job guessed = leased.get(17);
+    Job staleToken = leased.get(83);
+    Job stalesBefore = reload(staleToken.id());
+    List<Completion> completions = new java.util.ArrayList<>();
+    for (Job job : leased) {
+      LeaseClaim claim =
+          job == guessed
+              ? new LeaseClaim(token(job), io.antrean.coordinator.job.LeaseId.generate())
+              : job == staleToken
+                  ? new LeaseClaim(token(job) - 1, job.lease().leaseId())
+                  : claim(job);
+      completions.add(new Completion(job.id(), claim, utf8("r" + job.id()), "text/plain"));
+    }
+    List<CompletionOutcome> outcomes = store().completeAll("w", completions, at(20));
+
+    assertThat(outcomes)
+        .extracting(CompletionOutcome::jobId)
+        .containsExactlyElementsOf(ids(leased));
+    for (int i = 0; i < count; i++) {
+      Job job = leased.get(i);
+      Job stored = reload(job.id());
+      if (job == guessed || job == staleToken) {
+        assertThat(outcomes.get(i).status()).isEqualTo(CompletionOutcome.Status.LEASE_LOST);
+        assertThat(stored.state()).isEqualTo(JobState.RUNNING);
+        assertThat(stored.history().get(0).outcome()).isEqualTo(AttemptOutcome.RUNNING);
+      } else {
+        assertThat(outcomes.get(i).status()).isEqualTo(CompletionOutcome.Status.COMPLETED);
+        assertThat(outcomes.get(i).job().result()).isEqualTo(utf8("r" + job.id()));
+        assertThat(stored.state()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(stored.result()).isEqualTo(utf8("r" + job.id()));
+        assertThat(stored.resultContentType()).isEqualTo("text/plain");
+        assertThat(stored.finishedAt()).isEqualTo(at(20));
+        assertThat(stored.history()).hasSize(1);
+        assertThat(last(stored).outcome()).isEqualTo(AttemptOutcome.SUCCEEDED);
+        assertThat(last(stored).endedAt()).isEqualTo(at(20));
+      }
+    }
+    assertOnlyRejectionRecorded(stalesBefore, "w", token(staleToken) - 1);
+  }
+
+  @Test
   default void completeAllRefusesAJobNamedTwiceAndStoresNothing() {
     enqueue("a");
     Job leased = leaseOne("w");

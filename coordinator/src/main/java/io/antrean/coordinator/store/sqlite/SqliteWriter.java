@@ -26,11 +26,14 @@ import org.slf4j.LoggerFactory;
  * their operation is durable ({@link #execute}) or get a future ({@link #submit}). The thread takes
  * every operation waiting (up to a cap), runs them in one transaction, each inside its own
  * savepoint so a failing operation rolls back only itself, commits once (one fsync for the group),
- * and only then hands the group's results to the completer thread, which completes each future.
+ * and only then hands the group's results to the completer thread, which completes each future. A
+ * group of one operation is completed on the writer thread itself: one call in flight then crosses
+ * one thread less between its commit and its answer.
  *
  * <p>Callbacks attached to a future from {@link #submit} run on the completer thread, so the writer
- * goes on to the next group while they run. They must not block on another write: {@link #execute}
- * called from the writer or the completer thread throws instead of deadlocking.
+ * goes on to the next group while they run, or, for a lone operation, on the writer thread. Either
+ * way they must not block on another write: {@link #execute} called from the writer or the
+ * completer thread throws instead of deadlocking.
  *
  * <p>Thread-safe. The connection belongs to the writer thread from {@link #start} on; the thread
  * closes it when it stops.
@@ -210,11 +213,18 @@ final class SqliteWriter implements AutoCloseable {
     List<Task<?>> done = List.copyOf(group);
     List<String> ready = connection.takeReadyQueues();
     Consumer<String> listener = readyListener;
-    completer.execute(
+    Runnable completion =
         () -> {
           done.forEach(Task::complete);
           ready.forEach(listener);
-        });
+        };
+    if (done.size() == 1 && ready.isEmpty()) {
+      // A lone operation (one call in flight) is answered from here: handing it to the completer
+      // would wake one more thread between the commit and the answer.
+      completion.run();
+    } else {
+      completer.execute(completion);
+    }
   }
 
   /**

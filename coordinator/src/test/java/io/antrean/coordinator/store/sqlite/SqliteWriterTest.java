@@ -66,6 +66,14 @@ class SqliteWriterTest {
     return value;
   }
 
+  private List<Integer> storedUnchecked() {
+    try {
+      return stored();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private List<Integer> stored() throws SQLException {
     try (CachedConnection reader = file.openReader();
         ResultSet rows =
@@ -145,20 +153,38 @@ class SqliteWriterTest {
   }
 
   @Test
-  void submitAnswersOnlyAfterTheCommitAndFromTheCompleterThread() throws Exception {
+  void aGroupIsAnsweredOnlyAfterItsCommitAndFromTheCompleterThread() throws Exception {
     CompletableFuture<Integer> blocker = blockWriter();
-    CompletableFuture<Integer> submitted = writer.submit("insert", c -> insert(c, 7));
+    CompletableFuture<Integer> first = writer.submit("insert", c -> insert(c, 7));
+    CompletableFuture<Integer> second = writer.submit("insert", c -> insert(c, 8));
     CompletableFuture<String> answeredOn =
-        submitted.thenApply(value -> Thread.currentThread().getName());
-    awaitQueued(1);
-    assertThat(submitted).isNotDone();
+        first.thenApply(value -> Thread.currentThread().getName());
+    awaitQueued(2);
+    assertThat(first).isNotDone();
 
     unblock.countDown();
 
     assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo("antrean-sqlite-completer");
-    assertThat(submitted.get(10, TimeUnit.SECONDS)).isEqualTo(7);
+    assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(7);
+    assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(8);
     assertThat(blocker.get(10, TimeUnit.SECONDS)).isZero();
-    assertThat(stored()).containsExactly(0, 7);
+    assertThat(stored()).containsExactly(0, 7, 8);
+  }
+
+  @Test
+  void aLoneOperationIsAnsweredOnlyAfterItsCommitAndFromTheWriterThread() throws Exception {
+    CompletableFuture<Integer> blocker = blockWriter();
+    CompletableFuture<Integer> lone = writer.submit("insert", c -> insert(c, 7));
+    // Read inside the answer: the row must be committed (visible to another connection) by then.
+    CompletableFuture<String> answeredOn =
+        lone.thenApply(value -> Thread.currentThread().getName() + " " + storedUnchecked());
+    awaitQueued(1);
+    assertThat(lone).isNotDone();
+
+    unblock.countDown();
+
+    assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo("antrean-sqlite-writer [0, 7]");
+    assertThat(blocker.get(10, TimeUnit.SECONDS)).isZero();
   }
 
   @Test
@@ -188,7 +214,7 @@ class SqliteWriterTest {
   @Test
   void waitingForTheWriterFromItsCompleterThreadFailsInsteadOfDeadlocking() throws Exception {
     // "first" holds the writer until the dependent stage is attached, so that stage runs on the
-    // completer thread rather than on this one.
+    // writer thread (the group of one is answered there) rather than on this one.
     CompletableFuture<Throwable> refusal =
         writer
             .submit(
