@@ -22,7 +22,8 @@
 #                                              from its start, warm-up included, native frames
 #                                              too, into coordinator.collapsed when it stops;
 #                                              the first worker likewise into worker-1.collapsed),
-#                                              WORKER_JAVA_OPTS (JVM options of the workers only)
+#                                              WORKER_JAVA_OPTS (JVM options of the workers only),
+#                                              COORDINATOR_JAVA_OPTS (of the coordinator only)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${1:-$(mktemp -d /tmp/antrean-cpu.XXXXXX)}"
@@ -60,9 +61,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-profiler_opts=()
+profiler_opts=(env "ANTREAN_JAVA_OPTS=${ANTREAN_JAVA_OPTS:-} ${COORDINATOR_JAVA_OPTS:-}")
 if [[ -n "${ASYNC_PROFILER:-}" ]]; then
-  profiler_opts=(env "ANTREAN_JAVA_OPTS=${ANTREAN_JAVA_OPTS:-} -agentpath:$ASYNC_PROFILER=start,event=itimer,interval=1ms,collapsed,file=$out/coordinator.collapsed")
+  profiler_opts=(env "ANTREAN_JAVA_OPTS=${ANTREAN_JAVA_OPTS:-} ${COORDINATOR_JAVA_OPTS:-} -agentpath:$ASYNC_PROFILER=start,event=itimer,interval=1ms,collapsed,file=$out/coordinator.collapsed")
 fi
 "${profiler_opts[@]}" bin/antrean coordinator --data-dir "$out/data" \
   --grpc-port 0 --http-port 0 --ready-file "$out/port" >"$out/coordinator.log" 2>&1 &

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 final class CachedConnection implements JdbcSession, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CachedConnection.class);
-  private static final int MAX_STATEMENTS = 128;
+  private static final int MAX_STATEMENTS = 64;
 
   private final Connection connection;
   private final Map<String, PreparedStatement> statements =

@@ -242,34 +242,6 @@ class SqliteJobStoreTest extends JobStoreContract {
   }
 
   @Test
-  void setWiseWritesLookEachRowUpByKey() throws SQLException {
-    for (int rows : new int[] {1, 8, SetWiseWrites.MAX_ROWS}) {
-      for (String sql : SetWiseWrites.statements(rows)) {
-        // Parameters bound as NULL: the plan is what SQLite prepares, whatever the values.
-        String plan = query("EXPLAIN QUERY PLAN " + sql);
-
-        assertThat(plan).doesNotContainPattern("SCAN (jobs|attempts)\\b");
-        if (sql.startsWith("UPDATE jobs ")) {
-          assertThat(plan).contains("SEARCH jobs USING INTEGER PRIMARY KEY (rowid=?)");
-        } else if (sql.startsWith("UPDATE attempts ")) {
-          assertThat(plan).contains("attempts_job (job_id=? AND fencing_token=?)");
-        }
-      }
-    }
-  }
-
-  @Test
-  void setWiseWritesSplitRowsIntoFewStatementShapes() {
-    assertThat(SetWiseWrites.chunks(0)).isEmpty();
-    assertThat(SetWiseWrites.chunks(1)).containsExactly(new int[] {0, 1});
-    assertThat(SetWiseWrites.chunks(11))
-        .containsExactly(new int[] {0, 8}, new int[] {8, 2}, new int[] {10, 1});
-    assertThat(SetWiseWrites.chunks(200))
-        .containsExactly(
-            new int[] {0, 64}, new int[] {64, 64}, new int[] {128, 64}, new int[] {192, 8});
-  }
-
-  @Test
   void perKeyRunningCountsUseTheIndexThatHoldsOnlyKeyedJobs() throws SQLException {
     String plan =
         query(
