@@ -14,38 +14,29 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import javax.annotation.Nullable;
 import javax.annotation.concurrent.GuardedBy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one writer, with group commit. Callers hand it operations and either block until their
- * operation is durable ({@link #execute}) or get a future ({@link #submit}). The writer thread
- * takes every operation waiting (up to a cap), runs them in one transaction, each inside its own
+ * The one thread that writes, with group commit. Callers hand it operations and either block until
+ * their operation is durable ({@link #execute}) or get a future ({@link #submit}). The thread takes
+ * every operation waiting (up to a cap), runs them in one transaction, each inside its own
  * savepoint so a failing operation rolls back only itself, commits once (one fsync for the group),
  * and only then hands the group's results to the completer thread, which completes each future. A
- * group of one operation is completed on the writer thread itself.
- *
- * <p>An operation submitted while no other is waiting or running (one call in flight) is run by its
- * caller, on the caller's thread, as a group of its own, and answered there: the hand-offs to the
- * writer thread and back would be most of its time on a small machine. Every operation submitted
- * meanwhile queues behind it, so the order of operations is the order the writer thread would have
- * kept, and only one thread uses the connection at a time ({@code connectionLock}).
+ * group of one operation is completed on the writer thread itself: one call in flight then crosses
+ * one thread less between its commit and its answer.
  *
  * <p>Callbacks attached to a future from {@link #submit} run on the completer thread, so the writer
- * goes on to the next group while they run, or, for a group of one, on the thread that ran it (the
- * writer's or the caller's). Either way they must not block on another write: {@link #execute}
- * called from the writer or the completer thread, or from an operation being run, throws instead of
- * deadlocking.
+ * goes on to the next group while they run, or, for a lone operation, on the writer thread. Either
+ * way they must not block on another write: {@link #execute} called from the writer or the
+ * completer thread throws instead of deadlocking.
  *
- * <p>Thread-safe. The connection is used only by the thread that holds {@code connectionLock}; the
- * writer thread closes it when it stops.
+ * <p>Thread-safe. The connection belongs to the writer thread from {@link #start} on; the thread
+ * closes it when it stops.
  */
 final class SqliteWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SqliteWriter.class);
@@ -60,13 +51,6 @@ final class SqliteWriter implements AutoCloseable {
   private final Object submitLock = new Object();
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong operations = new AtomicLong();
-  private final AtomicLong committedByCallers = new AtomicLong();
-  // Operations submitted and not yet committed or failed; raised only under submitLock.
-  private final AtomicInteger inFlight = new AtomicInteger();
-  // Operations of the group being run, for queued().
-  private final AtomicInteger running = new AtomicInteger();
-  // Held by whichever thread runs a group on the connection: the writer thread, or a caller.
-  private final ReentrantLock connectionLock = new ReentrantLock();
   private final Thread thread;
   private final ExecutorService completer;
   private volatile Thread completerThread;
@@ -127,7 +111,7 @@ final class SqliteWriter implements AutoCloseable {
    */
   <T> T await(Supplier<CompletableFuture<T>> write) {
     Thread current = Thread.currentThread();
-    if (current == thread || current == completerThread || connectionLock.isHeldByCurrentThread()) {
+    if (current == thread || current == completerThread) {
       throw new IllegalStateException(
           "waiting for the SQLite writer on its own thread would never end; use submit");
     }
@@ -143,44 +127,26 @@ final class SqliteWriter implements AutoCloseable {
    */
   <T> CompletableFuture<T> submit(String name, SessionWork<T> operation) {
     Task<T> task = new Task<>(name, operation);
-    boolean runHere;
     synchronized (submitLock) {
       if (closed) {
         return CompletableFuture.failedFuture(
             new StoreUnavailableException("the SQLite store is closed", null));
       }
-      if (queued() >= maxQueued) {
+      if (queue.size() >= maxQueued) {
         return CompletableFuture.failedFuture(
             new OverloadedException(
                 "write_queue",
                 maxQueued + " writes are waiting for the SQLite writer, its limit; retry later",
                 RETRY_AFTER));
       }
-      // Nothing else submitted is waiting or running: every later operation queues behind this
-      // one, so running it here keeps the order the writer thread would have kept.
-      runHere = inFlight.get() == 0 && connectionLock.tryLock();
-      inFlight.incrementAndGet();
-      if (!runHere) {
-        queue.add(task);
-      }
-    }
-    if (runHere) {
-      committedByCallers.incrementAndGet();
-      runHeld(List.of(task), true);
+      queue.add(task);
     }
     return task.result;
   }
 
-  /** Operations submitted and not yet being run. */
+  /** Operations waiting for the writer thread, for tests. */
   int queued() {
-    return inFlight.get() - running.get();
-  }
-
-  /** Whether {@link #close} has begun (or the writer thread failed): submits are refused. */
-  boolean refusesNewWork() {
-    synchronized (submitLock) {
-      return closed;
-    }
+    return queue.size();
   }
 
   /** Transactions committed so far (each one fsync). */
@@ -193,26 +159,16 @@ final class SqliteWriter implements AutoCloseable {
     return operations.get();
   }
 
-  /** Groups (each of one operation) its caller ran on its own thread, the writer being idle. */
-  long committedByCallers() {
-    return committedByCallers.get();
-  }
-
   private void run() {
     List<Task<?>> group = new ArrayList<>(maxGroupOperations);
     boolean stopping = false;
     try {
       while (!stopping) {
-        Task<?> first = queue.take();
-        // Taken before the rest are drained: what queued while a caller ran joins this group.
-        connectionLock.lock();
-        group.add(first);
+        group.add(queue.take());
         queue.drainTo(group, maxGroupOperations - 1);
         stopping = group.remove(STOP);
-        if (group.isEmpty()) {
-          connectionLock.unlock();
-        } else {
-          runHeld(group, group.size() == 1);
+        if (!group.isEmpty()) {
+          runGroup(group);
         }
         group.clear();
       }
@@ -225,54 +181,16 @@ final class SqliteWriter implements AutoCloseable {
       failQueued(group);
       throw e;
     } finally {
-      connectionLock.lock();
-      try {
-        connection.close();
-      } finally {
-        connectionLock.unlock();
-      }
+      connection.close();
     }
   }
 
-  /**
-   * Runs the group in one transaction with {@link #connectionLock} held, which it releases; then
-   * answers the group, on this thread when {@code answerHere} (and nothing else became ready),
-   * otherwise on the completer thread. The lock is released before any answer runs, so an answer
-   * may submit again.
-   */
-  private void runHeld(List<Task<?>> group, boolean answerHere) {
-    Runnable answers;
-    running.set(group.size());
-    try {
-      answers = runGroup(group);
-    } finally {
-      connectionLock.unlock();
-      inFlight.addAndGet(-group.size());
-      running.set(0);
-    }
-    if (answers == null) {
-      return;
-    }
-    if (answerHere) {
-      // Handing a lone operation to the completer would wake one more thread between its commit
-      // and its answer.
-      answers.run();
-    } else {
-      completer.execute(answers);
-    }
-  }
-
-  /**
-   * Runs the group in one transaction; returns what answers it, or null when the group failed (its
-   * futures are then failed on the completer thread).
-   */
-  @Nullable
-  private Runnable runGroup(List<Task<?>> group) {
+  private void runGroup(List<Task<?>> group) {
     try {
       connection.execute("BEGIN IMMEDIATE");
     } catch (SQLException e) {
       failAll(group, SqliteDialect.INSTANCE.translate("beginning a transaction", e));
-      return null;
+      return;
     }
     try {
       for (Task<?> task : group) {
@@ -288,17 +206,25 @@ final class SqliteWriter implements AutoCloseable {
       connection.takeReadyQueues();
       log.error("SQLite group commit of {} operations failed", group.size(), e);
       failAll(group, SqliteDialect.INSTANCE.translate("committing", e));
-      return null;
+      return;
     }
     commits.incrementAndGet();
     operations.addAndGet(group.size());
     List<Task<?>> done = List.copyOf(group);
     List<String> ready = connection.takeReadyQueues();
     Consumer<String> listener = readyListener;
-    return () -> {
-      done.forEach(Task::complete);
-      ready.forEach(listener);
-    };
+    Runnable completion =
+        () -> {
+          done.forEach(Task::complete);
+          ready.forEach(listener);
+        };
+    if (done.size() == 1 && ready.isEmpty()) {
+      // A lone operation (one call in flight) is answered from here: handing it to the completer
+      // would wake one more thread between the commit and the answer.
+      completion.run();
+    } else {
+      completer.execute(completion);
+    }
   }
 
   /**

@@ -468,29 +468,22 @@ class SqliteJobStoreTest extends JobStoreContract {
   @Timeout(30)
   void aBlockingCallFromTheThreadThatAnswersWritesIsRefusedAndStoresNothing() throws Exception {
     CountDownLatch attached = new CountDownLatch(1);
-    CountDownLatch holding = new CountDownLatch(1);
-    // The held write, run by another caller while the writer is idle, keeps the connection busy
-    // until the dependent stage below is attached, so "first" queues and that stage runs on the
-    // writer's thread (a group of one is answered there).
+    // The held write keeps the writer busy until the dependent stage below is attached, so that
+    // stage runs on the writer's thread (a group of one is answered there).
     CompletableFuture<Object> held =
-        CompletableFuture.supplyAsync(
-            () ->
-                sqlite()
-                    .writer()
-                    .execute(
-                        "hold",
-                        c -> {
-                          holding.countDown();
-                          try {
-                            assertThat(attached.await(10, TimeUnit.SECONDS)).isTrue();
-                          } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            throw new IllegalStateException(
-                                "interrupted while holding the writer", e);
-                          }
-                          return null;
-                        }));
-    assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        sqlite()
+            .writer()
+            .submit(
+                "hold",
+                c -> {
+                  try {
+                    assertThat(attached.await(10, TimeUnit.SECONDS)).isTrue();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while holding the writer", e);
+                  }
+                  return null;
+                });
     CompletableFuture<Throwable> refusal =
         store
             .enqueueAsync(List.of(job("first").build()), T0)
