@@ -30,6 +30,8 @@
 #                                          TIMEOUT (120s, each call's deadline)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=coordinator.sh
+source bench/profile/coordinator.sh
 out="${1:-$(mktemp -d /tmp/antrean-backlog.XXXXXX)}"
 mkdir -p "$out"
 backlogs="${BACKLOGS:-0 1000000 10000000}"
@@ -41,25 +43,14 @@ timeout="${TIMEOUT:-120s}"
 queue=backlog
 : >"$out/backlog.jsonl"
 
-median() { # the median of the numbers on stdin (the lower middle one of an even count)
-  sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-
 now_ms() { date +%s%3N; }
 
-coordinator=""
-stop_coordinator() {
-  if [[ -n "$coordinator" ]]; then
-    kill "$coordinator" 2>/dev/null || true
-    wait "$coordinator" 2>/dev/null || true
-    coordinator=""
-  fi
-}
 trap stop_coordinator EXIT
 
-# start_coordinator DATA_DIR RUN_DIR: starts it in the background; sets coordinator, target, http,
-# ready_ms (launch to ready file) and readyz_ms (launch to /readyz 200).
-start_coordinator() {
+# start_timed DATA_DIR RUN_DIR: starts the coordinator in the background on DATA_DIR with the heap
+# cap, timed; sets coordinator, target, ready_ms (launch to ready file) and readyz_ms (launch to
+# /readyz 200).
+start_timed() {
   local data=$1 dir=$2
   rm -f "$dir/port" "$dir/http-port"
   local launched
@@ -112,7 +103,7 @@ for n in $backlogs; do
     cp -a "${FILLED}/backlog-$n/data" "$dir/data"
     fill_json=$(cat "${FILLED}/backlog-$n/filled")
   else
-    start_coordinator "$dir/data" "$dir"
+    start_timed "$dir/data" "$dir"
     if [[ "$n" -gt 0 ]]; then
       bench batch --queue "$queue" --jobs "$n" >"$dir/fill.json"
       fill_json=$(jq -c '.results[0] | {seconds, jobsPerSecond}' "$dir/fill.json")
@@ -127,16 +118,16 @@ for n in $backlogs; do
   fi
   data_bytes=$(du -sb "$dir/data" | cut -f1)
   # Unmeasured: a newer build's migrations run here.
-  start_coordinator "$dir/data" "$dir"
+  start_timed "$dir/data" "$dir"
   stop_coordinator
   : >"$dir/restarts.tsv"
   : >"$dir/restarts-no-cds.tsv"
   for r in $(seq 1 "$restarts"); do
     # Alternating: without the launcher's class archive, then with it (the last start stays up).
-    ANTREAN_CDS=0 start_coordinator "$dir/data" "$dir"
+    ANTREAN_CDS=0 start_timed "$dir/data" "$dir"
     printf '%s\t%s\n' "$ready_ms" "$readyz_ms" >>"$dir/restarts-no-cds.tsv"
     stop_coordinator
-    start_coordinator "$dir/data" "$dir"
+    start_timed "$dir/data" "$dir"
     printf '%s\t%s\n' "$ready_ms" "$readyz_ms" >>"$dir/restarts.tsv"
     [[ "$r" == "$restarts" ]] || stop_coordinator
   done

@@ -20,6 +20,8 @@
 #                                              102400"), KEEP (0|1: keep each point's data dir)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=coordinator.sh
+source bench/profile/coordinator.sh
 out="${1:-$(mktemp -d /tmp/antrean-growth.XXXXXX)}"
 mkdir -p "$out"
 jobs="${JOBS:-10000}"
@@ -40,18 +42,6 @@ written() { # bytes PID $1 caused to be written to the storage layer
   awk '/^write_bytes:/ { print $2 }' "/proc/$1/io"
 }
 
-median() { # the median of the numbers on stdin (the lower middle one of an even count)
-  sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-
-coordinator=""
-stop_coordinator() {
-  if [[ -n "$coordinator" ]]; then
-    kill "$coordinator" 2>/dev/null || true
-    wait "$coordinator" 2>/dev/null || true
-    coordinator=""
-  fi
-}
 trap stop_coordinator EXIT
 
 # measure_point WORKERS PAYLOAD_BYTES: one JSON line on stdout and in points.jsonl.
@@ -60,22 +50,7 @@ measure_point() {
   local dir="$out/w$workers-p$payload"
   rm -rf "$dir"
   mkdir -p "$dir"
-  bin/antrean coordinator --data-dir "$dir/data" --grpc-port 0 --http-port 0 \
-    --ready-file "$dir/port" >"$dir/coordinator.log" 2>&1 &
-  coordinator=$!
-  for _ in $(seq 1 600); do
-    [[ -s "$dir/port" ]] && break
-    kill -0 "$coordinator" || {
-      cat "$dir/coordinator.log" >&2
-      exit 1
-    }
-    sleep 0.1
-  done
-  [[ -s "$dir/port" ]] || {
-    echo "cost-growth: the coordinator did not get ready in 60 s" >&2
-    exit 1
-  }
-  local target="127.0.0.1:$(cat "$dir/port")"
+  start_coordinator "$dir"
   run() { # one end-to-end run, its JSON into $1
     bin/antrean --coordinator "$target" --timeout "${TIMEOUT:-60s}" bench end-to-end \
       --worker-processes "$workers" --worker-concurrency "$concurrency" \

@@ -26,6 +26,8 @@
 #                                              COORDINATOR_JAVA_OPTS (of the coordinator only)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=coordinator.sh
+source bench/profile/coordinator.sh
 out="${1:-$(mktemp -d /tmp/antrean-cpu.XXXXXX)}"
 mkdir -p "$out"
 jobs="${JOBS:-20000}"
@@ -61,20 +63,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-profiler_opts=(env "ANTREAN_JAVA_OPTS=${ANTREAN_JAVA_OPTS:-} ${COORDINATOR_JAVA_OPTS:-}")
+coordinator_opts="${ANTREAN_JAVA_OPTS:-} ${COORDINATOR_JAVA_OPTS:-}"
 if [[ -n "${ASYNC_PROFILER:-}" ]]; then
-  profiler_opts=(env "ANTREAN_JAVA_OPTS=${ANTREAN_JAVA_OPTS:-} ${COORDINATOR_JAVA_OPTS:-} -agentpath:$ASYNC_PROFILER=start,event=itimer,interval=1ms,collapsed,file=$out/coordinator.collapsed")
+  coordinator_opts+=" -agentpath:$ASYNC_PROFILER=start,event=itimer,interval=1ms,collapsed,file=$out/coordinator.collapsed"
 fi
-"${profiler_opts[@]}" bin/antrean coordinator --data-dir "$out/data" \
-  --grpc-port 0 --http-port 0 --ready-file "$out/port" >"$out/coordinator.log" 2>&1 &
-coordinator=$!
+start_coordinator "$out" "ANTREAN_JAVA_OPTS=$coordinator_opts"
 pids+=("$coordinator")
-for _ in $(seq 1 600); do
-  [[ -s "$out/port" ]] && break
-  kill -0 "$coordinator" || { cat "$out/coordinator.log"; exit 1; }
-  sleep 0.1
-done
-target="127.0.0.1:$(cat "$out/port")"
 worker_pids=()
 for i in $(seq 1 "$workers"); do
   worker_command=(bin/antrean worker)

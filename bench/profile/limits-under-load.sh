@@ -9,6 +9,8 @@
 #   bench/profile/limits-under-load.sh [OUT_DIR]    env: JOBS (20000), ROUNDS (2), MAX (30)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=coordinator.sh
+source bench/profile/coordinator.sh
 out="${1:-$(mktemp -d /tmp/antrean-limits.XXXXXX)}"
 mkdir -p "$out"
 jobs="${JOBS:-20000}"
@@ -24,14 +26,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-bin/antrean coordinator --data-dir "$out/data" --grpc-port 0 --http-port 0 \
-  --ready-file "$out/port" >"$out/coordinator.log" 2>&1 &
-pids+=("$!")
-for _ in $(seq 1 600); do
-  [[ -s "$out/port" ]] && break
-  sleep 0.1
-done
-target="127.0.0.1:$(cat "$out/port")"
+start_coordinator "$out"
+pids+=("$coordinator")
 for i in 1 2; do
   bin/antrean worker --coordinator "$target" --queue "$queue" --concurrency 25 --types bench.noop \
     --worker-id "limits-worker-$i" >"$out/worker-$i.log" 2>&1 &

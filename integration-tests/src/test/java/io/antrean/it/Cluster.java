@@ -11,6 +11,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
@@ -30,7 +33,9 @@ final class Cluster implements AfterEachCallback {
   static final String TEST_HANDLERS = "email.send,report.build,flaky,sleep,crash,bench.noop";
 
   private final List<JvmProcess> processes = new ArrayList<>();
-  private final List<ManagedChannel> channels = new ArrayList<>();
+  private final List<ManagedChannel> channels = new CopyOnWriteArrayList<>();
+  // One channel per started peer process, so polling a peer does not open a connection per poll.
+  private final Map<Peer, ManagedChannel> peerChannels = new ConcurrentHashMap<>();
   private Path logDir;
   private Path dataDir;
   private int port = -1;
@@ -185,6 +190,17 @@ final class Cluster implements AfterEachCallback {
     return JobServiceGrpc.newBlockingStub(channel()).withDeadlineAfter(30, TimeUnit.SECONDS);
   }
 
+  /** A JobService stub on the peer, over the peer's one channel; each call within 60 s. */
+  JobServiceGrpc.JobServiceBlockingStub jobs(Peer peer) {
+    return JobServiceGrpc.newBlockingStub(peerChannel(peer))
+        .withDeadlineAfter(60, TimeUnit.SECONDS);
+  }
+
+  /** The channel to the peer: one per peer process (a restarted peer is a new peer). */
+  ManagedChannel peerChannel(Peer peer) {
+    return peerChannels.computeIfAbsent(peer, p -> channel(p.target()));
+  }
+
   WorkerServiceGrpc.WorkerServiceBlockingStub workerStub() {
     return WorkerServiceGrpc.newBlockingStub(channel());
   }
@@ -194,6 +210,7 @@ final class Cluster implements AfterEachCallback {
     for (ManagedChannel ch : channels) {
       ch.shutdownNow();
     }
+    peerChannels.clear();
     boolean failed = context.getExecutionException().isPresent();
     for (JvmProcess p : processes) {
       if (p.isAlive()) {

@@ -67,18 +67,13 @@ class ConcurrencyLimitIT {
     return cluster.startPostgresPeer(name, db);
   }
 
-  private JobServiceGrpc.JobServiceBlockingStub jobs(Cluster.Peer peer) {
-    return JobServiceGrpc.newBlockingStub(cluster.channel(peer.target()))
-        .withDeadlineAfter(60, TimeUnit.SECONDS);
-  }
-
   @Test
   void perKeyLimitOfOneHoldsAcrossThreeCoordinatorsAndFourWorkers() throws Exception {
     Cluster.Peer a = coordinator("coordinator-a");
     Cluster.Peer b = coordinator("coordinator-b");
     Cluster.Peer c = coordinator("coordinator-c");
     SetQueueLimitsResponse limited =
-        AdminServiceGrpc.newBlockingStub(cluster.channel(b.target()))
+        AdminServiceGrpc.newBlockingStub(cluster.peerChannel(b))
             .withDeadlineAfter(30, TimeUnit.SECONDS)
             .setQueueLimits(
                 SetQueueLimitsRequest.newBuilder()
@@ -100,7 +95,8 @@ class ConcurrencyLimitIT {
             EnqueueRequest.newBuilder(Jobs.request("sleep", "{\"ms\":" + HANDLER_MILLIS + "}"))
                 .setConcurrencyKey("customer-" + (i % KEYS)));
       }
-      jobs(peers.get(start / 100 % 3))
+      cluster
+          .jobs(peers.get(start / 100 % 3))
           .enqueueBatch(batch.build())
           .getResultsList()
           .forEach(r -> ids.add(r.getJob().getId()));
@@ -111,13 +107,13 @@ class ConcurrencyLimitIT {
     Awaitility.await("all " + JOBS + " jobs succeeded")
         .atMost(Duration.ofSeconds(200))
         .pollInterval(Duration.ofMillis(500))
-        .until(() -> succeeded(jobs(a)) == JOBS);
+        .until(() -> succeeded(cluster.jobs(a)) == JOBS);
     System.out.printf(
         "%d jobs of %d keys (limit 1 per key) done in %d ms%n",
         JOBS, KEYS, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
 
     Map<String, List<Attempt>> attemptsByKey = new HashMap<>();
-    JobServiceGrpc.JobServiceBlockingStub read = jobs(a);
+    JobServiceGrpc.JobServiceBlockingStub read = cluster.jobs(a);
     for (long id : ids) {
       Job job = Jobs.get(read, id);
       assertThat(job.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);

@@ -8,14 +8,12 @@ import io.antrean.proto.v1.Dependency;
 import io.antrean.proto.v1.DependencyFailure;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.Job;
-import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.ListDependenciesRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -50,11 +48,6 @@ class DependenciesIT {
     return cluster.startPostgresPeer(name, db);
   }
 
-  private JobServiceGrpc.JobServiceBlockingStub jobs(Cluster.Peer peer) {
-    return JobServiceGrpc.newBlockingStub(cluster.channel(peer.target()))
-        .withDeadlineAfter(60, TimeUnit.SECONDS);
-  }
-
   private static EnqueueRequest part(String type, String json) {
     return Jobs.request(type, json).toBuilder().setQueue("parts").build();
   }
@@ -71,7 +64,8 @@ class DependenciesIT {
     List<Long> parts = new ArrayList<>();
     for (int i = 0; i < PARTS; i++) {
       parts.add(
-          jobs(a)
+          cluster
+              .jobs(a)
               .enqueue(part("report.build", "{\"pages\":2,\"msPerPage\":" + (20 + 10 * i) + "}"))
               .getJob()
               .getId());
@@ -79,7 +73,8 @@ class DependenciesIT {
     List<Long> merges = new ArrayList<>();
     for (int m = 0; m < PARTS / PER_MERGE; m++) {
       Job merge =
-          jobs(b)
+          cluster
+              .jobs(b)
               .enqueue(
                   Jobs.request("bench.noop", "{}").toBuilder()
                       .setQueue("merges")
@@ -88,9 +83,10 @@ class DependenciesIT {
               .getJob();
       merges.add(merge.getId());
     }
-    long bad = jobs(a).enqueue(part("email.send", "{\"subject\":\"x\"}")).getJob().getId();
+    long bad = cluster.jobs(a).enqueue(part("email.send", "{\"subject\":\"x\"}")).getJob().getId();
     long deadLettered =
-        jobs(b)
+        cluster
+            .jobs(b)
             .enqueue(
                 Jobs.request("bench.noop", "{}").toBuilder()
                     .setQueue("merges")
@@ -101,7 +97,8 @@ class DependenciesIT {
             .getJob()
             .getId();
     long cancelled =
-        jobs(a)
+        cluster
+            .jobs(a)
             .enqueue(
                 Jobs.request("bench.noop", "{}").toBuilder()
                     .setQueue("merges")
@@ -112,7 +109,8 @@ class DependenciesIT {
 
     for (int m = 0; m < merges.size(); m++) {
       List<Long> itsParts = parts.subList(m * PER_MERGE, (m + 1) * PER_MERGE);
-      Job merge = Jobs.awaitState(jobs(a), merges.get(m), JobState.JOB_STATE_SUCCEEDED, WAIT);
+      Job merge =
+          Jobs.awaitState(cluster.jobs(a), merges.get(m), JobState.JOB_STATE_SUCCEEDED, WAIT);
       assertThat(merge.getHistoryList())
           .as("merge %d ran once", merge.getId())
           .singleElement()
@@ -120,14 +118,15 @@ class DependenciesIT {
               run -> {
                 long started = Timestamps.toMicros(run.getLeasedAt());
                 for (long partId : itsParts) {
-                  Job partJob = Jobs.get(jobs(b), partId);
+                  Job partJob = Jobs.get(cluster.jobs(b), partId);
                   assertThat(started)
                       .as("merge %d started after part %d finished", merge.getId(), partId)
                       .isGreaterThanOrEqualTo(Timestamps.toMicros(partJob.getFinishedAt()));
                 }
               });
       List<Dependency> read =
-          jobs(b)
+          cluster
+              .jobs(b)
               .listDependencies(ListDependenciesRequest.newBuilder().setId(merge.getId()).build())
               .getDependenciesList();
       assertThat(read).extracting(Dependency::getId).containsExactlyElementsOf(itsParts);
@@ -139,12 +138,13 @@ class DependenciesIT {
               });
     }
 
-    Jobs.awaitState(jobs(a), bad, JobState.JOB_STATE_FAILED, WAIT);
-    Job dead = Jobs.awaitState(jobs(b), deadLettered, JobState.JOB_STATE_FAILED, WAIT);
+    Jobs.awaitState(cluster.jobs(a), bad, JobState.JOB_STATE_FAILED, WAIT);
+    Job dead = Jobs.awaitState(cluster.jobs(b), deadLettered, JobState.JOB_STATE_FAILED, WAIT);
     assertThat(dead.getLastError()).isEqualTo("DEPENDENCY_FAILED: job " + bad + " ended FAILED");
     assertThat(dead.getHistoryList()).extracting(Attempt::getWorkerId).isEmpty();
     assertThat(
-            Jobs.awaitState(jobs(a), cancelled, JobState.JOB_STATE_CANCELLED, WAIT).getAttempts())
+            Jobs.awaitState(cluster.jobs(a), cancelled, JobState.JOB_STATE_CANCELLED, WAIT)
+                .getAttempts())
         .isZero();
   }
 }

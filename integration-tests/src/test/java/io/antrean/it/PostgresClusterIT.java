@@ -44,11 +44,6 @@ class PostgresClusterIT {
     return cluster.startPostgresPeer(name, db, extra);
   }
 
-  private JobServiceGrpc.JobServiceBlockingStub jobs(Cluster.Peer peer) {
-    return JobServiceGrpc.newBlockingStub(cluster.channel(peer.target()))
-        .withDeadlineAfter(60, TimeUnit.SECONDS);
-  }
-
   @Test
   void threeCoordinatorsAndFourWorkersRunFiveThousandJobsThroughAKillNine() throws Exception {
     Cluster.Peer a = coordinator("coordinator-a");
@@ -59,12 +54,12 @@ class PostgresClusterIT {
       cluster.startWorkerOn(all, "worker-" + i, "--concurrency", "16", "--lease-ttl", "5s");
     }
     List<Long> ids = new ArrayList<>();
-    ids.addAll(Jobs.enqueueMany(jobs(a), 2000, "sleep", "{\"ms\":2}"));
-    ids.addAll(Jobs.enqueueMany(jobs(b), 1500, "sleep", "{\"ms\":2}"));
-    ids.addAll(Jobs.enqueueMany(jobs(c), 1500, "sleep", "{\"ms\":2}"));
+    ids.addAll(Jobs.enqueueMany(cluster.jobs(a), 2000, "sleep", "{\"ms\":2}"));
+    ids.addAll(Jobs.enqueueMany(cluster.jobs(b), 1500, "sleep", "{\"ms\":2}"));
+    ids.addAll(Jobs.enqueueMany(cluster.jobs(c), 1500, "sleep", "{\"ms\":2}"));
     assertThat(ids).hasSize(5000).doesNotHaveDuplicates();
 
-    JobServiceGrpc.JobServiceBlockingStub watch = jobs(a);
+    JobServiceGrpc.JobServiceBlockingStub watch = cluster.jobs(a);
     Awaitility.await("a third of the jobs done")
         .atMost(Duration.ofSeconds(120))
         .pollInterval(Duration.ofMillis(100))
@@ -100,9 +95,9 @@ class PostgresClusterIT {
     Cluster.Peer a = coordinator("coordinator-a", "--sweep-interval", "30s");
     Cluster.Peer b = coordinator("coordinator-b", "--sweep-interval", "30s");
     WorkerServiceGrpc.WorkerServiceBlockingStub onB =
-        WorkerServiceGrpc.newBlockingStub(cluster.channel(b.target()))
+        WorkerServiceGrpc.newBlockingStub(cluster.peerChannel(b))
             .withDeadlineAfter(60, TimeUnit.SECONDS);
-    JobServiceGrpc.JobServiceBlockingStub onA = jobs(a);
+    JobServiceGrpc.JobServiceBlockingStub onA = cluster.jobs(a);
     Jobs.enqueue(onA, "warm-up", "{}");
     onB.lease(
         LeaseRequest.newBuilder().setWorkerId("warm").setWait(Durations.fromSeconds(5)).build());
@@ -132,10 +127,10 @@ class PostgresClusterIT {
   void twoCoordinatorsSweepingTheSameExpiredLeasesTakeEachJobBackOnce() throws Exception {
     Cluster.Peer a = coordinator("coordinator-a", "--sweep-interval", "100ms");
     coordinator("coordinator-b", "--sweep-interval", "100ms");
-    JobServiceGrpc.JobServiceBlockingStub jobs = jobs(a);
+    JobServiceGrpc.JobServiceBlockingStub jobs = cluster.jobs(a);
     List<Long> ids = Jobs.enqueueMany(jobs, 200, "sleep", "{\"ms\":1}");
     WorkerServiceGrpc.WorkerServiceBlockingStub worker =
-        WorkerServiceGrpc.newBlockingStub(cluster.channel(a.target()))
+        WorkerServiceGrpc.newBlockingStub(cluster.peerChannel(a))
             .withDeadlineAfter(60, TimeUnit.SECONDS);
     int leased = 0;
     while (leased < 200) {

@@ -7,7 +7,6 @@ import io.antrean.proto.v1.CreateScheduleRequest;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.GetScheduleRequest;
 import io.antrean.proto.v1.Job;
-import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import io.antrean.proto.v1.MisfirePolicy;
@@ -52,12 +51,7 @@ class ScheduleClusterIT {
   }
 
   private ScheduleServiceGrpc.ScheduleServiceBlockingStub schedules(Cluster.Peer peer) {
-    return ScheduleServiceGrpc.newBlockingStub(cluster.channel(peer.target()))
-        .withDeadlineAfter(30, TimeUnit.SECONDS);
-  }
-
-  private JobServiceGrpc.JobServiceBlockingStub jobs(Cluster.Peer peer) {
-    return JobServiceGrpc.newBlockingStub(cluster.channel(peer.target()))
+    return ScheduleServiceGrpc.newBlockingStub(cluster.peerChannel(peer))
         .withDeadlineAfter(30, TimeUnit.SECONDS);
   }
 
@@ -124,7 +118,8 @@ class ScheduleClusterIT {
     String page = "";
     do {
       ListJobsResponse response =
-          jobs(peer)
+          cluster
+              .jobs(peer)
               .listJobs(
                   ListJobsRequest.newBuilder()
                       .setQueue(QUEUE)
