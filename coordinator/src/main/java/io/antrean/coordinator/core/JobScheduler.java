@@ -15,9 +15,7 @@ import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseClaim;
-import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseRenewal;
-import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.RetryPlanner;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,6 +54,7 @@ public final class JobScheduler {
   private final WorkerReports reports;
   private final CancelWatch cancelWatch;
   private final LeaseTakenBack leaseTakenBack;
+  private final JobLeasing leasing;
 
   /**
    * @param scheduler runs long-poll timeouts and wake-ups of jobs due later; owned by the caller
@@ -88,6 +87,7 @@ public final class JobScheduler {
     this.validator = new EnqueueValidator(settings);
     this.requests = new WorkerRequests(settings);
     this.timers = new LeaseExpiryTimers();
+    this.leasing = new JobLeasing(store, clock, timers, events);
     this.longPoll = new LongPoll(new StoreLeaser(), dispatch, scheduler);
     this.cancelWatch = new CancelWatch(scheduler);
     this.wakeups = new DueWakeups(longPoll::jobsReady, scheduler, clock);
@@ -165,26 +165,7 @@ public final class JobScheduler {
   public CompletableFuture<List<Job>> lease(LeaseCommand command) {
     LeasePlan plan = requests.plan(command);
     Duration wait = requests.wait(command.maxWait());
-    return wait.isZero() ? leaseNow(plan) : longPoll.await(plan, wait);
-  }
-
-  private CompletableFuture<List<Job>> leaseNow(LeasePlan plan) {
-    Instant now = clock.instant();
-    LeaseSpec spec =
-        new LeaseSpec(
-            plan.workerId(), plan.queue(), plan.types(), plan.maxJobs(), now.plus(plan.ttl()));
-    return store
-        .leaseAsync(spec, now)
-        .thenApply(
-            jobs -> {
-              for (Job job : jobs) {
-                timers.track(
-                    new LeaseRef(job.id(), job.lease().fencingToken(), job.lease().expiresAt()),
-                    now);
-                events.onLeased(job, now);
-              }
-              return jobs;
-            });
+    return wait.isZero() ? leasing.leaseNow(plan) : longPoll.await(plan, wait);
   }
 
   /** Extends every lease a worker holds; answers per lease. */
@@ -236,6 +217,26 @@ public final class JobScheduler {
   public CompletableFuture<List<CompletionOutcome>> completeAll(
       String workerId, List<Completion> items) {
     return reports.completeAll(workerId, items);
+  }
+
+  /**
+   * {@link #completeAll}, then, once its items are durable, a lease of {@code next} that does not
+   * wait: a worker refills the slots of its finished jobs in the same call. A lease that fails then
+   * answers no jobs, so the outcomes still reach the worker.
+   *
+   * @param next its worker id empty or {@code workerId}, its wait null or zero
+   * @throws ValidationException for bad items or a bad {@code next} (fields under {@code
+   *     lease_next.}), at once, before anything is stored
+   */
+  public CompletableFuture<CompletionsAndLeases> completeAllThenLease(
+      String workerId, List<Completion> items, LeaseCommand next) {
+    LeasePlan plan = requests.planNext(workerId, next);
+    return completeAll(workerId, items)
+        .thenCompose(
+            outcomes ->
+                leasing
+                    .leaseNowOrNone(plan)
+                    .thenApply(jobs -> new CompletionsAndLeases(outcomes, jobs)));
   }
 
   /** Records a failed attempt; the job is retried later or dead-lettered. */
@@ -377,7 +378,7 @@ public final class JobScheduler {
   private final class StoreLeaser implements LongPoll.Leaser {
     @Override
     public CompletableFuture<List<Job>> lease(LeasePlan plan) {
-      return leaseNow(plan);
+      return leasing.leaseNow(plan);
     }
 
     @Override

@@ -47,6 +47,39 @@ final class WorkerRequests {
         c.workerId(), queue, new HashSet<>(c.types()), Math.max(1, c.maxJobs()), ttl(c.leaseTtl()));
   }
 
+  /**
+   * The lease a CompleteBatch asks for after its items ({@code lease_next}): {@link #plan}'s
+   * checks, its worker id left empty or the batch's, and no wait, every field named under {@code
+   * lease_next.}.
+   *
+   * @throws ValidationException listing every fault, before anything is stored
+   */
+  LeasePlan planNext(String batchWorkerId, LeaseCommand c) {
+    LeaseCommand next =
+        c.workerId().isEmpty()
+            ? new LeaseCommand(
+                batchWorkerId, c.queue(), c.types(), c.maxJobs(), c.leaseTtl(), c.maxWait())
+            : c;
+    new Violations()
+        .check(
+            next.workerId().equals(batchWorkerId),
+            "lease_next.worker_id",
+            "must be empty or the batch's worker_id")
+        .check(
+            c.maxWait() == null || c.maxWait().isZero(),
+            "lease_next.wait",
+            "must be unset or zero: the lease of a CompleteBatch never waits")
+        .throwIfAny();
+    try {
+      return plan(next);
+    } catch (ValidationException e) {
+      throw new ValidationException(
+          e.violations().stream()
+              .map(v -> new FieldViolation("lease_next." + v.field(), v.description()))
+              .toList());
+    }
+  }
+
   /** The long-poll wait: the default when none was asked for, capped. */
   Duration wait(@Nullable Duration requested) {
     Duration wait = requested == null ? settings.defaultLeaseWait() : requested;

@@ -4,6 +4,7 @@ import io.antrean.coordinator.api.CallerIdentity;
 import io.antrean.coordinator.api.JobMapper;
 import io.antrean.coordinator.api.ProtoTime;
 import io.antrean.coordinator.api.WorkerMapper;
+import io.antrean.coordinator.core.CompletionsAndLeases;
 import io.antrean.coordinator.core.HeldHeartbeat;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.LeaseCommand;
@@ -216,6 +217,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   @Override
   public void completeBatch(
       CompleteBatchRequest request, StreamObserver<CompleteBatchResponse> observer) {
+    String workerId = CallerIdentity.workerId(request.getWorkerId());
     Unary.answerAsync(
         observer,
         () -> {
@@ -230,20 +232,59 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                     i.getResult().toByteArray(),
                     emptyToNull(i.getResultContentType())));
           }
-          return scheduler
-              .completeAll(CallerIdentity.workerId(request.getWorkerId()), completions)
-              .whenComplete(
-                  (o, e) ->
-                      reported(CallerIdentity.workerId(request.getWorkerId()), completions.size()))
-              .thenApply(GrpcWorkerService::completeBatchResponse);
+          if (!request.hasLeaseNext()) {
+            return scheduler
+                .completeAll(workerId, completions)
+                .whenComplete((o, e) -> reported(workerId, completions.size()))
+                .thenApply(o -> completeBatchResponse(o, List.of()));
+          }
+          return completeThenLease(workerId, completions, request.getLeaseNext());
         });
   }
 
-  private static CompleteBatchResponse completeBatchResponse(List<CompletionOutcome> outcomes) {
+  /** A CompleteBatch with lease_next: its items, then a lease that does not wait. */
+  private CompletableFuture<CompleteBatchResponse> completeThenLease(
+      String workerId, List<Completion> completions, LeaseRequest next) {
+    LeaseCommand command =
+        new LeaseCommand(
+            next.getWorkerId().isEmpty() ? "" : CallerIdentity.workerId(next.getWorkerId()),
+            next.getQueue(),
+            next.getTypesList(),
+            next.getMaxJobs(),
+            next.hasLeaseTtl()
+                ? ProtoTime.requestDuration(next.getLeaseTtl(), "lease_next.lease_ttl")
+                : null,
+            next.hasWait() ? ProtoTime.requestDuration(next.getWait(), "lease_next.wait") : null);
+    WorkerIdentity identity = WorkerMapper.identity(next.hasWorker(), next.getWorker());
+    CompletableFuture<CompletionsAndLeases> answer =
+        scheduler.completeAllThenLease(workerId, completions, command);
+    boolean known = WorkerIds.problem(workerId) == null;
+    if (known) {
+      workers.leaseStarted(
+          workerId,
+          identity,
+          next.getQueue().isEmpty() ? "default" : next.getQueue(),
+          next.getTypesList(),
+          clock.instant());
+    }
+    return answer
+        .whenComplete(
+            (a, e) -> {
+              reported(workerId, completions.size());
+              if (known) {
+                workers.leaseEnded(workerId, e == null ? a.leased().size() : 0, clock.instant());
+              }
+            })
+        .thenApply(a -> completeBatchResponse(a.outcomes(), a.leased()));
+  }
+
+  private static CompleteBatchResponse completeBatchResponse(
+      List<CompletionOutcome> outcomes, List<Job> leased) {
     CompleteBatchResponse.Builder b = CompleteBatchResponse.newBuilder();
     for (CompletionOutcome o : outcomes) {
       b.addOutcomesBuilder().setJobId(o.jobId()).setStatus(completeStatus(o.status()));
     }
+    leased.forEach(j -> b.addLeasedJobs(JobMapper.leasedJob(j)));
     return b.build();
   }
 

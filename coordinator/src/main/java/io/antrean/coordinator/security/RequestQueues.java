@@ -1,5 +1,6 @@
 package io.antrean.coordinator.security;
 
+import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CreateScheduleRequest;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueRequest;
@@ -19,7 +20,8 @@ import java.util.List;
 /**
  * The queues a request names, for the per-queue part of authorization. A name left empty where the
  * protocol reads it as {@code default} is {@code default}; a filter left empty, which means every
- * queue, is {@link AccessPolicy#ALL_QUEUES}. Requests that name a job by id name no queue.
+ * queue, is {@link AccessPolicy#ALL_QUEUES}. Requests that name a job by id name no queue, but a
+ * CompleteBatch that leases after its items names the queue of that lease.
  */
 public final class RequestQueues {
   private static final String DEFAULT = "default";
@@ -44,6 +46,9 @@ public final class RequestQueues {
     }
     if (request instanceof LeaseRequest r) {
       return List.of(orDefault(r.getQueue()));
+    }
+    if (request instanceof CompleteBatchRequest r && r.hasLeaseNext()) {
+      return List.of(orDefault(r.getLeaseNext().getQueue()));
     }
     if (request instanceof PauseQueueRequest r) {
       return List.of(orDefault(r.getQueue()));

@@ -3,6 +3,8 @@ package io.antrean.worker.internal;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.CompleteOutcome;
+import io.antrean.proto.v1.Job;
+import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceBlockingStub;
 import io.antrean.worker.Ticker;
 import io.grpc.Status;
@@ -11,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,28 +64,41 @@ final class CompleteBatchSender {
   }
 
   /**
+   * What became of a batch.
+   *
+   * @param forUnary the completions to send with unary Complete because the coordinator does not
+   *     implement CompleteBatch; empty otherwise
+   * @param leased the jobs the answer leased for {@code lease_next}; empty without one
+   * @param receivedNanos the ticker's reading when the answer arrived
+   */
+  record Sent(List<PendingCompletion> forUnary, List<Job> leased, long receivedNanos) {
+    static final Sent NOTHING = new Sent(List.of(), List.of(), 0);
+  }
+
+  /**
    * Sends {@code batch} until it is answered or given up; the caller settles every job of it
    * afterwards, whatever happened.
    *
    * @param batch 1 to {@value #MAX_ITEMS} completions of distinct jobs
-   * @return the completions to send with unary Complete because the coordinator does not implement
-   *     CompleteBatch; empty otherwise
+   * @param leaseNext the lease to ask for in the same call ({@link SlotRefill}), or null
    */
-  List<PendingCompletion> send(List<PendingCompletion> batch) {
+  Sent send(List<PendingCompletion> batch, @Nullable LeaseRequest leaseNext) {
     Backoff backoff = new Backoff(OutcomeReporter.RETRY_INITIAL, OutcomeReporter.RETRY_MAX);
     List<PendingCompletion> items = batch;
     while (true) {
       items = stillHeld(items);
       if (items.isEmpty()) {
-        return List.of();
+        return Sent.NOTHING;
       }
       try {
-        judge(items, call(items));
-        return List.of();
+        CompleteBatchResponse response = call(items, leaseNext);
+        long receivedNanos = ticker.nanos();
+        judge(items, response);
+        return new Sent(List.of(), response.getLeasedJobsList(), receivedNanos);
       } catch (StatusRuntimeException e) {
         Status status = e.getStatus();
         if (status.getCode() == Status.Code.UNIMPLEMENTED) {
-          return items;
+          return new Sent(items, List.of(), 0);
         }
         if (!OutcomeReporter.isRetryable(e)) {
           log.warn(
@@ -90,7 +106,7 @@ final class CompleteBatchSender {
               items.size(),
               items.get(0).lease().jobId(),
               StatusText.of(status));
-          return List.of();
+          return Sent.NOTHING;
         }
         Duration delay = OverloadHint.delay(backoff, e);
         log.debug(
@@ -104,7 +120,7 @@ final class CompleteBatchSender {
                   + " unreachable",
               items.size(),
               items.get(0).lease().jobId());
-          return List.of();
+          return Sent.NOTHING;
         }
       }
     }
@@ -126,10 +142,14 @@ final class CompleteBatchSender {
     return held.size() == items.size() ? items : held;
   }
 
-  private CompleteBatchResponse call(List<PendingCompletion> items) {
+  private CompleteBatchResponse call(
+      List<PendingCompletion> items, @Nullable LeaseRequest leaseNext) {
     long now = ticker.nanos();
     long longestRemaining = 0;
     CompleteBatchRequest.Builder request = CompleteBatchRequest.newBuilder().setWorkerId(workerId);
+    if (leaseNext != null) {
+      request.setLeaseNext(leaseNext);
+    }
     for (PendingCompletion item : items) {
       longestRemaining = Math.max(longestRemaining, item.lease().remainingNanos(now));
       request.addItems(item.item());

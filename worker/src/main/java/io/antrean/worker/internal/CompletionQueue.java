@@ -1,12 +1,14 @@
 package io.antrean.worker.internal;
 
 import io.antrean.proto.v1.CompleteItem;
+import io.antrean.proto.v1.LeaseRequest;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import javax.annotation.Nullable;
 import javax.annotation.concurrent.GuardedBy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * and the handler thread moves on; one sending thread sends everything pending (up to {@value
  * CompleteBatchSender#MAX_ITEMS} jobs, never one job twice) whenever no CompleteBatch is in flight,
  * and when the answer comes sends what gathered meanwhile. There is no timer: a lone completion
- * goes out at once, and under load a batch holds what finished during one round trip.
+ * goes out at once, and under load a batch holds what finished during one round trip. With a {@link
+ * SlotRefill}, each batch also leases jobs for the slots its jobs free.
  *
  * <p>A job is {@linkplain JobSettler settled} (lease dropped, slot freed) only once its item has
  * been answered or given up, so until then heartbeats carry it and shutdown waits for it.
@@ -34,6 +37,7 @@ final class CompletionQueue {
   private final CompleteBatchSender sender;
   private final OutcomeReporter reporter;
   private final JobSettler settler;
+  @Nullable private final SlotRefill refill;
   private final Thread thread;
   private final Object lock = new Object();
 
@@ -47,9 +51,22 @@ final class CompletionQueue {
   private volatile boolean unaryOnly;
 
   CompletionQueue(CompleteBatchSender sender, OutcomeReporter reporter, JobSettler settler) {
+    this(sender, reporter, settler, null);
+  }
+
+  /**
+   * @param refill refills the slots of each batch's jobs in the same call, or null to leave every
+   *     lease to the poll loop
+   */
+  CompletionQueue(
+      CompleteBatchSender sender,
+      OutcomeReporter reporter,
+      JobSettler settler,
+      @Nullable SlotRefill refill) {
     this.sender = sender;
     this.reporter = reporter;
     this.settler = settler;
+    this.refill = refill;
     this.thread = new WorkerThreads("completer").newThread(WorkerThreads.guarded(this::run));
   }
 
@@ -120,22 +137,39 @@ final class CompletionQueue {
       if (batch.isEmpty()) {
         break;
       }
+      LeaseRequest leaseNext = refill == null || unaryOnly ? null : refill.request(batch.size());
+      CompleteBatchSender.Sent sent = CompleteBatchSender.Sent.NOTHING;
+      int refilled = 0;
       try {
-        report(batch);
+        sent = report(batch, leaseNext);
+        refilled =
+            leaseNext == null ? 0 : SlotRefill.accepted(sent.leased(), leaseNext.getMaxJobs());
       } catch (RuntimeException e) {
         WorkerThreads.reportUncaught(e);
       } finally {
-        settler.settleAll(batch.stream().map(PendingCompletion::lease).toList());
+        settler.settleAll(batch.stream().map(PendingCompletion::lease).toList(), refilled);
+      }
+      if (refilled > 0) {
+        try {
+          refill.dispatch(sent.leased(), leaseNext.getMaxJobs(), sent.receivedNanos());
+        } catch (RuntimeException e) {
+          WorkerThreads.reportUncaught(e);
+        }
       }
     }
     settleUnsent();
     log.debug("completion sender stopped");
   }
 
-  private void report(List<PendingCompletion> batch) {
-    List<PendingCompletion> unary = unaryOnly ? batch : sender.send(batch);
+  private CompleteBatchSender.Sent report(
+      List<PendingCompletion> batch, @Nullable LeaseRequest leaseNext) {
+    CompleteBatchSender.Sent sent =
+        unaryOnly
+            ? new CompleteBatchSender.Sent(batch, List.of(), 0)
+            : sender.send(batch, leaseNext);
+    List<PendingCompletion> unary = sent.forUnary();
     if (unary.isEmpty()) {
-      return;
+      return sent;
     }
     if (!unaryOnly) {
       unaryOnly = true;
@@ -146,6 +180,7 @@ final class CompletionQueue {
     for (PendingCompletion completion : unary) {
       reporter.complete(completion.lease(), completion.item());
     }
+    return sent;
   }
 
   /**

@@ -29,10 +29,22 @@ final class JobSettler {
    * of them in one Lease.
    */
   void settleAll(List<HeldLease> settled) {
+    settleAll(settled, 0);
+  }
+
+  /**
+   * Settles several jobs and keeps {@code kept} of their slots out of the pool, for jobs that take
+   * them over at once ({@link SlotRefill}); the others come back together.
+   */
+  void settleAll(List<HeldLease> settled, int kept) {
+    if (kept < 0 || kept > settled.size()) {
+      throw new IllegalArgumentException(
+          "kept must be between 0 and " + settled.size() + ": " + kept);
+    }
     if (settled.isEmpty()) {
       return;
     }
     leases.removeAll(settled);
-    slots.release(settled.size());
+    slots.release(settled.size() - kept);
   }
 }

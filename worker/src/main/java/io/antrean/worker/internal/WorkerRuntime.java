@@ -88,7 +88,12 @@ public final class WorkerRuntime {
                 settings.rpcTimeout(),
                 reporter),
             reporter,
-            settler);
+            settler,
+            new SlotRefill(
+                leaseTemplate(settings),
+                () -> state.get() == State.RUNNING,
+                this::dispatch,
+                slots));
     this.runner =
         new JobRunner(
             settings.handlers(),

@@ -56,6 +56,9 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   private final AtomicLong tokens;
   private final AtomicInteger outstanding = new AtomicInteger();
 
+  /** The most jobs leased and not yet answered at any moment, through either way of leasing. */
+  public final AtomicInteger maxOutstanding = new AtomicInteger();
+
   public final List<LeaseRequest> leases = new CopyOnWriteArrayList<>();
   public final List<Long> leaseNanos = new CopyOnWriteArrayList<>();
   public final List<Integer> outstandingAtLease = new CopyOnWriteArrayList<>();
@@ -115,6 +118,15 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
    * so a test can hold a batch in flight.
    */
   public volatile CountDownLatch completeBatchGate;
+
+  /**
+   * False plays a coordinator older than {@code lease_next}: a CompleteBatch's lease_next is
+   * ignored and its answer carries no leased jobs.
+   */
+  public volatile boolean leaseNextImplemented = true;
+
+  /** The jobs leased through CompleteBatch's lease_next so far. */
+  public final AtomicInteger leasedAfterComplete = new AtomicInteger();
 
   /** When set, every heartbeat fails with it. */
   public volatile Status heartbeatError;
@@ -195,7 +207,7 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
     for (Job job : jobs) {
       response.addJobs(withLease(job, request.getWorkerId()));
     }
-    outstanding.addAndGet(jobs.size());
+    maxOutstanding.accumulateAndGet(outstanding.addAndGet(jobs.size()), Math::max);
     answer.onNext(response.build());
     answer.onCompleted();
   }
@@ -326,6 +338,15 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
       response.addOutcomes(
           CompleteOutcome.newBuilder().setJobId(item.getJobId()).setStatus(status));
     }
+    if (leaseNextImplemented && request.hasLeaseNext()) {
+      List<Job> jobs = new ArrayList<>();
+      pending.drainTo(jobs, Math.max(1, request.getLeaseNext().getMaxJobs()));
+      for (Job job : jobs) {
+        response.addLeasedJobs(withLease(job, request.getWorkerId()));
+      }
+      maxOutstanding.accumulateAndGet(outstanding.addAndGet(jobs.size()), Math::max);
+      leasedAfterComplete.addAndGet(jobs.size());
+    }
     answer.onNext(response.build());
     answer.onCompleted();
   }
@@ -337,6 +358,12 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
     }
     if (request.getItemsCount() < 1 || request.getItemsCount() > 1000) {
       return "items must number 1 to 1000: " + request.getItemsCount();
+    }
+    if (request.hasLeaseNext() && request.getLeaseNext().hasWait()) {
+      LeaseRequest next = request.getLeaseNext();
+      if (next.getWait().getSeconds() != 0 || next.getWait().getNanos() != 0) {
+        return "lease_next.wait must be unset or zero";
+      }
     }
     Set<Long> jobIds = new HashSet<>();
     for (CompleteItem item : request.getItemsList()) {
