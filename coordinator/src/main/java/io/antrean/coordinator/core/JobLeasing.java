@@ -1,6 +1,7 @@
 package io.antrean.coordinator.core;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseRef;
 import io.antrean.coordinator.store.LeaseSpec;
@@ -54,10 +55,25 @@ final class JobLeasing {
   }
 
   /**
-   * {@link #leaseNow}, answering no jobs where it fails: for a lease that rides on another call,
-   * whose own answer must still get through. The worker's own Lease then meets the trouble.
+   * A lease that rides on a CompleteBatch: served once {@code judged}'s items are stored, and
+   * answering no jobs where it fails, so that the outcomes still get through (the worker's own
+   * Lease then meets the trouble). A store that runs its writes one at a time in submission order
+   * ({@link JobStore#writesInSubmissionOrder}) gets the lease at once, behind the items, so both
+   * share one commit; any other store gets it after the items are durable.
+   *
+   * @param judged the items' outcomes, their write already submitted
    */
-  CompletableFuture<List<Job>> leaseNowOrNone(LeasePlan plan) {
+  CompletableFuture<CompletionsAndLeases> leaseAfter(
+      CompletableFuture<List<CompletionOutcome>> judged, LeasePlan plan) {
+    if (store.writesInSubmissionOrder()) {
+      return judged.thenCombine(leaseNowOrNone(plan), CompletionsAndLeases::new);
+    }
+    return judged.thenCompose(
+        outcomes ->
+            leaseNowOrNone(plan).thenApply(jobs -> new CompletionsAndLeases(outcomes, jobs)));
+  }
+
+  private CompletableFuture<List<Job>> leaseNowOrNone(LeasePlan plan) {
     return leaseNow(plan)
         .exceptionally(
             e -> {

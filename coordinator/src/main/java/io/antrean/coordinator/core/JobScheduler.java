@@ -231,12 +231,7 @@ public final class JobScheduler {
   public CompletableFuture<CompletionsAndLeases> completeAllThenLease(
       String workerId, List<Completion> items, LeaseCommand next) {
     LeasePlan plan = requests.planNext(workerId, next);
-    return completeAll(workerId, items)
-        .thenCompose(
-            outcomes ->
-                leasing
-                    .leaseNowOrNone(plan)
-                    .thenApply(jobs -> new CompletionsAndLeases(outcomes, jobs)));
+    return leasing.leaseAfter(completeAll(workerId, items), plan);
   }
 
   /** Records a failed attempt; the job is retried later or dead-lettered. */

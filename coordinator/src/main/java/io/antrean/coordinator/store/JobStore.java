@@ -171,6 +171,15 @@ public interface JobStore extends AutoCloseable {
   }
 
   /**
+   * Whether the {@code ...Async} writes run one at a time in the order they were submitted, each
+   * seeing the changes of those before it (SQLite's single writer), so a write may be submitted
+   * behind another without waiting for that one to be durable. False unless the store says so.
+   */
+  default boolean writesInSubmissionOrder() {
+    return false;
+  }
+
+  /**
    * Records a failed attempt. The planner decides, from the job as it stands inside the same atomic
    * change, whether and when it runs again: PENDING at that time (at the tail of its priority), or
    * FAILED. {@code last_error} becomes "errorType: message" (or whichever of the two is set). A job

@@ -192,6 +192,12 @@ public final class SqliteJobStore extends JdbcJobStore {
     return true;
   }
 
+  /** True: one writer thread runs every write in the order it was submitted. */
+  @Override
+  public boolean writesInSubmissionOrder() {
+    return true;
+  }
+
   /**
    * Lets the writer finish what is queued, then closes every connection and unlocks the data
    * directory.

@@ -63,7 +63,7 @@ public final class TestPostgres
    * Options for a schema of the test's own: migrated, with empty tables (the schema's first store
    * migrates it; later ones find it up to date).
    */
-  PostgresOptions freshSchema() {
+  public PostgresOptions freshSchema() {
     String schema = server().takeSchema();
     (inTest ? schemasOfTheTest : schemasOfTheClass).add(schema);
     return server().options(schema);
