@@ -23,7 +23,8 @@
 #                                              too, into coordinator.collapsed when it stops;
 #                                              the first worker likewise into worker-1.collapsed),
 #                                              WORKER_JAVA_OPTS (JVM options of the workers only),
-#                                              COORDINATOR_JAVA_OPTS (of the coordinator only)
+#                                              COORDINATOR_JAVA_OPTS (of the coordinator only).
+# Also prints the Lease and CompleteBatch calls per job of the measured runs (from /metrics).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=coordinator.sh
@@ -54,6 +55,13 @@ thread_ticks() { # "name ticks" per thread of PID $1 (pool numbers dropped, summ
       awk -F'|' '{ split($2, f, " "); name = $1; gsub(/[-#]?[0-9]+$/, "", name); print name "|" f[11] + f[12] }' ||
       true # a thread that ended since the glob
   done | awk -F'|' '{ t[$1] += $2 } END { for (n in t) print n "|" t[n] }' | sort
+}
+
+worker_calls() { # Lease and CompleteBatch calls the coordinator has answered so far, from /metrics
+  local port
+  port=$(sed -n 's/.*HttpApiServer - HTTP API.* listening on [0-9.]*:\([0-9]*\) .*/\1/p' "$out/coordinator.log" | head -1)
+  curl -s "http://127.0.0.1:$port/metrics" |
+    awk '/^antrean_rpc_duration_seconds_count/ && /WorkerService\/(Lease|CompleteBatch)"/ { s += $2 } END { print s + 0 }'
 }
 
 pids=()
@@ -100,6 +108,7 @@ bench() {
 
 warm >"$out/warm.json"
 declare -A before before_switches
+calls_before=$(worker_calls)
 for pid in "$coordinator" "${worker_pids[@]}"; do
   before[$pid]=$(cpu_ticks "$pid")
   before_switches[$pid]=$(switches "$pid")
@@ -141,6 +150,7 @@ for r in $(seq 1 "$rounds"); do
 done
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 declare -A after after_switches
+calls_after=$(worker_calls)
 for pid in "$coordinator" "${worker_pids[@]}"; do
   after[$pid]=$(cpu_ticks "$pid")
   after_switches[$pid]=$(switches "$pid")
@@ -169,6 +179,7 @@ for pid in "${worker_pids[@]}"; do
   i=$((i + 1))
 done
 echo "all three processes: $(per_job "$total") us CPU per job"
+echo "Lease and CompleteBatch calls per job: $(echo "scale=3; ($calls_after - $calls_before) / $ran" | bc)"
 # A thread that blocks and is woken again is a voluntary switch: one per thread hand-off.
 for pid in "$coordinator" "${worker_pids[@]}"; do
   read -r v0 n0 <<<"${before_switches[$pid]}"

@@ -1,11 +1,8 @@
 package io.antrean.coordinator.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
-import com.google.rpc.BadRequest;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteItem;
 import io.antrean.proto.v1.CompleteStatus;
@@ -16,8 +13,6 @@ import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -141,18 +136,8 @@ class CompleteBatchTest {
     assertThat(state(leased.get(0).getId())).isEqualTo(JobState.JOB_STATE_RUNNING);
   }
 
-  private List<String> violatedFields(CompleteBatchRequest request) throws Exception {
-    StatusRuntimeException e =
-        catchThrowableOfType(StatusRuntimeException.class, () -> workers.completeBatch(request));
-    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-    for (Any any : io.grpc.protobuf.StatusProto.fromThrowable(e).getDetailsList()) {
-      if (any.is(BadRequest.class)) {
-        return any.unpack(BadRequest.class).getFieldViolationsList().stream()
-            .map(BadRequest.FieldViolation::getField)
-            .toList();
-      }
-    }
-    throw new AssertionError("no BadRequest in " + e);
+  private List<String> violatedFields(CompleteBatchRequest request) {
+    return ViolatedFields.of(() -> workers.completeBatch(request));
   }
 
   @Test

@@ -1,11 +1,8 @@
 package io.antrean.coordinator.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
-import com.google.rpc.BadRequest;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.CompleteItem;
@@ -19,8 +16,6 @@ import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.PauseQueueRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -191,17 +186,7 @@ class CompleteThenLeaseTest {
     assertThat(answer.getLeasedJobsList()).extracting(Job::getId).containsExactly(pending);
   }
 
-  private List<String> violatedFields(CompleteBatchRequest request) throws Exception {
-    StatusRuntimeException e =
-        catchThrowableOfType(StatusRuntimeException.class, () -> workers.completeBatch(request));
-    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-    for (Any any : io.grpc.protobuf.StatusProto.fromThrowable(e).getDetailsList()) {
-      if (any.is(BadRequest.class)) {
-        return any.unpack(BadRequest.class).getFieldViolationsList().stream()
-            .map(BadRequest.FieldViolation::getField)
-            .toList();
-      }
-    }
-    throw new AssertionError("no BadRequest in " + e);
+  private List<String> violatedFields(CompleteBatchRequest request) {
+    return ViolatedFields.of(() -> workers.completeBatch(request));
   }
 }

@@ -7,7 +7,6 @@ import com.google.common.util.concurrent.ListenableFuture;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Duration;
-import com.google.rpc.BadRequest;
 import com.google.rpc.ErrorInfo;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.Dependency;
@@ -144,12 +143,12 @@ class DependenciesTest {
   void moreThanAHundredDependenciesAreInvalidArgumentNamingTheField() throws Exception {
     Long[] ids = LongStream.rangeClosed(1, 101).boxed().toArray(Long[]::new);
 
-    assertThat(violatedFields(() -> jobs.enqueue(request("merge", "m", ids).build())))
+    assertThat(ViolatedFields.of(() -> jobs.enqueue(request("merge", "m", ids).build())))
         .containsExactly("depends_on");
-    assertThat(violatedFields(() -> jobs.enqueue(request("merge", "m", -4L).build())))
+    assertThat(ViolatedFields.of(() -> jobs.enqueue(request("merge", "m", -4L).build())))
         .containsExactly("depends_on");
     assertThat(
-            violatedFields(
+            ViolatedFields.of(
                 () ->
                     jobs.enqueueBatch(
                         EnqueueBatchRequest.newBuilder()
@@ -205,18 +204,5 @@ class DependenciesTest {
       throw new AssertionError(bad);
     }
     throw new AssertionError("no ErrorInfo in " + e);
-  }
-
-  private static List<String> violatedFields(Runnable call) throws Exception {
-    StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class, call::run);
-    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-    for (Any any : StatusProto.fromThrowable(e).getDetailsList()) {
-      if (any.is(BadRequest.class)) {
-        return any.unpack(BadRequest.class).getFieldViolationsList().stream()
-            .map(BadRequest.FieldViolation::getField)
-            .toList();
-      }
-    }
-    throw new AssertionError("no BadRequest in " + e);
   }
 }

@@ -1,13 +1,10 @@
 package io.antrean.coordinator.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.google.common.util.concurrent.ListenableFuture;
-import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Duration;
-import com.google.rpc.BadRequest;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.EnqueueRequest;
@@ -22,10 +19,7 @@ import io.antrean.proto.v1.QueueLimits;
 import io.antrean.proto.v1.RateLimit;
 import io.antrean.proto.v1.SetQueueLimitsRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -175,9 +169,9 @@ class QueueLimitsTest {
 
   @Test
   void negativeLimitsAndABadQueueAreInvalidArgumentWithTheirFields() throws Exception {
-    assertThat(violatedFields(() -> setLimits("default", -1, -2)))
+    assertThat(ViolatedFields.of(() -> setLimits("default", -1, -2)))
         .containsExactly("max_running", "max_running_per_key");
-    assertThat(violatedFields(() -> setLimits("no spaces", 1, 1))).containsExactly("queue");
+    assertThat(ViolatedFields.of(() -> setLimits("no spaces", 1, 1))).containsExactly("queue");
   }
 
   @Test
@@ -200,7 +194,7 @@ class QueueLimitsTest {
     assertThat(set.getLimits().getRatePerKey()).isEqualTo(tenPerSecond);
 
     assertThat(
-            violatedFields(
+            ViolatedFields.of(
                 () ->
                     admin.setQueueLimits(
                         SetQueueLimitsRequest.newBuilder()
@@ -216,19 +210,7 @@ class QueueLimitsTest {
 
   @Test
   void aTooLongConcurrencyKeyIsInvalidArgument() throws Exception {
-    assertThat(violatedFields(() -> enqueue("k".repeat(257)))).containsExactly("concurrency_key");
-  }
-
-  private static List<String> violatedFields(Runnable call) throws Exception {
-    StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class, call::run);
-    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-    for (Any any : io.grpc.protobuf.StatusProto.fromThrowable(e).getDetailsList()) {
-      if (any.is(BadRequest.class)) {
-        return any.unpack(BadRequest.class).getFieldViolationsList().stream()
-            .map(BadRequest.FieldViolation::getField)
-            .toList();
-      }
-    }
-    throw new AssertionError("no BadRequest in " + e);
+    assertThat(ViolatedFields.of(() -> enqueue("k".repeat(257))))
+        .containsExactly("concurrency_key");
   }
 }

@@ -2,11 +2,9 @@ package io.antrean.coordinator.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Duration;
 import com.google.protobuf.Timestamp;
-import com.google.rpc.BadRequest;
 import io.antrean.proto.v1.DeadLetterFilter;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueRequest;
@@ -26,9 +24,6 @@ import io.antrean.proto.v1.RedriveDeadLettersRequest;
 import io.antrean.proto.v1.RetryPolicy;
 import io.antrean.proto.v1.WorkerInfo;
 import io.antrean.proto.v1.WorkerServiceGrpc;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
-import io.grpc.protobuf.StatusProto;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -92,17 +87,19 @@ class TimeRangesOverGrpcTest {
             b -> b.setRunAt(at(now() - 30 * 24 * 3600)));
     for (UnaryOperator<EnqueueRequest.Builder> change : bad) {
       EnqueueRequest request = change.apply(job()).build();
-      assertThat(violatedFields(() -> jobs.enqueue(request)))
+      assertThat(ViolatedFields.of(() -> jobs.enqueue(request)))
           .as("%s", request.getRunAt())
           .containsExactly("run_at");
     }
-    assertThat(violatedFields(() -> jobs.enqueue(job().setDelay(seconds(Long.MAX_VALUE)).build())))
+    assertThat(
+            ViolatedFields.of(() -> jobs.enqueue(job().setDelay(seconds(Long.MAX_VALUE)).build())))
         .containsExactly("delay");
     assertThat(
-            violatedFields(() -> jobs.enqueue(job().setDelay(seconds(315_576_000_000L)).build())))
+            ViolatedFields.of(
+                () -> jobs.enqueue(job().setDelay(seconds(315_576_000_000L)).build())))
         .containsExactly("delay");
     assertThat(
-            violatedFields(
+            ViolatedFields.of(
                 () ->
                     jobs.enqueue(
                         job().setDelay(Duration.newBuilder().setNanos(2_000_000_000)).build())))
@@ -118,21 +115,21 @@ class TimeRangesOverGrpcTest {
             .setMaxBackoff(seconds(10_000_000_000L))
             .setBackoffMultiplier(1e308)
             .build();
-    assertThat(violatedFields(() -> jobs.enqueue(job().setRetryPolicy(policy).build())))
+    assertThat(ViolatedFields.of(() -> jobs.enqueue(job().setRetryPolicy(policy).build())))
         .containsExactlyInAnyOrder(
             "retry_policy.initial_backoff",
             "retry_policy.max_backoff",
             "retry_policy.backoff_multiplier");
     RetryPolicy overflowing =
         RetryPolicy.newBuilder().setMaxBackoff(seconds(Long.MAX_VALUE)).build();
-    assertThat(violatedFields(() -> jobs.enqueue(job().setRetryPolicy(overflowing).build())))
+    assertThat(ViolatedFields.of(() -> jobs.enqueue(job().setRetryPolicy(overflowing).build())))
         .containsExactly("retry_policy.max_backoff");
     EnqueueBatchRequest batch =
         EnqueueBatchRequest.newBuilder()
             .addJobs(job())
             .addJobs(job().setRunAt(at(Long.MAX_VALUE)))
             .build();
-    assertThat(violatedFields(() -> jobs.enqueueBatch(batch))).containsExactly("jobs[1].run_at");
+    assertThat(ViolatedFields.of(() -> jobs.enqueueBatch(batch))).containsExactly("jobs[1].run_at");
     assertThat(jobs.listJobs(ListJobsRequest.getDefaultInstance()).getJobsList()).isEmpty();
   }
 
@@ -143,7 +140,7 @@ class TimeRangesOverGrpcTest {
     DeadLetterFilter before =
         DeadLetterFilter.newBuilder().setFailedBefore(at(-10_000_000_000_000L)).build();
     assertThat(
-            violatedFields(
+            ViolatedFields.of(
                 () ->
                     server
                         .admin()
@@ -151,7 +148,7 @@ class TimeRangesOverGrpcTest {
                             ListDeadLettersRequest.newBuilder().setFilter(after).build())))
         .containsExactly("filter.failed_after");
     assertThat(
-            violatedFields(
+            ViolatedFields.of(
                 () ->
                     server
                         .admin()
@@ -159,7 +156,7 @@ class TimeRangesOverGrpcTest {
                             PurgeDeadLettersRequest.newBuilder().setFilter(before).build())))
         .containsExactly("filter.failed_before");
     assertThat(
-            violatedFields(
+            ViolatedFields.of(
                 () ->
                     server
                         .admin()
@@ -180,9 +177,9 @@ class TimeRangesOverGrpcTest {
             .setWorkerId("w")
             .setRetryAfter(seconds(Long.MAX_VALUE))
             .build();
-    assertThat(violatedFields(() -> workers.fail(fail))).containsExactly("retry_after");
+    assertThat(ViolatedFields.of(() -> workers.fail(fail))).containsExactly("retry_after");
     assertThat(
-            violatedFields(
+            ViolatedFields.of(
                 () ->
                     workers.lease(
                         LeaseRequest.newBuilder()
@@ -233,7 +230,7 @@ class TimeRangesOverGrpcTest {
                     .setHeartbeatInterval(
                         Duration.newBuilder().setSeconds(-1).setNanos(999_999_999)))
             .build();
-    assertThat(violatedFields(() -> workers.lease(bad)))
+    assertThat(ViolatedFields.of(() -> workers.lease(bad)))
         .containsExactly("worker.heartbeat_interval");
     workers.lease(
         bad.toBuilder()
@@ -256,13 +253,13 @@ class TimeRangesOverGrpcTest {
   void anOverlongWorkerIdIsInvalidArgumentOnEveryWorkerCall() {
     String id = "w".repeat(257);
     assertThat(
-            violatedFields(
+            ViolatedFields.of(
                 () ->
                     workers.lease(
                         LeaseRequest.newBuilder().setWorkerId(id).setWait(seconds(0)).build())))
         .containsExactly("worker_id");
     assertThat(
-            violatedFields(
+            ViolatedFields.of(
                 () -> workers.fail(FailRequest.newBuilder().setJobId(1).setWorkerId(id).build())))
         .containsExactly("worker_id");
     assertThat(server.admin().listWorkers(ListWorkersRequest.getDefaultInstance()).getWorkersList())
@@ -273,27 +270,5 @@ class TimeRangesOverGrpcTest {
     return workers
         .lease(LeaseRequest.newBuilder().setWorkerId("w").setWait(seconds(0)).build())
         .getJobs(0);
-  }
-
-  private static List<String> violatedFields(Runnable call) {
-    try {
-      call.run();
-    } catch (StatusRuntimeException e) {
-      assertThat(e.getStatus().getCode()).as("%s", e).isEqualTo(Status.Code.INVALID_ARGUMENT);
-      com.google.rpc.Status status = StatusProto.fromThrowable(e);
-      for (Any any : status.getDetailsList()) {
-        if (any.is(BadRequest.class)) {
-          try {
-            return any.unpack(BadRequest.class).getFieldViolationsList().stream()
-                .map(BadRequest.FieldViolation::getField)
-                .toList();
-          } catch (com.google.protobuf.InvalidProtocolBufferException x) {
-            throw new AssertionError(x);
-          }
-        }
-      }
-      throw new AssertionError("no BadRequest in " + e);
-    }
-    throw new AssertionError("expected INVALID_ARGUMENT");
   }
 }
