@@ -5,10 +5,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -97,19 +101,7 @@ final class TestPostgresServer implements AutoCloseable {
       statement.execute("SET lock_timeout = '5s'");
       try {
         statement.execute(
-            "TRUNCATE "
-                + schema
-                + ".jobs, "
-                + schema
-                + ".attempts, "
-                + schema
-                + ".idempotency_keys, "
-                + schema
-                + ".queues, "
-                + schema
-                + ".schedules, "
-                + schema
-                + ".rate_buckets RESTART IDENTITY");
+            "TRUNCATE " + String.join(", ", tables(connection, schema)) + " RESTART IDENTITY");
         emptySchemas.addLast(schema);
       } catch (SQLException e) {
         log.warn("could not empty schema {} ({}); dropping it", schema, e.getMessage());
@@ -118,6 +110,23 @@ final class TestPostgresServer implements AutoCloseable {
     } catch (SQLException e) {
       throw new IllegalStateException("could not clean up schema " + schema, e);
     }
+  }
+
+  /** Every table of the schema but the migrations' own history, schema-qualified. */
+  private static List<String> tables(Connection connection, String schema) throws SQLException {
+    List<String> tables = new ArrayList<>();
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = ?"
+                + " AND table_type = 'BASE TABLE' AND table_name <> 'flyway_schema_history'")) {
+      select.setString(1, schema);
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          tables.add(schema + "." + rows.getString(1));
+        }
+      }
+    }
+    return tables;
   }
 
   Connection connect() throws SQLException {
