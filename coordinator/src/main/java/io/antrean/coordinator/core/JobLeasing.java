@@ -1,6 +1,7 @@
 package io.antrean.coordinator.core;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.AsyncWrites;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseRef;
@@ -58,16 +59,16 @@ final class JobLeasing {
    * A lease that rides on a CompleteBatch: served once {@code judged}'s items are stored, and
    * answering no jobs where it fails, so that the outcomes still get through (the worker's own
    * Lease then meets the trouble). A store that runs its writes one at a time in submission order
-   * ({@link JobStore#writesInSubmissionOrder}) gets the lease at once, behind the items, so both
-   * share one commit; any other store gets it after the items are durable. Items refused at once
-   * (the writer's queue full, say) lease nothing: the call fails, and jobs leased for it would only
-   * wait for their leases to expire.
+   * ({@link AsyncWrites#inSubmissionOrder}) gets the lease at once, behind the items, so both share
+   * one commit; any other store gets it after the items are durable. Items refused at once (the
+   * writer's queue full, say) lease nothing: the call fails, and jobs leased for it would only wait
+   * for their leases to expire.
    *
    * @param judged the items' outcomes, their write already submitted
    */
   CompletableFuture<CompletionsAndLeases> leaseAfter(
       CompletableFuture<List<CompletionOutcome>> judged, LeasePlan plan) {
-    if (store.writesInSubmissionOrder() && !judged.isCompletedExceptionally()) {
+    if (store.asyncWrites().inSubmissionOrder() && !judged.isCompletedExceptionally()) {
       return judged.thenCombine(leaseNowOrNone(plan), CompletionsAndLeases::new);
     }
     return judged.thenCompose(

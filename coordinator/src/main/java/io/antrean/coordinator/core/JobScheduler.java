@@ -337,7 +337,7 @@ public final class JobScheduler {
    * store hands the work off), so they may run on a network thread.
    */
   public boolean asyncNeverBlocks() {
-    return store.asyncNeverBlocks();
+    return store.asyncWrites().neverBlock();
   }
 
   /** Heartbeats held open now, waiting for a cancel. */

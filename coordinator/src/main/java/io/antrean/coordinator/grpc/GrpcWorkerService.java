@@ -41,6 +41,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import javax.annotation.Nullable;
 
 /**
  * The worker-facing RPCs. Lease is asynchronous: a waiting call holds no thread. Every call is also
@@ -72,25 +73,10 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
       return;
     }
     if (known) {
-      workers.leaseStarted(
-          workerId,
-          identity,
-          request.getQueue().isEmpty() ? "default" : request.getQueue(),
-          request.getTypesList(),
-          clock.instant());
+      leaseStarted(workerId, identity, request);
     }
     try {
-      jobs =
-          scheduler.lease(
-              new LeaseCommand(
-                  CallerIdentity.workerId(request.getWorkerId()),
-                  request.getQueue(),
-                  request.getTypesList(),
-                  request.getMaxJobs(),
-                  request.hasLeaseTtl()
-                      ? ProtoTime.requestDuration(request.getLeaseTtl(), "lease_ttl")
-                      : null,
-                  request.hasWait() ? ProtoTime.requestDuration(request.getWait(), "wait") : null));
+      jobs = scheduler.lease(leaseCommand(request, ""));
     } catch (RuntimeException e) {
       if (known) {
         workers.leaseEnded(workerId, 0, clock.instant());
@@ -245,27 +231,12 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   /** A CompleteBatch with lease_next: its items, then a lease that does not wait. */
   private CompletableFuture<CompleteBatchResponse> completeThenLease(
       String workerId, List<Completion> completions, LeaseRequest next) {
-    LeaseCommand command =
-        new LeaseCommand(
-            next.getWorkerId().isEmpty() ? "" : CallerIdentity.workerId(next.getWorkerId()),
-            next.getQueue(),
-            next.getTypesList(),
-            next.getMaxJobs(),
-            next.hasLeaseTtl()
-                ? ProtoTime.requestDuration(next.getLeaseTtl(), "lease_next.lease_ttl")
-                : null,
-            next.hasWait() ? ProtoTime.requestDuration(next.getWait(), "lease_next.wait") : null);
     WorkerIdentity identity = WorkerMapper.identity(next.hasWorker(), next.getWorker());
     CompletableFuture<CompletionsAndLeases> answer =
-        scheduler.completeAllThenLease(workerId, completions, command);
+        scheduler.completeAllThenLease(workerId, completions, leaseCommand(next, "lease_next."));
     boolean known = WorkerIds.problem(workerId) == null;
     if (known) {
-      workers.leaseStarted(
-          workerId,
-          identity,
-          next.getQueue().isEmpty() ? "default" : next.getQueue(),
-          next.getTypesList(),
-          clock.instant());
+      leaseStarted(workerId, identity, next);
     }
     return answer
         .whenComplete(
@@ -276,6 +247,35 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
               }
             })
         .thenApply(a -> completeBatchResponse(a.outcomes(), a.leased()));
+  }
+
+  /**
+   * The request as the core takes it; its durations' fields are named under {@code fieldPrefix}. An
+   * empty worker id stays empty.
+   */
+  private static LeaseCommand leaseCommand(LeaseRequest request, String fieldPrefix) {
+    return new LeaseCommand(
+        CallerIdentity.workerId(request.getWorkerId()),
+        request.getQueue(),
+        request.getTypesList(),
+        request.getMaxJobs(),
+        request.hasLeaseTtl()
+            ? ProtoTime.requestDuration(request.getLeaseTtl(), fieldPrefix + "lease_ttl")
+            : null,
+        request.hasWait()
+            ? ProtoTime.requestDuration(request.getWait(), fieldPrefix + "wait")
+            : null);
+  }
+
+  /** Tells the worker registry a lease began, with what the worker said about itself. */
+  private void leaseStarted(
+      String workerId, @Nullable WorkerIdentity identity, LeaseRequest request) {
+    workers.leaseStarted(
+        workerId,
+        identity,
+        request.getQueue().isEmpty() ? "default" : request.getQueue(),
+        request.getTypesList(),
+        clock.instant());
   }
 
   private static CompleteBatchResponse completeBatchResponse(

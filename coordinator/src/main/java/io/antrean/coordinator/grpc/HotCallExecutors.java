@@ -12,9 +12,9 @@ import javax.annotation.Nullable;
 /**
  * Runs the hot calls (Enqueue, EnqueueBatch, Lease, Complete, CompleteBatch) on the network thread
  * that read them, and every other call on the server's executor. Only for a store whose async forms
- * never block ({@code JobStore.asyncNeverBlocks()}): those handlers then only check the request and
- * hand it to the store, and answer from the thread that completes the store's future. It saves a
- * thread hand-off per call, which on a small machine is much of a call's cost.
+ * never block ({@code JobStore.asyncWrites().neverBlock()}): those handlers then only check the
+ * request and hand it to the store, and answer from the thread that completes the store's future.
+ * It saves a thread hand-off per call, which on a small machine is much of a call's cost.
  */
 final class HotCallExecutors implements ServerCallExecutorSupplier {
   private static final Set<String> HOT_METHODS =

@@ -41,10 +41,9 @@ import javax.annotation.Nullable;
  * </ul>
  *
  * <p>The {@code ...Async} forms of the hot calls (enqueue, lease, complete) do the same work and
- * keep the same contract; their future completes when the change is durable. A store whose async
- * forms never block the calling thread says so through {@link #asyncNeverBlocks()} (SQLite hands
- * the work to its writer thread); the defaults here run the synchronous form on the caller's
- * thread. Callbacks on the futures must not block on the store.
+ * keep the same contract; their future completes when the change is durable. The defaults here run
+ * the synchronous form on the caller's thread; {@link #asyncWrites()} says how a store's own forms
+ * reach it. Callbacks on the futures must not block on the store.
  *
  * <p>Implementations are thread-safe.
  */
@@ -162,21 +161,9 @@ public interface JobStore extends AutoCloseable {
     return StoreFutures.now(() -> completeAll(workerId, completions, now));
   }
 
-  /**
-   * Whether the {@code ...Async} methods return without waiting on I/O, so they may be called from
-   * a network thread. False unless the store overrides them to hand the work off.
-   */
-  default boolean asyncNeverBlocks() {
-    return false;
-  }
-
-  /**
-   * Whether the {@code ...Async} writes run one at a time in the order they were submitted, each
-   * seeing the changes of those before it (SQLite's single writer), so a write may be submitted
-   * behind another without waiting for that one to be durable. False unless the store says so.
-   */
-  default boolean writesInSubmissionOrder() {
-    return false;
+  /** How the {@code ...Async} writes reach this store; on the caller's thread by default. */
+  default AsyncWrites asyncWrites() {
+    return AsyncWrites.ON_CALLERS_THREAD;
   }
 
   /**

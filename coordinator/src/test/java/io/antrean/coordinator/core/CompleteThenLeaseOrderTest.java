@@ -59,14 +59,14 @@ class CompleteThenLeaseOrderTest {
   @Test
   void onSqliteTheLeaseTakesTheSlotTheItemsFreed() {
     store = SqliteJobStore.open(dir, SqliteOptions.defaults());
-    assertThat(store.writesInSubmissionOrder()).isTrue();
+    assertThat(store.asyncWrites().inSubmissionOrder()).isTrue();
     theLeaseTakesTheSlotTheItemsFreed();
   }
 
   @Test
   void onPostgresTheLeaseTakesTheSlotTheItemsFreed() {
     store = PostgresJobStore.open(postgres.freshSchema());
-    assertThat(store.writesInSubmissionOrder()).isFalse();
+    assertThat(store.asyncWrites().inSubmissionOrder()).isFalse();
     theLeaseTakesTheSlotTheItemsFreed();
   }
 

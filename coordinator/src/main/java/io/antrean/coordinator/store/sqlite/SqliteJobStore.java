@@ -2,6 +2,7 @@ package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.AsyncWrites;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.EnqueueResult;
@@ -186,16 +187,10 @@ public final class SqliteJobStore extends JdbcJobStore {
     tokenWakeups.subscribe(listener);
   }
 
-  /** True: the async forms hand their work to the writer thread and return at once. */
+  /** The async forms hand their work to the one writer thread and return at once. */
   @Override
-  public boolean asyncNeverBlocks() {
-    return true;
-  }
-
-  /** True: one writer thread runs every write in the order it was submitted. */
-  @Override
-  public boolean writesInSubmissionOrder() {
-    return true;
+  public AsyncWrites asyncWrites() {
+    return AsyncWrites.ONE_WRITER_IN_ORDER;
   }
 
   /**
