@@ -324,6 +324,7 @@ public interface DependencyContract extends JobStoreFixture {
   default void waitingLeaseCallsHearOfJobsReleasedByACompletion() {
     Set<String> ready = ConcurrentHashMap.newKeySet();
     store().subscribeJobsReady(ready::add);
+    awaitJobsReadyHeard();
     Job a = enqueue("fetch");
     enqueue(job("merge").queue("fan-in").dependsOn(a.id()).build());
     Job leased = leaseOne("w", at(1), at(30));

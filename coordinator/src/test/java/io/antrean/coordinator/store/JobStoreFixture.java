@@ -31,6 +31,12 @@ public interface JobStoreFixture {
   /** The store under test: fresh and empty at the start of each test. */
   JobStore store();
 
+  /**
+   * Returns once a listener subscribed with {@link JobStore#subscribeJobsReady} hears what is made
+   * ready from then on (on PostgreSQL, once its LISTEN is in place; a NOTIFY sent before is lost).
+   */
+  default void awaitJobsReadyHeard() {}
+
   default Job enqueue(NewJob newJob) {
     return store().enqueue(List.of(newJob), T0).get(0).job();
   }

@@ -55,6 +55,16 @@ class PostgresJobStoreTest extends JobStoreContract {
     reopen();
   }
 
+  @Override
+  public void awaitJobsReadyHeard() {
+    try {
+      assertThat(postgresStore().awaitListening(Duration.ofSeconds(20))).as("listening").isTrue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while waiting for the LISTEN", e);
+    }
+  }
+
   private void reopen() {
     store.close();
     store = PostgresJobStore.open(options);
