@@ -1,0 +1,109 @@
+package io.antrean.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The JVM options {@code bin/antrean} gives each program: the bench, a load generator, compiles
+ * with C1 only so that its compiler leaves the cores to what it measures, while the coordinator and
+ * the worker keep both compilers; the user's {@code ANTREAN_JAVA_OPTS} come last and win. The
+ * launcher runs in a temporary tree with empty jars and a {@code java} that prints its arguments.
+ */
+@Timeout(60)
+final class LauncherJvmOptionsIT {
+  private static final Path LAUNCHER =
+      Path.of("").toAbsolutePath().getParent().resolve("bin").resolve("antrean");
+  private static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+
+  @TempDir Path home;
+  private Path launcher;
+  private Path java;
+
+  @BeforeEach
+  void install() throws IOException {
+    for (String jar :
+        List.of(
+            "coordinator/target/antrean-coordinator.jar",
+            "worker-runner/target/antrean-worker-runner.jar",
+            "bench/target/antrean-bench.jar",
+            "cli/target/antrean-cli.jar")) {
+      Path path = home.resolve(jar);
+      Files.createDirectories(path.getParent());
+      Files.createFile(path);
+    }
+    launcher = Files.createDirectories(home.resolve("bin")).resolve("antrean");
+    Files.copy(LAUNCHER, launcher);
+    java = home.resolve("java");
+    Files.writeString(java, "#!/bin/sh\nprintf '%s\\n' \"$@\"\n", StandardCharsets.UTF_8);
+    for (Path script : List.of(launcher, java)) {
+      Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+  }
+
+  @Test
+  void theBenchCompilesWithC1OnlyAndKeepsItsArguments() throws Exception {
+    List<String> args = run("", "--coordinator", "127.0.0.1:7400", "bench", "enqueue-1");
+
+    assertThat(args)
+        .containsSubsequence(
+            C1_ONLY,
+            "-jar",
+            home.resolve("bench/target/antrean-bench.jar").toString(),
+            "--coordinator",
+            "127.0.0.1:7400",
+            "enqueue-1");
+  }
+
+  @Test
+  void theUsersOptionsComeAfterTheLaunchersSoTheyWin() throws Exception {
+    List<String> args = run("-XX:TieredStopAtLevel=4 -Xmx64m", "bench", "enqueue-1");
+
+    assertThat(args)
+        .containsSubsequence(C1_ONLY, "-XX:TieredStopAtLevel=4", "-Xmx64m", "-jar")
+        .containsOnlyOnce(C1_ONLY);
+  }
+
+  @Test
+  void theCoordinatorAndTheWorkerKeepBothCompilers() throws Exception {
+    List<String> coordinator = run("", "coordinator", "--grpc-port", "0");
+    List<String> worker = run("", "worker", "--queue", "q");
+
+    assertThat(coordinator)
+        .contains(home.resolve("coordinator/target/antrean-coordinator.jar").toString())
+        .noneMatch(arg -> arg.startsWith("-XX:TieredStopAtLevel"));
+    assertThat(worker)
+        .contains(home.resolve("worker-runner/target/antrean-worker-runner.jar").toString())
+        .noneMatch(arg -> arg.startsWith("-XX:TieredStopAtLevel"));
+  }
+
+  /** Runs the launcher with the fake java; returns the arguments java was given. */
+  private List<String> run(String javaOptions, String... arguments)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(launcher.toString());
+    command.addAll(List.of(arguments));
+    Path output = home.resolve("java-args.txt");
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+    builder.environment().put("JAVA", java.toString());
+    builder.environment().put("ANTREAN_JAVA_OPTS", javaOptions);
+    builder.environment().put("ANTREAN_CDS", "0");
+    Process process = builder.start();
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("the launcher ends").isTrue();
+    List<String> printed = Files.readAllLines(output, StandardCharsets.UTF_8);
+    assertThat(process.exitValue()).as("exit status; output: %s", printed).isZero();
+    return printed;
+  }
+}
