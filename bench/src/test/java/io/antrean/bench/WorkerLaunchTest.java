@@ -1,0 +1,75 @@
+package io.antrean.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How the bench starts a runnable worker: its jar, and the class archive beside it if usable. */
+class WorkerLaunchTest {
+  private static final Instant BUILT = Instant.parse("2026-12-02T06:00:00Z");
+
+  @TempDir Path dir;
+  private Path jar;
+  private Path archive;
+
+  @BeforeEach
+  void build() throws Exception {
+    jar = Files.createFile(dir.resolve("antrean-worker-runner.jar"));
+    Files.setLastModifiedTime(jar, FileTime.from(BUILT));
+    archive = dir.resolve("antrean-worker-runner.jsa");
+  }
+
+  @Test
+  void anArchiveNewerThanTheJarIsLoadedBeforeTheJar() throws Exception {
+    archived(BUILT.plusSeconds(60));
+
+    List<String> command = WorkerLaunch.runnableJar(jar, List.of("-Xmx256m")).command();
+
+    assertThat(command)
+        .containsSubsequence(
+            "-Xmx256m",
+            "-XX:SharedArchiveFile=" + archive,
+            "-Xlog:cds*=off",
+            "-jar",
+            jar.toString());
+  }
+
+  @Test
+  void anArchiveOlderThanTheJarIsLeftAloneItsClassesMayBeStale() throws Exception {
+    archived(BUILT.minusSeconds(60));
+
+    assertThat(WorkerLaunch.runnableJar(jar, List.of()).command())
+        .noneMatch(option -> option.contains("SharedArchiveFile"));
+  }
+
+  @Test
+  void noArchiveNoOption() {
+    assertThat(WorkerLaunch.runnableJar(jar, List.of()).command())
+        .noneMatch(option -> option.contains("SharedArchiveFile"));
+  }
+
+  @Test
+  void classSharingOptionsOfTheUserWin() throws Exception {
+    archived(BUILT.plusSeconds(60));
+
+    for (String own :
+        List.of("-Xshare:off", "-XX:SharedArchiveFile=/x.jsa", "-XX:ArchiveClassesAtExit=/y.jsa")) {
+      assertThat(WorkerLaunch.runnableJar(jar, List.of(own)).command())
+          .as(own)
+          .containsOnlyOnce(own)
+          .noneMatch(option -> option.equals("-XX:SharedArchiveFile=" + archive));
+    }
+  }
+
+  private void archived(Instant at) throws Exception {
+    Files.writeString(archive, "archive");
+    Files.setLastModifiedTime(archive, FileTime.from(at));
+  }
+}
