@@ -107,7 +107,7 @@ final class JobsReadyListener implements AutoCloseable {
 
   private void listen(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {
-      statement.execute("LISTEN " + Tx.JOBS_READY_CHANNEL);
+      statement.execute("LISTEN " + PooledTransactions.JOBS_READY_CHANNEL);
     }
     listening.countDown();
     log.debug("listening for ready jobs on {}", options.redactedUrl());

@@ -6,7 +6,9 @@ import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.jdbc.SessionWork;
 import io.antrean.coordinator.store.jdbc.TokenWakeups;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs units of work on a HikariCP pool: each one borrows a connection, runs, commits or rolls
  * back, and returns the connection. A transaction the server aborted for a deadlock or a
- * serialization failure runs again from the start, a few times. Thread-safe.
+ * serialization failure runs again from the start, a few times. Once a unit has committed, the
+ * queues it made ready go to the {@link JobsReadyAnnouncer}. Thread-safe.
  */
 final class PooledTransactions implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PooledTransactions.class);
@@ -28,12 +31,29 @@ final class PooledTransactions implements AutoCloseable {
       "SELECT set_config('synchronous_commit', 'on', false)"
           + " WHERE current_setting('synchronous_commit') = 'off'";
 
+  /**
+   * The channel every coordinator LISTENs on ({@link JobsReadyListener}); the payload is a queue.
+   */
+  static final String JOBS_READY_CHANNEL = "antrean_jobs_ready";
+
+  /**
+   * One round of notifications, one statement committed on its own without waiting for the disk
+   * (the setting is local to its transaction): a lost notification is covered by the backup sweep.
+   */
+  private static final String NOTIFY =
+      "SELECT count(pg_notify('"
+          + JOBS_READY_CHANNEL
+          + "', queue)) FROM set_config('synchronous_commit', 'off', true) AS setting,"
+          + " unnest(?::text[]) AS queue";
+
   private final HikariDataSource pool;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final TokenWakeups tokenWakeups = new TokenWakeups();
+  private final JobsReadyAnnouncer announcer;
 
   private PooledTransactions(HikariDataSource pool) {
     this.pool = pool;
+    this.announcer = new JobsReadyAnnouncer(this::notifyReady);
   }
 
   /** Where this process's leases report rate-limit wake-ups. */
@@ -63,8 +83,8 @@ final class PooledTransactions implements AutoCloseable {
   }
 
   /**
-   * Runs the work in one transaction (READ COMMITTED) and commits it together with the
-   * notifications it collected.
+   * Runs the work in one transaction (READ COMMITTED), commits it, then announces the queues it
+   * made ready.
    */
   <T> T inTransaction(String what, SessionWork<T> work) {
     for (int attempt = 1; ; attempt++) {
@@ -73,8 +93,8 @@ final class PooledTransactions implements AutoCloseable {
         try {
           connection.setAutoCommit(false);
           T result = work.run(tx);
-          tx.sendNotifications();
           connection.commit();
+          announcer.announce(tx.readyQueues());
           return result;
         } catch (SQLException e) {
           rollback(connection, e);
@@ -110,14 +130,15 @@ final class PooledTransactions implements AutoCloseable {
 
   /**
    * Runs the work with every statement committing on its own: for reads and for writes that are one
-   * statement (a data-modifying WITH included), which saves the round trip of a COMMIT.
+   * statement (a data-modifying WITH included), which saves the round trip of a COMMIT. The queues
+   * it made ready are announced when it returns.
    */
   <T> T autoCommitted(String what, SessionWork<T> work) {
     try (Connection connection = borrow(what)) {
       Tx tx = new Tx(connection, tokenWakeups);
       try {
         T result = work.run(tx);
-        tx.sendNotifications();
+        announcer.announce(tx.readyQueues());
         return result;
       } finally {
         tx.closeStatements();
@@ -125,6 +146,18 @@ final class PooledTransactions implements AutoCloseable {
     } catch (SQLException e) {
       throw PostgresDialect.INSTANCE.translate(what, e);
     }
+  }
+
+  /** The announcer's sender: one round of notifications on a pooled connection. */
+  private void notifyReady(List<String> queues) {
+    autoCommitted(
+        "announcing ready jobs",
+        tx -> {
+          PreparedStatement notify = tx.prepare(NOTIFY);
+          notify.setArray(1, tx.connection().createArrayOf("text", queues.toArray()));
+          notify.executeQuery().close();
+          return null;
+        });
   }
 
   private Connection borrow(String what) throws SQLException {
@@ -142,9 +175,13 @@ final class PooledTransactions implements AutoCloseable {
     }
   }
 
-  /** Waits for the connections in use to come back (HikariCP waits a few seconds), then closes. */
+  /**
+   * Sends the announcements still pending, waits for the connections in use to come back (HikariCP
+   * waits a few seconds), then closes.
+   */
   @Override
   public void close() {
+    announcer.close();
     if (closed.compareAndSet(false, true)) {
       pool.close();
     }

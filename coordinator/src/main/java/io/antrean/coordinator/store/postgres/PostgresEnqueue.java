@@ -32,17 +32,9 @@ import java.util.Optional;
  * behind each other instead of deadlocking.
  */
 final class PostgresEnqueue {
-  // One job without a key as one statement run on its own (autocommit): the insert and the
-  // notification of its queue commit together in one round trip, instead of three (insert, notify,
-  // commit). The notifying CTE is volatile, so it is never inlined away, and is read to run it.
-  private static final String INSERT_JOB_NOTIFYING =
-      "WITH new_job AS (INSERT INTO jobs "
-          + ProducerWrites.JOB_VALUES
-          + " RETURNING id, queue),"
-          + " notified AS (SELECT pg_notify('"
-          + Tx.JOBS_READY_CHANNEL
-          + "', queue) FROM new_job)"
-          + " SELECT new_job.id FROM new_job, (SELECT count(*) FROM notified) AS sent";
+  // One job without a key, inserted in one statement committed on its own (autocommit).
+  private static final String INSERT_JOB_RETURNING_ID =
+      "INSERT INTO jobs " + ProducerWrites.JOB_VALUES + " RETURNING id";
   // Parameters: the 17 job values, then fingerprint, expiry, now. An expired key is taken over.
   private static final String INSERT_JOB_CLAIMING_KEY =
       "WITH new_job AS (INSERT INTO jobs "
@@ -96,22 +88,25 @@ final class PostgresEnqueue {
   }
 
   /**
-   * Stores one job that has no idempotency key and tells the other coordinators, in one statement
-   * that is its own transaction: run it with autocommit on. The common unary Enqueue.
+   * Stores one job that has no idempotency key in one statement that is its own transaction (run it
+   * with autocommit on), and names its queue ready. The common unary Enqueue.
    */
   static EnqueueResult enqueueOnePlain(JdbcSession session, NewJob job, Instant now)
       throws SQLException {
     if (job.idempotencyKey() != null || job.uniqueKey() != null) {
       throw new IllegalArgumentException("a job with an idempotency or unique key needs enqueue");
     }
-    PreparedStatement insert = session.prepare(INSERT_JOB_NOTIFYING);
+    PreparedStatement insert = session.prepare(INSERT_JOB_RETURNING_ID);
     ProducerWrites.bindJob(DIALECT, insert, job, now);
+    EnqueueResult result;
     try (ResultSet row = insert.executeQuery()) {
       if (!row.next()) {
         throw new IllegalStateException("the insert returned no id");
       }
-      return new EnqueueResult(DIALECT.reader().inserted(row.getLong(1), job, now), false);
+      result = new EnqueueResult(DIALECT.reader().inserted(row.getLong(1), job, now), false);
     }
+    session.jobsReady(job.queue());
+    return result;
   }
 
   private static void lockKeys(JdbcSession session, List<NewJob> jobs) throws SQLException {

@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * running job is conditioned on its fencing token, idempotency keys are a primary key the database
  * enforces, and job ids come from one sequence, so they are unique across coordinators and never
  * reused. Decisions use the {@code now} passed in, never the server's clock. A call that returns
- * has committed with {@code synchronous_commit} on. Changes that may make jobs ready issue {@code
- * NOTIFY antrean_jobs_ready, '<queue>'} in their transaction; see {@link #subscribeJobsReady}.
+ * has committed with {@code synchronous_commit} on. Changes that may make jobs ready are followed,
+ * once committed, by {@code NOTIFY antrean_jobs_ready, '<queue>'} in a transaction of its own
+ * ({@link JobsReadyAnnouncer}); see {@link #subscribeJobsReady}.
  *
  * <p>Connections come from a HikariCP pool of {@link PostgresOptions#poolSize()}; the schema is
  * migrated with Flyway at open. Thread-safe.
@@ -120,20 +121,21 @@ public final class PostgresJobStore extends JdbcJobStore {
     limitedQueues.invalidate();
   }
 
-  /**
-   * Calls {@code queueListener} with the queue named by every {@code antrean_jobs_ready}
-   * notification on the database: from other coordinators, and from this store's own changes too (a
-   * harmless extra wake-up). The first subscription opens a dedicated listening connection outside
-   * the pool, on a daemon thread that reconnects with backoff after a failure. Notifications sent
-   * while it is disconnected are lost; the coordinator's periodic backup sweep finds those jobs.
-   * Listeners run on that thread and must not block.
-   */
   @Override
   public void subscribeTokenWakeups(BiConsumer<String, Instant> listener) {
     Objects.requireNonNull(listener, "listener");
     db.tokenWakeups().subscribe(listener);
   }
 
+  /**
+   * Calls {@code queueListener} with the queue named by every {@code antrean_jobs_ready}
+   * notification on the database: from other coordinators, and from this store's own changes too (a
+   * harmless extra wake-up), which are announced a moment after they commit. The first
+   * subscription opens a dedicated listening connection outside the pool, on a daemon thread that
+   * reconnects with backoff after a failure. Notifications sent while it is disconnected are lost;
+   * the coordinator's periodic backup sweep finds those jobs. Listeners run on that thread and must
+   * not block.
+   */
   @Override
   public void subscribeJobsReady(Consumer<String> queueListener) {
     Objects.requireNonNull(queueListener, "queueListener");

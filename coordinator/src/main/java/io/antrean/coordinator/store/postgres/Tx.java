@@ -9,26 +9,20 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * One unit of work on one pooled connection: the statements it prepared (closed when it ends) and
- * the queues whose jobs it made ready, which are announced with {@code pg_notify} inside the same
- * transaction, so other coordinators hear of them exactly when the change commits. Not thread-safe:
- * it belongs to the thread running the work.
+ * the queues whose jobs it made ready, which are announced to the other coordinators once the work
+ * has committed ({@link JobsReadyAnnouncer}). Not thread-safe: it belongs to the thread running the
+ * work.
  */
 final class Tx implements JdbcSession {
-  /** The channel other coordinators LISTEN on; the payload is a queue name. */
-  static final String JOBS_READY_CHANNEL = "antrean_jobs_ready";
-
-  private static final String NOTIFY =
-      "SELECT pg_notify('" + JOBS_READY_CHANNEL + "', queue) FROM unnest(?::text[]) AS queue";
-
   private final Connection connection;
   private final List<Statement> statements = new ArrayList<>();
-  private final Set<String> readyQueues = new TreeSet<>();
+  private final Set<String> readyQueues = new LinkedHashSet<>();
 
   private final TokenWakeups tokenWakeups;
 
@@ -67,21 +61,9 @@ final class Tx implements JdbcSession {
     tokenWakeups.leasableAt(queue, at);
   }
 
-  /** Issues the notifications collected so far, as the last statement before the commit. */
-  void sendNotifications() throws SQLException {
-    if (readyQueues.isEmpty()) {
-      return;
-    }
-    PreparedStatement notify = prepare(NOTIFY);
-    notify.setArray(1, connection.createArrayOf("text", readyQueues.toArray()));
-    notify.execute();
-    readyQueues.clear();
-  }
-
-  /** Forgets what a rolled-back attempt collected, before the work runs again. */
-  void reset() {
-    readyQueues.clear();
-    closeStatements();
+  /** The queues whose jobs this work may have made ready, in the order first named. */
+  Set<String> readyQueues() {
+    return readyQueues;
   }
 
   void closeStatements() {
