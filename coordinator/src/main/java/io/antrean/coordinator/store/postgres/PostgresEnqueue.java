@@ -16,6 +16,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -130,23 +131,46 @@ final class PostgresEnqueue {
     if (plain.isEmpty()) {
       return;
     }
+    out.addAll(insertAll(session, plain, Collections.nCopies(plain.size(), now)));
+    plain.clear();
+  }
+
+  /**
+   * Stores jobs without keys, each created at its own instant, in one round trip of the current
+   * transaction, and names their queues ready: the Enqueue calls that arrived together ({@link
+   * GroupedInserts}).
+   */
+  static List<EnqueueResult> insertGroup(JdbcSession session, List<NewJob> jobs, List<Instant> nows)
+      throws SQLException {
+    List<EnqueueResult> results = insertAll(session, jobs, nows);
+    for (NewJob job : jobs) {
+      session.jobsReady(job.queue());
+    }
+    return results;
+  }
+
+  private static List<EnqueueResult> insertAll(
+      JdbcSession session, List<NewJob> jobs, List<Instant> nows) throws SQLException {
+    List<EnqueueResult> out = new ArrayList<>(jobs.size());
     try (PreparedStatement insert =
         session.connection().prepareStatement(ProducerWrites.INSERT_JOB, new String[] {"id"})) {
-      for (NewJob job : plain) {
-        ProducerWrites.bindJob(DIALECT, insert, job, now);
+      for (int i = 0; i < jobs.size(); i++) {
+        ProducerWrites.bindJob(DIALECT, insert, jobs.get(i), nows.get(i));
         insert.addBatch();
       }
       insert.executeBatch();
       try (ResultSet ids = insert.getGeneratedKeys()) {
-        for (NewJob job : plain) {
+        for (int i = 0; i < jobs.size(); i++) {
           if (!ids.next()) {
             throw new IllegalStateException("a batched insert returned fewer ids than jobs");
           }
-          out.add(new EnqueueResult(DIALECT.reader().inserted(ids.getLong(1), job, now), false));
+          out.add(
+              new EnqueueResult(
+                  DIALECT.reader().inserted(ids.getLong(1), jobs.get(i), nows.get(i)), false));
         }
       }
     }
-    plain.clear();
+    return out;
   }
 
   private static EnqueueResult enqueueWithKey(JdbcSession session, NewJob job, Instant now)

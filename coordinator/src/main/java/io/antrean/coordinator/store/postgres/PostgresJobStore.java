@@ -6,14 +6,17 @@ import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueLimits;
+import io.antrean.coordinator.store.StoreFutures;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.jdbc.JdbcJobStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import io.antrean.coordinator.store.jdbc.LimitedLeases;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -36,11 +39,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class PostgresJobStore extends JdbcJobStore {
   private static final Logger log = LoggerFactory.getLogger(PostgresJobStore.class);
+  private static final int MAX_ENQUEUE_GROUP = 100;
 
   private final PostgresOptions options;
   private final PooledTransactions db;
   private final JobsReadyListener jobsReady;
   private final LimitedQueues limitedQueues;
+  private final GroupedInserts<Submitted, EnqueueResult> plainEnqueues;
+
+  /** One job without keys or dependencies, and the instant its Enqueue was received. */
+  private record Submitted(NewJob job, Instant now) {}
 
   private PostgresJobStore(PostgresOptions options, PooledTransactions db) {
     super(db::inSnapshot, db::autoCommitted, db::inTransaction, db::autoCommitted);
@@ -48,6 +56,20 @@ public final class PostgresJobStore extends JdbcJobStore {
     this.db = db;
     this.jobsReady = new JobsReadyListener(options);
     this.limitedQueues = new LimitedQueues(db);
+    // A refused statement rolls the group back; anything else may have committed it.
+    this.plainEnqueues =
+        new GroupedInserts<>(
+            this::insertPlain,
+            e -> !(e instanceof StoreUnavailableException),
+            groupWriters(options.poolSize()),
+            MAX_ENQUEUE_GROUP);
+  }
+
+  /**
+   * A third of the pool writes Enqueue groups at most, so leases and completions find connections.
+   */
+  static int groupWriters(int poolSize) {
+    return Math.max(1, poolSize / 3);
   }
 
   /**
@@ -76,20 +98,60 @@ public final class PostgresJobStore extends JdbcJobStore {
     return new PostgresJobStore(options, db);
   }
 
-  /** The common unary Enqueue, one job without a key, is one statement committed on its own. */
+  /**
+   * The common unary Enqueue, one job without keys or dependencies, goes into a group with the
+   * Enqueues that arrive while others are being written ({@link GroupedInserts}): one round trip
+   * and one commit for the group; alone, it is one statement committed on its own.
+   */
   @Override
   public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) {
     List<NewJob> batch = JobStoreArguments.forEnqueue(jobs, now);
-    if (batch.size() == 1
-        && batch.get(0).idempotencyKey() == null
-        && batch.get(0).uniqueKey() == null
-        && !batch.get(0).dependsOn().any()) {
-      NewJob job = batch.get(0);
-      EnqueueResult stored =
-          db.autoCommitted("enqueue", tx -> PostgresEnqueue.enqueueOnePlain(tx, job, now));
-      return List.of(stored);
+    if (isOnePlainJob(batch)) {
+      return List.of(StoreFutures.join(plainEnqueues.submit(new Submitted(batch.get(0), now))));
     }
     return super.enqueue(batch, now);
+  }
+
+  /**
+   * As {@link #enqueue}; a unary Enqueue left to a group another call is writing returns at once,
+   * and its future completes on that call's thread when the group commits.
+   */
+  @Override
+  public CompletableFuture<List<EnqueueResult>> enqueueAsync(List<NewJob> jobs, Instant now) {
+    List<NewJob> batch;
+    try {
+      batch = JobStoreArguments.forEnqueue(jobs, now);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    if (isOnePlainJob(batch)) {
+      return plainEnqueues.submit(new Submitted(batch.get(0), now)).thenApply(List::of);
+    }
+    return StoreFutures.now(() -> super.enqueue(batch, now));
+  }
+
+  private static boolean isOnePlainJob(List<NewJob> batch) {
+    return batch.size() == 1
+        && batch.get(0).idempotencyKey() == null
+        && batch.get(0).uniqueKey() == null
+        && !batch.get(0).dependsOn().any();
+  }
+
+  private List<EnqueueResult> insertPlain(List<Submitted> group) {
+    if (group.size() == 1) {
+      Submitted one = group.get(0);
+      EnqueueResult stored =
+          db.autoCommitted(
+              "enqueue", tx -> PostgresEnqueue.enqueueOnePlain(tx, one.job(), one.now()));
+      return List.of(stored);
+    }
+    List<NewJob> jobs = new ArrayList<>(group.size());
+    List<Instant> nows = new ArrayList<>(group.size());
+    for (Submitted submitted : group) {
+      jobs.add(submitted.job());
+      nows.add(submitted.now());
+    }
+    return db.inTransaction("enqueue", tx -> PostgresEnqueue.insertGroup(tx, jobs, nows));
   }
 
   /**
@@ -130,11 +192,11 @@ public final class PostgresJobStore extends JdbcJobStore {
   /**
    * Calls {@code queueListener} with the queue named by every {@code antrean_jobs_ready}
    * notification on the database: from other coordinators, and from this store's own changes too (a
-   * harmless extra wake-up), which are announced a moment after they commit. The first
-   * subscription opens a dedicated listening connection outside the pool, on a daemon thread that
-   * reconnects with backoff after a failure. Notifications sent while it is disconnected are lost;
-   * the coordinator's periodic backup sweep finds those jobs. Listeners run on that thread and must
-   * not block.
+   * harmless extra wake-up), which are announced a moment after they commit. The first subscription
+   * opens a dedicated listening connection outside the pool, on a daemon thread that reconnects
+   * with backoff after a failure. Notifications sent while it is disconnected are lost; the
+   * coordinator's periodic backup sweep finds those jobs. Listeners run on that thread and must not
+   * block.
    */
   @Override
   public void subscribeJobsReady(Consumer<String> queueListener) {

@@ -1,0 +1,215 @@
+package io.antrean.coordinator.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.antrean.coordinator.store.StoreFutures;
+import io.antrean.coordinator.store.StoreUnavailableException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class GroupedInsertsTest {
+  private final List<List<String>> groups = Collections.synchronizedList(new ArrayList<>());
+  private final ExecutorService callers = Executors.newCachedThreadPool();
+
+  @AfterEach
+  void stopCallers() {
+    callers.shutdownNow();
+  }
+
+  /** Records each group and answers each item with its upper case. */
+  private List<String> record(List<String> items) {
+    groups.add(List.copyOf(items));
+    return items.stream().map(String::toUpperCase).toList();
+  }
+
+  @Test
+  void anItemAloneIsWrittenAtOnceOnItsCallersThread() {
+    Thread caller = Thread.currentThread();
+    List<Thread> writers = new ArrayList<>();
+    GroupedInserts<String, String> inserts =
+        new GroupedInserts<>(
+            items -> {
+              writers.add(Thread.currentThread());
+              return record(items);
+            },
+            e -> true,
+            2,
+            10);
+
+    CompletableFuture<String> result = inserts.submit("a");
+
+    assertThat(result).isCompletedWithValue("A");
+    assertThat(groups).containsExactly(List.of("a"));
+    assertThat(writers).containsExactly(caller);
+  }
+
+  @Test
+  void itemsArrivingWhileEverySlotWritesShareTheNextGroup() throws Exception {
+    CountDownLatch firstWriting = new CountDownLatch(1);
+    CountDownLatch releaseFirst = new CountDownLatch(1);
+    GroupedInserts<String, String> inserts =
+        new GroupedInserts<>(
+            items -> {
+              if (items.contains("first")) {
+                firstWriting.countDown();
+                await(releaseFirst);
+              }
+              return record(items);
+            },
+            e -> true,
+            1,
+            10);
+    Future<CompletableFuture<String>> first = callers.submit(() -> inserts.submit("first"));
+    assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+
+    CompletableFuture<String> b = inserts.submit("b");
+    CompletableFuture<String> c = inserts.submit("c");
+    assertThat(b).as("left to the busy writer").isNotDone();
+    releaseFirst.countDown();
+
+    assertThat(first.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS)).isEqualTo("FIRST");
+    assertThat(b.get(10, TimeUnit.SECONDS)).isEqualTo("B");
+    assertThat(c.get(10, TimeUnit.SECONDS)).isEqualTo("C");
+    assertThat(groups).containsExactly(List.of("first"), List.of("b", "c"));
+  }
+
+  @Test
+  void groupsHoldAtMostMaxGroupItems() throws Exception {
+    CountDownLatch firstWriting = new CountDownLatch(1);
+    CountDownLatch releaseFirst = new CountDownLatch(1);
+    GroupedInserts<String, String> inserts =
+        new GroupedInserts<>(
+            items -> {
+              if (items.contains("first")) {
+                firstWriting.countDown();
+                await(releaseFirst);
+              }
+              return record(items);
+            },
+            e -> true,
+            1,
+            2);
+    callers.submit(() -> inserts.submit("first"));
+    assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+    List<CompletableFuture<String>> waiting = new ArrayList<>();
+    for (String item : List.of("b", "c", "d", "e", "f")) {
+      waiting.add(inserts.submit(item));
+    }
+    releaseFirst.countDown();
+
+    CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+    assertThat(groups)
+        .containsExactly(List.of("first"), List.of("b", "c"), List.of("d", "e"), List.of("f"));
+  }
+
+  @Test
+  void aGroupThatWroteNothingIsWrittenAgainItemByItemSoOnlyTheRefusedItemFails() throws Exception {
+    CountDownLatch firstWriting = new CountDownLatch(1);
+    CountDownLatch releaseFirst = new CountDownLatch(1);
+    GroupedInserts<String, String> inserts =
+        new GroupedInserts<>(
+            items -> {
+              if (items.contains("first")) {
+                firstWriting.countDown();
+                await(releaseFirst);
+              }
+              if (items.contains("bad")) {
+                groups.add(List.copyOf(items));
+                throw new IllegalStateException("the server refused 'bad'");
+              }
+              return record(items);
+            },
+            e -> e instanceof IllegalStateException,
+            1,
+            10);
+    callers.submit(() -> inserts.submit("first"));
+    assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+    CompletableFuture<String> good = inserts.submit("good");
+    CompletableFuture<String> bad = inserts.submit("bad");
+    CompletableFuture<String> also = inserts.submit("also");
+    releaseFirst.countDown();
+
+    assertThat(good.get(10, TimeUnit.SECONDS)).isEqualTo("GOOD");
+    assertThat(also.get(10, TimeUnit.SECONDS)).isEqualTo("ALSO");
+    assertThatThrownBy(() -> StoreFutures.join(bad))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("refused 'bad'");
+    assertThat(groups)
+        .containsExactly(
+            List.of("first"),
+            List.of("good", "bad", "also"),
+            List.of("good"),
+            List.of("bad"),
+            List.of("also"));
+  }
+
+  @Test
+  void aGroupThatMayHaveCommittedFailsAsAWholeAndIsNotWrittenAgain() throws Exception {
+    CountDownLatch firstWriting = new CountDownLatch(1);
+    CountDownLatch releaseFirst = new CountDownLatch(1);
+    GroupedInserts<String, String> inserts =
+        new GroupedInserts<>(
+            items -> {
+              if (items.contains("first")) {
+                firstWriting.countDown();
+                await(releaseFirst);
+                return record(items);
+              }
+              groups.add(List.copyOf(items));
+              throw new StoreUnavailableException("the connection was lost at commit", null);
+            },
+            e -> !(e instanceof StoreUnavailableException),
+            1,
+            10);
+    callers.submit(() -> inserts.submit("first"));
+    assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+    CompletableFuture<String> b = inserts.submit("b");
+    CompletableFuture<String> c = inserts.submit("c");
+    releaseFirst.countDown();
+
+    for (CompletableFuture<String> lost : List.of(b, c)) {
+      assertThatThrownBy(() -> StoreFutures.join(lost))
+          .isInstanceOf(StoreUnavailableException.class);
+    }
+    assertThat(groups).containsExactly(List.of("first"), List.of("b", "c"));
+  }
+
+  @Test
+  void manyCallersAtOnceGetEachTheirOwnResult() throws Exception {
+    GroupedInserts<String, String> inserts = new GroupedInserts<>(this::record, e -> true, 3, 16);
+    List<Future<String>> results = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) {
+      String item = "item-" + i;
+      results.add(callers.submit(() -> StoreFutures.join(inserts.submit(item))));
+    }
+
+    for (int i = 0; i < results.size(); i++) {
+      assertThat(results.get(i).get(10, TimeUnit.SECONDS)).isEqualTo("ITEM-" + i);
+    }
+    assertThat(groups.stream().mapToInt(List::size).sum()).isEqualTo(2_000);
+    assertThat(groups).allSatisfy(group -> assertThat(group).hasSizeLessThanOrEqualTo(16));
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("not released within 10 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
