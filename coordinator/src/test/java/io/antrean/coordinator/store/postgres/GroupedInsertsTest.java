@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -32,6 +31,24 @@ class GroupedInsertsTest {
   private List<String> record(List<String> items) {
     groups.add(List.copyOf(items));
     return items.stream().map(String::toUpperCase).toList();
+  }
+
+  /** Writes "first" held until released, then as {@code then} does; every other group at once. */
+  private static GroupedInserts.Writer<String, String> holdingFirst(
+      HeldWrite first, GroupedInserts.Writer<String, String> then) {
+    return items -> {
+      if (items.contains("first")) {
+        first.hold();
+      }
+      return then.write(items);
+    };
+  }
+
+  /** Submits "first" on another thread and returns once its write holds the only slot. */
+  private void writeFirstAndHold(GroupedInserts<String, String> inserts, HeldWrite first)
+      throws InterruptedException {
+    callers.submit(() -> inserts.submit("first"));
+    first.awaitWriting();
   }
 
   @Test
@@ -57,29 +74,18 @@ class GroupedInsertsTest {
 
   @Test
   void itemsArrivingWhileEverySlotWritesShareTheNextGroup() throws Exception {
-    CountDownLatch firstWriting = new CountDownLatch(1);
-    CountDownLatch releaseFirst = new CountDownLatch(1);
+    HeldWrite first = new HeldWrite();
     GroupedInserts<String, String> inserts =
-        new GroupedInserts<>(
-            items -> {
-              if (items.contains("first")) {
-                firstWriting.countDown();
-                await(releaseFirst);
-              }
-              return record(items);
-            },
-            e -> true,
-            1,
-            10);
-    Future<CompletableFuture<String>> first = callers.submit(() -> inserts.submit("first"));
-    assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+        new GroupedInserts<>(holdingFirst(first, this::record), e -> true, 1, 10);
+    Future<CompletableFuture<String>> firstResult = callers.submit(() -> inserts.submit("first"));
+    first.awaitWriting();
 
     CompletableFuture<String> b = inserts.submit("b");
     CompletableFuture<String> c = inserts.submit("c");
     assertThat(b).as("left to the busy writer").isNotDone();
-    releaseFirst.countDown();
+    first.release();
 
-    assertThat(first.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS)).isEqualTo("FIRST");
+    assertThat(firstResult.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS)).isEqualTo("FIRST");
     assertThat(b.get(10, TimeUnit.SECONDS)).isEqualTo("B");
     assertThat(c.get(10, TimeUnit.SECONDS)).isEqualTo("C");
     assertThat(groups).containsExactly(List.of("first"), List.of("b", "c"));
@@ -87,27 +93,15 @@ class GroupedInsertsTest {
 
   @Test
   void groupsHoldAtMostMaxGroupItems() throws Exception {
-    CountDownLatch firstWriting = new CountDownLatch(1);
-    CountDownLatch releaseFirst = new CountDownLatch(1);
+    HeldWrite first = new HeldWrite();
     GroupedInserts<String, String> inserts =
-        new GroupedInserts<>(
-            items -> {
-              if (items.contains("first")) {
-                firstWriting.countDown();
-                await(releaseFirst);
-              }
-              return record(items);
-            },
-            e -> true,
-            1,
-            2);
-    callers.submit(() -> inserts.submit("first"));
-    assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+        new GroupedInserts<>(holdingFirst(first, this::record), e -> true, 1, 2);
+    writeFirstAndHold(inserts, first);
     List<CompletableFuture<String>> waiting = new ArrayList<>();
     for (String item : List.of("b", "c", "d", "e", "f")) {
       waiting.add(inserts.submit(item));
     }
-    releaseFirst.countDown();
+    first.release();
 
     CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
     assertThat(groups)
@@ -116,30 +110,26 @@ class GroupedInsertsTest {
 
   @Test
   void aGroupThatWroteNothingIsWrittenAgainItemByItemSoOnlyTheRefusedItemFails() throws Exception {
-    CountDownLatch firstWriting = new CountDownLatch(1);
-    CountDownLatch releaseFirst = new CountDownLatch(1);
+    HeldWrite first = new HeldWrite();
     GroupedInserts<String, String> inserts =
         new GroupedInserts<>(
-            items -> {
-              if (items.contains("first")) {
-                firstWriting.countDown();
-                await(releaseFirst);
-              }
-              if (items.contains("bad")) {
-                groups.add(List.copyOf(items));
-                throw new IllegalStateException("the server refused 'bad'");
-              }
-              return record(items);
-            },
+            holdingFirst(
+                first,
+                items -> {
+                  if (items.contains("bad")) {
+                    groups.add(List.copyOf(items));
+                    throw new IllegalStateException("the server refused 'bad'");
+                  }
+                  return record(items);
+                }),
             e -> e instanceof IllegalStateException,
             1,
             10);
-    callers.submit(() -> inserts.submit("first"));
-    assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+    writeFirstAndHold(inserts, first);
     CompletableFuture<String> good = inserts.submit("good");
     CompletableFuture<String> bad = inserts.submit("bad");
     CompletableFuture<String> also = inserts.submit("also");
-    releaseFirst.countDown();
+    first.release();
 
     assertThat(good.get(10, TimeUnit.SECONDS)).isEqualTo("GOOD");
     assertThat(also.get(10, TimeUnit.SECONDS)).isEqualTo("ALSO");
@@ -157,27 +147,25 @@ class GroupedInsertsTest {
 
   @Test
   void aGroupThatMayHaveCommittedFailsAsAWholeAndIsNotWrittenAgain() throws Exception {
-    CountDownLatch firstWriting = new CountDownLatch(1);
-    CountDownLatch releaseFirst = new CountDownLatch(1);
+    HeldWrite first = new HeldWrite();
     GroupedInserts<String, String> inserts =
         new GroupedInserts<>(
-            items -> {
-              if (items.contains("first")) {
-                firstWriting.countDown();
-                await(releaseFirst);
-                return record(items);
-              }
-              groups.add(List.copyOf(items));
-              throw new StoreUnavailableException("the connection was lost at commit", null);
-            },
+            holdingFirst(
+                first,
+                items -> {
+                  if (items.contains("first")) {
+                    return record(items);
+                  }
+                  groups.add(List.copyOf(items));
+                  throw new StoreUnavailableException("the connection was lost at commit", null);
+                }),
             e -> !(e instanceof StoreUnavailableException),
             1,
             10);
-    callers.submit(() -> inserts.submit("first"));
-    assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+    writeFirstAndHold(inserts, first);
     CompletableFuture<String> b = inserts.submit("b");
     CompletableFuture<String> c = inserts.submit("c");
-    releaseFirst.countDown();
+    first.release();
 
     for (CompletableFuture<String> lost : List.of(b, c)) {
       assertThatThrownBy(() -> StoreFutures.join(lost))
@@ -200,16 +188,5 @@ class GroupedInsertsTest {
     }
     assertThat(groups.stream().mapToInt(List::size).sum()).isEqualTo(2_000);
     assertThat(groups).allSatisfy(group -> assertThat(group).hasSizeLessThanOrEqualTo(16));
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      if (!latch.await(10, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("not released within 10 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,26 +39,28 @@ class JobsReadyAnnouncerTest {
     assertThat(nextRound()).containsExactly("mail", "reports");
   }
 
+  /** An announcer whose first send is held until released. */
+  private JobsReadyAnnouncer holdingFirstSend(HeldWrite first) {
+    return new JobsReadyAnnouncer(
+        queues -> {
+          if (!first.begun()) {
+            first.hold();
+          }
+          rounds.add(queues);
+        });
+  }
+
   @Test
   void queuesAnnouncedDuringASendGoOutTogetherInTheNextRound() throws Exception {
-    CountDownLatch firstSendStarted = new CountDownLatch(1);
-    CountDownLatch releaseFirstSend = new CountDownLatch(1);
-    announcer =
-        new JobsReadyAnnouncer(
-            queues -> {
-              if (firstSendStarted.getCount() > 0) {
-                firstSendStarted.countDown();
-                await(releaseFirstSend);
-              }
-              rounds.add(queues);
-            });
+    HeldWrite first = new HeldWrite();
+    announcer = holdingFirstSend(first);
     announcer.announce(List.of("a"));
-    assertThat(firstSendStarted.await(10, TimeUnit.SECONDS)).isTrue();
+    first.awaitWriting();
 
     announcer.announce(List.of("b"));
     announcer.announce(Set.of("c"));
     announcer.announce(List.of("b"));
-    releaseFirstSend.countDown();
+    first.release();
 
     assertThat(nextRound()).containsExactly("a");
     assertThat(nextRound()).containsExactly("b", "c");
@@ -92,39 +93,19 @@ class JobsReadyAnnouncerTest {
 
   @Test
   void closeSendsWhatIsPendingAndDropsLaterAnnouncements() throws Exception {
-    CountDownLatch firstSendStarted = new CountDownLatch(1);
-    CountDownLatch releaseFirstSend = new CountDownLatch(1);
-    announcer =
-        new JobsReadyAnnouncer(
-            queues -> {
-              if (firstSendStarted.getCount() > 0) {
-                firstSendStarted.countDown();
-                await(releaseFirstSend);
-              }
-              rounds.add(queues);
-            });
+    HeldWrite first = new HeldWrite();
+    announcer = holdingFirstSend(first);
     announcer.announce(List.of("first"));
-    assertThat(firstSendStarted.await(10, TimeUnit.SECONDS)).isTrue();
+    first.awaitWriting();
     announcer.announce(List.of("pending"));
 
     Thread closer = new Thread(announcer::close);
     closer.start();
-    releaseFirstSend.countDown();
+    first.release();
     closer.join(TimeUnit.SECONDS.toMillis(10));
     announcer.announce(List.of("after-close"));
 
     assertThat(closer.isAlive()).as("close returned").isFalse();
     assertThat(rounds).containsExactly(List.of("first"), List.of("pending"));
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      if (!latch.await(10, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("not released within 10 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 }
