@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -46,6 +48,13 @@ public final class PostgresJobStore extends JdbcJobStore {
   private final JobsReadyListener jobsReady;
   private final LimitedQueues limitedQueues;
   private final GroupedInserts<Submitted, EnqueueResult> plainEnqueues;
+  private final ExecutorService enqueueDrainer =
+      Executors.newSingleThreadExecutor(
+          task -> {
+            Thread thread = new Thread(task, "antrean-postgres-enqueue-groups");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   /** One job without keys or dependencies, and the instant its Enqueue was received. */
   private record Submitted(NewJob job, Instant now) {}
@@ -62,7 +71,8 @@ public final class PostgresJobStore extends JdbcJobStore {
             this::insertPlain,
             e -> !(e instanceof StoreUnavailableException),
             groupWriters(options.poolSize()),
-            MAX_ENQUEUE_GROUP);
+            MAX_ENQUEUE_GROUP,
+            enqueueDrainer);
   }
 
   /**
@@ -214,6 +224,8 @@ public final class PostgresJobStore extends JdbcJobStore {
   @Override
   protected void release() {
     jobsReady.close();
+    // Drains already queued still run; after that, callers write what waits themselves.
+    enqueueDrainer.shutdown();
     db.close();
     log.info("PostgreSQL job store at {} closed", options.redactedUrl());
   }

@@ -63,7 +63,8 @@ class GroupedInsertsTest {
             },
             e -> true,
             2,
-            10);
+            10,
+            Runnable::run);
 
     CompletableFuture<String> result = inserts.submit("a");
 
@@ -76,7 +77,7 @@ class GroupedInsertsTest {
   void itemsArrivingWhileEverySlotWritesShareTheNextGroup() throws Exception {
     HeldWrite first = new HeldWrite();
     GroupedInserts<String, String> inserts =
-        new GroupedInserts<>(holdingFirst(first, this::record), e -> true, 1, 10);
+        new GroupedInserts<>(holdingFirst(first, this::record), e -> true, 1, 10, Runnable::run);
     Future<CompletableFuture<String>> firstResult = callers.submit(() -> inserts.submit("first"));
     first.awaitWriting();
 
@@ -92,10 +93,50 @@ class GroupedInsertsTest {
   }
 
   @Test
+  void aCallerReturnsOnceItsOwnItemIsWrittenAndLeavesTheRestToTheDrainer() throws Exception {
+    HeldWrite first = new HeldWrite();
+    HeldWrite second = new HeldWrite();
+    ExecutorService drainer = Executors.newSingleThreadExecutor();
+    try {
+      GroupedInserts<String, String> inserts =
+          new GroupedInserts<>(
+              holdingFirst(
+                  first,
+                  items -> {
+                    if (items.contains("b")) {
+                      second.hold();
+                    }
+                    return record(items);
+                  }),
+              e -> true,
+              1,
+              1,
+              drainer);
+      Future<CompletableFuture<String>> firstCall = callers.submit(() -> inserts.submit("first"));
+      first.awaitWriting();
+      CompletableFuture<String> b = inserts.submit("b");
+      CompletableFuture<String> c = inserts.submit("c");
+      first.release();
+
+      // The first caller is back while "b", left behind, is still being written by the drainer.
+      second.awaitWriting();
+      assertThat(firstCall.get(10, TimeUnit.SECONDS)).isCompletedWithValue("FIRST");
+      assertThat(b).isNotDone();
+      second.release();
+
+      assertThat(b.get(10, TimeUnit.SECONDS)).isEqualTo("B");
+      assertThat(c.get(10, TimeUnit.SECONDS)).isEqualTo("C");
+      assertThat(groups).containsExactly(List.of("first"), List.of("b"), List.of("c"));
+    } finally {
+      drainer.shutdownNow();
+    }
+  }
+
+  @Test
   void groupsHoldAtMostMaxGroupItems() throws Exception {
     HeldWrite first = new HeldWrite();
     GroupedInserts<String, String> inserts =
-        new GroupedInserts<>(holdingFirst(first, this::record), e -> true, 1, 2);
+        new GroupedInserts<>(holdingFirst(first, this::record), e -> true, 1, 2, Runnable::run);
     writeFirstAndHold(inserts, first);
     List<CompletableFuture<String>> waiting = new ArrayList<>();
     for (String item : List.of("b", "c", "d", "e", "f")) {
@@ -124,7 +165,8 @@ class GroupedInsertsTest {
                 }),
             e -> e instanceof IllegalStateException,
             1,
-            10);
+            10,
+            Runnable::run);
     writeFirstAndHold(inserts, first);
     CompletableFuture<String> good = inserts.submit("good");
     CompletableFuture<String> bad = inserts.submit("bad");
@@ -161,7 +203,8 @@ class GroupedInsertsTest {
                 }),
             e -> !(e instanceof StoreUnavailableException),
             1,
-            10);
+            10,
+            Runnable::run);
     writeFirstAndHold(inserts, first);
     CompletableFuture<String> b = inserts.submit("b");
     CompletableFuture<String> c = inserts.submit("c");
@@ -176,7 +219,8 @@ class GroupedInsertsTest {
 
   @Test
   void manyCallersAtOnceGetEachTheirOwnResult() throws Exception {
-    GroupedInserts<String, String> inserts = new GroupedInserts<>(this::record, e -> true, 3, 16);
+    GroupedInserts<String, String> inserts =
+        new GroupedInserts<>(this::record, e -> true, 3, 16, Runnable::run);
     List<Future<String>> results = new ArrayList<>();
     for (int i = 0; i < 2_000; i++) {
       String item = "item-" + i;
