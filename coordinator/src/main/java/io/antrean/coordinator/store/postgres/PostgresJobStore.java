@@ -68,7 +68,7 @@ public final class PostgresJobStore extends JdbcJobStore {
     // A refused statement rolls the group back; anything else may have committed it.
     this.plainEnqueues =
         new GroupedInserts<>(
-            this::insertPlain,
+            this::writeGroup,
             e -> !(e instanceof StoreUnavailableException),
             groupWriters(options.poolSize()),
             MAX_ENQUEUE_GROUP,
@@ -115,11 +115,7 @@ public final class PostgresJobStore extends JdbcJobStore {
    */
   @Override
   public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) {
-    List<NewJob> batch = JobStoreArguments.forEnqueue(jobs, now);
-    if (isOnePlainJob(batch)) {
-      return List.of(StoreFutures.join(plainEnqueues.submit(new Submitted(batch.get(0), now))));
-    }
-    return super.enqueue(batch, now);
+    return StoreFutures.join(enqueueAsync(jobs, now));
   }
 
   /**
@@ -147,7 +143,7 @@ public final class PostgresJobStore extends JdbcJobStore {
         && !batch.get(0).dependsOn().any();
   }
 
-  private List<EnqueueResult> insertPlain(List<Submitted> group) {
+  private List<EnqueueResult> writeGroup(List<Submitted> group) {
     if (group.size() == 1) {
       Submitted one = group.get(0);
       EnqueueResult stored =
