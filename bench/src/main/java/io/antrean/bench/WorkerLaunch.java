@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import javax.annotation.Nullable;
 
 /**
@@ -16,6 +17,9 @@ import javax.annotation.Nullable;
  * @param command the program and its arguments before the worker's options
  */
 record WorkerLaunch(List<String> command) {
+  /** A JVM option that chooses a garbage collector (or turns one off). */
+  private static final Pattern COLLECTOR_OPTION = Pattern.compile("-XX:[+-]Use\\w*GC");
+
   /** Where the runnable worker's jar lies in a checkout, from its root. */
   static final Path JAR_IN_CHECKOUT =
       Path.of("worker-runner", "target", "antrean-worker-runner.jar");
@@ -42,11 +46,23 @@ record WorkerLaunch(List<String> command) {
     }
     List<String> command = new ArrayList<>();
     command.add(javaBinary());
+    command.addAll(collectorOptions(jvmOptions));
     command.addAll(jvmOptions);
     command.addAll(classArchiveOptions(chosen, jvmOptions));
     command.add("-jar");
     command.add(chosen.toString());
     return new WorkerLaunch(command);
+  }
+
+  /**
+   * The parallel collector, as {@code bin/antrean worker} runs the worker, unless {@code
+   * jvmOptions} choose a collector of their own (a JVM given two refuses to start): a worker's live
+   * heap is small, and the default G1's barriers cost CPU on every job (docs/benchmarks.md, "The
+   * garbage collector").
+   */
+  static List<String> collectorOptions(List<String> jvmOptions) {
+    boolean ownCollector = jvmOptions.stream().anyMatch(o -> COLLECTOR_OPTION.matcher(o).matches());
+    return ownCollector ? List.of() : List.of("-XX:+UseParallelGC");
   }
 
   /**

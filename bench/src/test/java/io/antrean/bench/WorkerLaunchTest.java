@@ -11,7 +11,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** How the bench starts a runnable worker: its jar, and the class archive beside it if usable. */
+/**
+ * How the bench starts a runnable worker: its jar, its collector, and the class archive beside it
+ * if usable.
+ */
 class WorkerLaunchTest {
   private static final Instant BUILT = Instant.parse("2026-12-02T06:00:00Z");
 
@@ -65,6 +68,22 @@ class WorkerLaunchTest {
           .as(own)
           .containsOnlyOnce(own)
           .noneMatch(option -> option.equals("-XX:SharedArchiveFile=" + archive));
+    }
+  }
+
+  @Test
+  void workersRunTheParallelCollectorBeforeTheUsersOptions() {
+    assertThat(WorkerLaunch.runnableJar(jar, List.of("-Xmx256m")).command())
+        .containsSubsequence("-XX:+UseParallelGC", "-Xmx256m", "-jar", jar.toString());
+  }
+
+  @Test
+  void aCollectorOfTheUsersIsTheOnlyOne() {
+    for (String own : List.of("-XX:+UseG1GC", "-XX:+UseZGC", "-XX:+UseSerialGC")) {
+      assertThat(WorkerLaunch.runnableJar(jar, List.of(own, "-Xmx1g")).command())
+          .as(own)
+          .containsOnlyOnce(own)
+          .doesNotContain("-XX:+UseParallelGC");
     }
   }
 

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The JVM options {@code bin/antrean} gives each program: the bench, a load generator, compiles
  * with C1 only so that its compiler leaves the cores to what it measures, while the coordinator and
- * the worker keep both compilers; the user's {@code ANTREAN_JAVA_OPTS} come last and win. The
+ * the worker keep both compilers; the coordinator, the worker and the bench run the parallel
+ * collector unless the user chose one; the user's {@code ANTREAN_JAVA_OPTS} come last and win. The
  * launcher runs in a temporary tree with empty jars and a {@code java} that prints its arguments.
  */
 @Timeout(60)
@@ -26,6 +27,7 @@ final class LauncherJvmOptionsIT {
   private static final Path LAUNCHER =
       Path.of("").toAbsolutePath().getParent().resolve("bin").resolve("antrean");
   private static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+  private static final String PARALLEL_COLLECTOR = "-XX:+UseParallelGC";
 
   @TempDir Path home;
   private Path launcher;
@@ -86,6 +88,37 @@ final class LauncherJvmOptionsIT {
     assertThat(worker)
         .contains(home.resolve("worker-runner/target/antrean-worker-runner.jar").toString())
         .noneMatch(arg -> arg.startsWith("-XX:TieredStopAtLevel"));
+  }
+
+  @Test
+  void theCoordinatorTheWorkerAndTheBenchRunTheParallelCollector() throws Exception {
+    for (List<String> arguments :
+        List.of(
+            List.of("coordinator", "--grpc-port", "0"),
+            List.of("worker", "--queue", "q"),
+            List.of("bench", "enqueue-1"))) {
+      assertThat(run("-Xmx64m", arguments.toArray(String[]::new)))
+          .as("%s", arguments)
+          .containsSubsequence(PARALLEL_COLLECTOR, "-Xmx64m", "-jar")
+          .containsOnlyOnce(PARALLEL_COLLECTOR);
+    }
+  }
+
+  @Test
+  void aCollectorChosenByTheUserIsTheOnlyOne() throws Exception {
+    for (String own : List.of("-XX:+UseG1GC", "-XX:+UseZGC", "-XX:+UseSerialGC")) {
+      for (String program : List.of("coordinator", "worker", "bench")) {
+        assertThat(run("-Xmx64m " + own, program, "enqueue-1"))
+            .as("%s with %s", program, own)
+            .containsOnlyOnce(own)
+            .doesNotContain(PARALLEL_COLLECTOR);
+      }
+    }
+  }
+
+  @Test
+  void theClientKeepsItsSerialCollector() throws Exception {
+    assertThat(run("", "stats")).contains("-XX:+UseSerialGC").doesNotContain(PARALLEL_COLLECTOR);
   }
 
   /** Runs the launcher with the fake java; returns the arguments java was given. */
