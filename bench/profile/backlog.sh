@@ -86,12 +86,16 @@ bench() {
   bin/antrean --coordinator "$target" --timeout "$timeout" bench "$@" --no-progress --json
 }
 
-# heap_used_bytes PID: the used heap after a full collection.
+# heap_used_bytes PID: the used heap after a full collection: the sum of every generation's "used"
+# (the parallel collector reports its young and old generations on lines of their own, G1 one
+# line for its whole heap; metaspace, which has no "total", is not heap).
 heap_used_bytes() {
   jcmd "$1" GC.run >/dev/null
-  jcmd "$1" GC.heap_info | awk '/ used / {
+  jcmd "$1" GC.heap_info | awk '/ total [0-9]+[KMG], used / {
       for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); sub(/,$/, "", v); break }
-      n = v + 0; if (v ~ /K$/) n *= 1024; else if (v ~ /M$/) n *= 1048576; print n; exit }'
+      n = v + 0; if (v ~ /K$/) n *= 1024; else if (v ~ /M$/) n *= 1048576; else if (v ~ /G$/) n *= 1073741824
+      sum += n }
+    END { print sum + 0 }'
 }
 
 for n in $backlogs; do
