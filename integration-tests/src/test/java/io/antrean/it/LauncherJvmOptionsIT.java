@@ -117,6 +117,13 @@ final class LauncherJvmOptionsIT {
   }
 
   @Test
+  void aCollectorChosenByTheUserReplacesTheClientsSerialOne() throws Exception {
+    assertThat(run("-XX:+UseG1GC", "stats"))
+        .containsOnlyOnce("-XX:+UseG1GC")
+        .doesNotContain("-XX:+UseSerialGC", PARALLEL_COLLECTOR);
+  }
+
+  @Test
   void theClientKeepsItsSerialCollector() throws Exception {
     assertThat(run("", "stats")).contains("-XX:+UseSerialGC").doesNotContain(PARALLEL_COLLECTOR);
   }
