@@ -19,6 +19,7 @@ import io.antrean.coordinator.store.jdbc.TokenWakeups;
 import io.antrean.coordinator.store.jdbc.WorkerWrites;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -44,6 +45,13 @@ import org.slf4j.LoggerFactory;
 public final class SqliteJobStore extends JdbcJobStore {
   private static final Logger log = LoggerFactory.getLogger(SqliteJobStore.class);
   private static final SqliteDialect DIALECT = SqliteDialect.INSTANCE;
+
+  /**
+   * How long nothing must have been written before a write runs on its caller's thread (see {@link
+   * SqliteWriter}): longer than the writer's gaps between groups under load, shorter than the time
+   * between one call's answer and the next call of a caller with one call in flight.
+   */
+  private static final Duration CALLER_RUNS_AFTER_IDLE = Duration.ofNanos(250_000);
 
   private final SqliteFile file;
   private final SqliteWriter writer;
@@ -82,7 +90,10 @@ public final class SqliteJobStore extends JdbcJobStore {
       ReadConnections reads = ReadConnections.open(file, options.readConnections());
       SqliteWriter writer =
           SqliteWriter.start(
-              writerConnection, options.maxGroupOperations(), options.maxQueuedWrites());
+              writerConnection,
+              options.maxGroupOperations(),
+              options.maxQueuedWrites(),
+              CALLER_RUNS_AFTER_IDLE);
       log.info("SQLite job store open at {}", file.database());
       return new SqliteJobStore(file, writer, reads, tokenWakeups);
     } catch (SQLException | RuntimeException e) {

@@ -4,7 +4,6 @@ import io.antrean.coordinator.store.OverloadedException;
 import io.antrean.coordinator.store.StoreFutures;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.jdbc.SessionWork;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -26,31 +26,36 @@ import org.slf4j.LoggerFactory;
  * their operation is durable ({@link #execute}) or get a future ({@link #submit}). The thread takes
  * every operation waiting (up to a cap), runs them in one transaction, each inside its own
  * savepoint so a failing operation rolls back only itself, commits once (one fsync for the group),
- * and only then hands the group's results to the completer thread, which completes each future. A
- * group of one operation is completed on the writer thread itself: one call in flight then crosses
- * one thread less between its commit and its answer.
+ * and only then hands the results to the completer thread, which completes each future; a group of
+ * one is completed on the writer thread itself, one thread less between commit and answer.
  *
- * <p>Callbacks attached to a future from {@link #submit} run on the completer thread, so the writer
- * goes on to the next group while they run, or, for a lone operation, on the writer thread. Either
- * way they must not block on another write: {@link #execute} called from the writer or the
- * completer thread throws instead of deadlocking.
+ * <p>In a quiet moment (nothing queued or running, nothing written for {@code callerRunsAfterIdle})
+ * an operation is run, committed and answered on its caller's own thread instead, with no hand-off
+ * to the writer thread and back; what is submitted meanwhile queues for the writer thread, which
+ * waits for the caller to let go of the connection, so writes still commit in submission order.
+ * Under load writes come closer together than that and the writer groups them.
  *
- * <p>Thread-safe. The connection belongs to the writer thread from {@link #start} on; the thread
- * closes it when it stops.
+ * <p>Callbacks on a future from {@link #submit} run on the completer thread, or for a lone
+ * operation on the thread that ran it; they must not block on another write: {@link #execute}
+ * called from the writer or completer thread, or inside an operation, throws instead of
+ * deadlocking.
+ *
+ * <p>Thread-safe. One thread at a time holds the connection; the writer thread closes it at stop.
  */
 final class SqliteWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SqliteWriter.class);
 
   private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
-  private static final Task<Void> STOP = new Task<>("stop", connection -> null);
+  private static final WriteTask<Void> STOP = new WriteTask<>("stop", connection -> null);
 
   private final CachedConnection connection;
   private final int maxGroupOperations;
   private final int maxQueued;
-  private final BlockingQueue<Task<?>> queue = new LinkedBlockingQueue<>();
+  private final BlockingQueue<WriteTask<?>> queue = new LinkedBlockingQueue<>();
   private final Object submitLock = new Object();
-  private final AtomicLong commits = new AtomicLong();
-  private final AtomicLong operations = new AtomicLong();
+  private final GroupCommit groupCommit;
+  private final AtomicLong committedByCallers = new AtomicLong();
+  private final long callerRunsAfterIdleNanos;
   private final Thread thread;
   private final ExecutorService completer;
   private volatile Thread completerThread;
@@ -59,10 +64,25 @@ final class SqliteWriter implements AutoCloseable {
   @GuardedBy("submitLock")
   private boolean closed;
 
-  private SqliteWriter(CachedConnection connection, int maxGroupOperations, int maxQueued) {
+  /** Whether a thread (the writer's or a caller's) holds the connection. */
+  @GuardedBy("submitLock")
+  private boolean connectionHeld;
+
+  /** System.nanoTime() when the connection was last let go. */
+  @GuardedBy("submitLock")
+  private long idleSinceNanos;
+
+  private SqliteWriter(
+      CachedConnection connection,
+      int maxGroupOperations,
+      int maxQueued,
+      Duration callerRunsAfterIdle) {
     this.connection = connection;
+    this.groupCommit = new GroupCommit(connection);
     this.maxGroupOperations = maxGroupOperations;
     this.maxQueued = maxQueued;
+    this.callerRunsAfterIdleNanos = callerRunsAfterIdle.toNanos();
+    this.idleSinceNanos = System.nanoTime();
     this.thread = new Thread(this::run, "antrean-sqlite-writer");
     thread.setDaemon(true);
     this.completer =
@@ -79,9 +99,16 @@ final class SqliteWriter implements AutoCloseable {
    * Starts the writer thread, which owns {@code connection} from now on.
    *
    * @param maxQueued operations waiting at most; {@link #submit} refuses more
+   * @param callerRunsAfterIdle how long nothing must have been written before an operation runs on
+   *     its caller's thread instead of the writer's
    */
-  static SqliteWriter start(CachedConnection connection, int maxGroupOperations, int maxQueued) {
-    SqliteWriter writer = new SqliteWriter(connection, maxGroupOperations, maxQueued);
+  static SqliteWriter start(
+      CachedConnection connection,
+      int maxGroupOperations,
+      int maxQueued,
+      Duration callerRunsAfterIdle) {
+    SqliteWriter writer =
+        new SqliteWriter(connection, maxGroupOperations, maxQueued, callerRunsAfterIdle);
     writer.thread.start();
     return writer;
   }
@@ -111,7 +138,7 @@ final class SqliteWriter implements AutoCloseable {
    */
   <T> T await(Supplier<CompletableFuture<T>> write) {
     Thread current = Thread.currentThread();
-    if (current == thread || current == completerThread) {
+    if (current == thread || current == completerThread || groupCommit.insideOperation()) {
       throw new IllegalStateException(
           "waiting for the SQLite writer on its own thread would never end; use submit");
     }
@@ -119,29 +146,76 @@ final class SqliteWriter implements AutoCloseable {
   }
 
   /**
-   * Queues the operation for the next group commit. The future completes, on the completer thread,
-   * once that group is durable: with the operation's value, with whatever the operation threw (its
-   * changes rolled back), or with {@link StoreUnavailableException} if the store is closed or the
-   * commit failed. Never blocks: with {@code maxQueued} operations already waiting, the future
-   * fails at once with {@link OverloadedException} and the operation never runs.
+   * Queues the operation for the next group commit, or runs it on this thread in a quiet moment.
+   * The future completes once its group is durable: with the operation's value, with whatever the
+   * operation threw (its changes rolled back), or with {@link StoreUnavailableException} if the
+   * store is closed or the commit failed. Never waits for other writes: with {@code maxQueued}
+   * operations already waiting, the future fails at once with {@link OverloadedException} and the
+   * operation never runs.
    */
   <T> CompletableFuture<T> submit(String name, SessionWork<T> operation) {
-    Task<T> task = new Task<>(name, operation);
+    WriteTask<T> task = new WriteTask<>(name, operation);
     synchronized (submitLock) {
       if (closed) {
         return CompletableFuture.failedFuture(
             new StoreUnavailableException("the SQLite store is closed", null));
       }
-      if (queue.size() >= maxQueued) {
-        return CompletableFuture.failedFuture(
-            new OverloadedException(
-                "write_queue",
-                maxQueued + " writes are waiting for the SQLite writer, its limit; retry later",
-                RETRY_AFTER));
+      if (connectionHeld
+          || !queue.isEmpty()
+          || System.nanoTime() - idleSinceNanos < callerRunsAfterIdleNanos) {
+        if (queue.size() >= maxQueued) {
+          return CompletableFuture.failedFuture(
+              new OverloadedException(
+                  "write_queue",
+                  maxQueued + " writes are waiting for the SQLite writer, its limit; retry later",
+                  RETRY_AFTER));
+        }
+        queue.add(task);
+        return task.result();
       }
-      queue.add(task);
+      connectionHeld = true;
     }
-    return task.result;
+    // A quiet moment: this thread runs the operation as a group of one.
+    committedByCallers.incrementAndGet();
+    AtomicBoolean released = new AtomicBoolean();
+    Runnable release =
+        () -> {
+          if (released.compareAndSet(false, true)) {
+            releaseConnection();
+          }
+        };
+    try {
+      runGroup(List.of(task), release);
+    } catch (RuntimeException e) {
+      // Failed outside the operation (it would have stopped the writer thread): end the
+      // transaction, if any, so that the writes queued behind it still run.
+      if (!released.get()) {
+        groupCommit.abandon();
+      }
+      task.fail(e);
+    } finally {
+      release.run();
+    }
+    return task.result();
+  }
+
+  /** Lets go of the connection, to a writer thread that may be waiting for it. */
+  private void releaseConnection() {
+    synchronized (submitLock) {
+      connectionHeld = false;
+      idleSinceNanos = System.nanoTime();
+      submitLock.notifyAll();
+    }
+  }
+
+  /** Waits until no caller holds the connection, then holds it for the writer thread. */
+  private void holdConnection() throws InterruptedException {
+    synchronized (submitLock) {
+      while (connectionHeld) {
+        submitLock.wait();
+      }
+      connectionHeld = true;
+    }
   }
 
   /** Operations waiting for the writer thread, for tests. */
@@ -149,26 +223,41 @@ final class SqliteWriter implements AutoCloseable {
     return queue.size();
   }
 
+  /** Whether {@link #close} has begun, for tests. */
+  boolean refusesNewWork() {
+    synchronized (submitLock) {
+      return closed;
+    }
+  }
+
+  /** Transactions committed on a caller's thread so far, for tests. */
+  long committedByCallers() {
+    return committedByCallers.get();
+  }
+
   /** Transactions committed so far (each one fsync). */
   long commits() {
-    return commits.get();
+    return groupCommit.commits();
   }
 
   /** Operations committed or rolled back so far inside those transactions. */
   long operations() {
-    return operations.get();
+    return groupCommit.operations();
   }
 
   private void run() {
-    List<Task<?>> group = new ArrayList<>(maxGroupOperations);
+    List<WriteTask<?>> group = new ArrayList<>(maxGroupOperations);
     boolean stopping = false;
     try {
       while (!stopping) {
         group.add(queue.take());
+        holdConnection();
         queue.drainTo(group, maxGroupOperations - 1);
         stopping = group.remove(STOP);
-        if (!group.isEmpty()) {
-          runGroup(group);
+        if (group.isEmpty()) {
+          releaseConnection();
+        } else {
+          runGroup(group, this::releaseConnection);
         }
         group.clear();
       }
@@ -185,42 +274,30 @@ final class SqliteWriter implements AutoCloseable {
     }
   }
 
-  private void runGroup(List<Task<?>> group) {
+  /**
+   * Runs the group in one transaction on the calling thread, which holds the connection and lets go
+   * of it with {@code release} once the transaction has ended, before any future is completed.
+   */
+  private void runGroup(List<WriteTask<?>> group, Runnable release) {
+    List<String> ready;
     try {
-      connection.execute("BEGIN IMMEDIATE");
-    } catch (SQLException e) {
-      failAll(group, SqliteDialect.INSTANCE.translate("beginning a transaction", e));
+      ready = groupCommit.run(group);
+    } catch (GroupCommit.Failed e) {
+      release.run();
+      failAll(group, e.failure());
       return;
     }
-    try {
-      for (Task<?> task : group) {
-        connection.execute("SAVEPOINT operation");
-        if (!task.runIn(connection)) {
-          connection.execute("ROLLBACK TO operation");
-        }
-        connection.execute("RELEASE operation");
-      }
-      connection.execute("COMMIT");
-    } catch (SQLException e) {
-      rollbackQuietly();
-      connection.takeReadyQueues();
-      log.error("SQLite group commit of {} operations failed", group.size(), e);
-      failAll(group, SqliteDialect.INSTANCE.translate("committing", e));
-      return;
-    }
-    commits.incrementAndGet();
-    operations.addAndGet(group.size());
-    List<Task<?>> done = List.copyOf(group);
-    List<String> ready = connection.takeReadyQueues();
+    release.run();
+    List<WriteTask<?>> done = List.copyOf(group);
     Consumer<String> listener = readyListener;
     Runnable completion =
         () -> {
-          done.forEach(Task::complete);
+          done.forEach(WriteTask::complete);
           ready.forEach(listener);
         };
     if (done.size() == 1 && ready.isEmpty()) {
-      // A lone operation (one call in flight) is answered from here: handing it to the completer
-      // would wake one more thread between the commit and the answer.
+      // A lone operation (one call in flight) is answered from here, the writer's thread or its
+      // caller's: handing it to the completer would wake one more thread before the answer.
       completion.run();
     } else {
       completer.execute(completion);
@@ -235,15 +312,7 @@ final class SqliteWriter implements AutoCloseable {
     readyListener = listener;
   }
 
-  private void rollbackQuietly() {
-    try {
-      connection.execute("ROLLBACK");
-    } catch (SQLException e) {
-      log.debug("rollback after a failed group failed as well", e);
-    }
-  }
-
-  private void failQueued(List<Task<?>> group) {
+  private void failQueued(List<WriteTask<?>> group) {
     synchronized (submitLock) {
       closed = true;
     }
@@ -252,9 +321,9 @@ final class SqliteWriter implements AutoCloseable {
     failAll(group, new StoreUnavailableException("the SQLite writer was stopped", null));
   }
 
-  private void failAll(List<Task<?>> group, RuntimeException failure) {
-    List<Task<?>> failed = List.copyOf(group);
-    completer.execute(() -> failed.forEach(task -> task.result.completeExceptionally(failure)));
+  private void failAll(List<WriteTask<?>> group, RuntimeException failure) {
+    List<WriteTask<?>> failed = List.copyOf(group);
+    completer.execute(() -> failed.forEach(task -> task.fail(failure)));
   }
 
   /**
@@ -278,41 +347,6 @@ final class SqliteWriter implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       log.warn("interrupted while waiting for the SQLite writer to stop");
-    }
-  }
-
-  /** One queued operation and what it produced inside the transaction. */
-  private static final class Task<T> {
-    private final String name;
-    private final SessionWork<T> operation;
-    private final CompletableFuture<T> result = new CompletableFuture<>();
-    private T value;
-    private Throwable failure;
-
-    Task(String name, SessionWork<T> operation) {
-      this.name = name;
-      this.operation = operation;
-    }
-
-    /** Runs the operation; false when it failed and its savepoint must be rolled back. */
-    boolean runIn(CachedConnection connection) {
-      try {
-        value = operation.run(connection);
-        return true;
-      } catch (SQLException e) {
-        failure = SqliteDialect.INSTANCE.translate(name, e);
-      } catch (RuntimeException | Error e) {
-        failure = e;
-      }
-      return false;
-    }
-
-    void complete() {
-      if (failure != null) {
-        result.completeExceptionally(failure);
-      } else {
-        result.complete(value);
-      }
     }
   }
 }

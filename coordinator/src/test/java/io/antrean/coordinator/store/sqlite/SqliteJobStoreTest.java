@@ -468,22 +468,29 @@ class SqliteJobStoreTest extends JobStoreContract {
   @Timeout(30)
   void aBlockingCallFromTheThreadThatAnswersWritesIsRefusedAndStoresNothing() throws Exception {
     CountDownLatch attached = new CountDownLatch(1);
-    // The held write keeps the writer busy until the dependent stage below is attached, so that
-    // stage runs on the writer's thread (a group of one is answered there).
+    CountDownLatch holding = new CountDownLatch(1);
+    // The held write, from another thread (which may run it itself in a quiet moment), keeps the
+    // connection until the dependent stage below is attached, so "first" queues and that stage
+    // runs on the writer's thread (a group of one is answered there).
     CompletableFuture<Object> held =
-        sqlite()
-            .writer()
-            .submit(
-                "hold",
-                c -> {
-                  try {
-                    assertThat(attached.await(10, TimeUnit.SECONDS)).isTrue();
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while holding the writer", e);
-                  }
-                  return null;
-                });
+        CompletableFuture.supplyAsync(
+            () ->
+                sqlite()
+                    .writer()
+                    .execute(
+                        "hold",
+                        c -> {
+                          holding.countDown();
+                          try {
+                            assertThat(attached.await(10, TimeUnit.SECONDS)).isTrue();
+                          } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new IllegalStateException(
+                                "interrupted while holding the writer", e);
+                          }
+                          return null;
+                        }));
+    assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
     CompletableFuture<Throwable> refusal =
         store
             .enqueueAsync(List.of(job("first").build()), T0)

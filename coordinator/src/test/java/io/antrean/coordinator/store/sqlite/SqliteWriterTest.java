@@ -47,7 +47,8 @@ class SqliteWriterTest {
     try (Statement statement = connection.connection().createStatement()) {
       statement.execute("CREATE TABLE items (value INTEGER NOT NULL)");
     }
-    writer = SqliteWriter.start(connection, 512, MAX_QUEUED);
+    // Never a quiet moment: every write goes through the writer thread (callerRuns tests below).
+    writer = SqliteWriter.start(connection, 512, MAX_QUEUED, Duration.ofDays(1));
   }
 
   @AfterEach
@@ -240,6 +241,98 @@ class SqliteWriterTest {
     // A write queued after the refusal commits after anything the refused call might have queued.
     writer.execute("after", c -> insert(c, 3));
     assertThat(stored()).containsExactly(1, 3);
+  }
+
+  /** Replaces the writer with one that runs a write on its caller's thread whenever it is idle. */
+  private void startCallerRunningWriter() throws SQLException {
+    writer.close();
+    writer = SqliteWriter.start(file.openWriter(), 512, MAX_QUEUED, Duration.ZERO);
+  }
+
+  @Test
+  void aWriteSubmittedInAQuietMomentRunsAndIsAnsweredOnItsCallersThread() throws Exception {
+    startCallerRunningWriter();
+    String caller = Thread.currentThread().getName();
+
+    CompletableFuture<Integer> lone = writer.submit("insert", c -> insert(c, 7));
+    // Read inside the answer: the row must be committed (visible to another connection) by then.
+    CompletableFuture<String> answeredOn =
+        lone.thenApply(value -> Thread.currentThread().getName() + " " + storedUnchecked());
+
+    assertThat(lone).isCompletedWithValue(7);
+    assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo(caller + " [7]");
+    assertThat(writer.committedByCallers()).isEqualTo(1);
+    assertThat(writer.commits()).isEqualTo(1);
+  }
+
+  @Test
+  void aWriteWithinTheIdleTimeOfTheLastOneGoesToTheWriterThread() throws Exception {
+    // This writer's idle time (a day) has not passed since it started.
+    CompletableFuture<String> answeredOn =
+        writer.submit("insert", c -> insert(c, 7)).thenApply(v -> Thread.currentThread().getName());
+
+    assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo("antrean-sqlite-writer");
+    assertThat(writer.committedByCallers()).isZero();
+  }
+
+  @Test
+  void writesSubmittedWhileACallerHoldsTheConnectionQueueAndCommitAfterItsWrite() throws Exception {
+    startCallerRunningWriter();
+    CompletableFuture<Integer> blocker = blockWriter();
+    assertThat(writer.committedByCallers()).isEqualTo(1);
+
+    CompletableFuture<Integer> second = writer.submit("insert", c -> insert(c, 7));
+    CompletableFuture<Integer> third = writer.submit("insert", c -> insert(c, 8));
+
+    // The writer thread takes the first of them and waits for the connection; the other queues.
+    awaitQueued(1);
+    assertThat(second).isNotDone();
+    unblock.countDown();
+    assertThat(blocker.get(10, TimeUnit.SECONDS)).isZero();
+    assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(7);
+    assertThat(third.get(10, TimeUnit.SECONDS)).isEqualTo(8);
+    // The queued two shared the writer thread's commit.
+    assertThat(writer.commits()).isEqualTo(2);
+    assertThat(writer.committedByCallers()).isEqualTo(1);
+    assertThat(stored()).containsExactly(0, 7, 8);
+  }
+
+  @Test
+  void aWriteAwaitedFromInsideAnOperationRunByItsCallerIsRefused() throws Exception {
+    startCallerRunningWriter();
+    CompletableFuture<String> outer =
+        writer.submit(
+            "outer",
+            c -> {
+              insert(c, 1);
+              try {
+                writer.execute("inner", inner -> insert(inner, 2));
+                return "not refused";
+              } catch (IllegalStateException e) {
+                return e.getMessage();
+              }
+            });
+
+    assertThat(outer.get(10, TimeUnit.SECONDS)).contains("use submit");
+    assertThat(writer.committedByCallers()).isEqualTo(1);
+    assertThat(stored()).containsExactly(1);
+  }
+
+  @Test
+  void closeWaitsForTheCallerHoldingTheConnection() throws Exception {
+    startCallerRunningWriter();
+    CompletableFuture<Integer> blocker = blockWriter();
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(writer::close, callers);
+    await().atMost(Duration.ofSeconds(10)).until(writer::refusesNewWork);
+    assertThatThrownBy(() -> writer.execute("late", c -> insert(c, 9)))
+        .isInstanceOf(StoreUnavailableException.class);
+    assertThat(closing).isNotDone();
+
+    unblock.countDown();
+
+    assertThat(blocker.get(10, TimeUnit.SECONDS)).isZero();
+    closing.get(10, TimeUnit.SECONDS);
+    assertThat(stored()).containsExactly(0);
   }
 
   @Test
