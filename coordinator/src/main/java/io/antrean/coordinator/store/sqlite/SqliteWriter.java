@@ -68,6 +68,10 @@ final class SqliteWriter implements AutoCloseable {
   @GuardedBy("submitLock")
   private boolean connectionHeld;
 
+  /** Operations handed to the writer thread (queued, or taken and waiting for the connection). */
+  @GuardedBy("submitLock")
+  private int handedOver;
+
   /** System.nanoTime() when the connection was last let go. */
   @GuardedBy("submitLock")
   private long idleSinceNanos;
@@ -161,7 +165,7 @@ final class SqliteWriter implements AutoCloseable {
             new StoreUnavailableException("the SQLite store is closed", null));
       }
       if (connectionHeld
-          || !queue.isEmpty()
+          || handedOver > 0
           || System.nanoTime() - idleSinceNanos < callerRunsAfterIdleNanos) {
         if (queue.size() >= maxQueued) {
           return CompletableFuture.failedFuture(
@@ -171,6 +175,7 @@ final class SqliteWriter implements AutoCloseable {
                   RETRY_AFTER));
         }
         queue.add(task);
+        handedOver++;
         return task.result();
       }
       connectionHeld = true;
@@ -208,13 +213,18 @@ final class SqliteWriter implements AutoCloseable {
     }
   }
 
-  /** Waits until no caller holds the connection, then holds it for the writer thread. */
-  private void holdConnection() throws InterruptedException {
+  /**
+   * Waits until no caller holds the connection, holds it for the writer thread, and adds what else
+   * is queued to the group (up to the cap): no caller runs a write before those.
+   */
+  private void holdConnection(List<WriteTask<?>> group) throws InterruptedException {
     synchronized (submitLock) {
       while (connectionHeld) {
         submitLock.wait();
       }
       connectionHeld = true;
+      queue.drainTo(group, maxGroupOperations - group.size());
+      handedOver -= group.size();
     }
   }
 
@@ -251,8 +261,7 @@ final class SqliteWriter implements AutoCloseable {
     try {
       while (!stopping) {
         group.add(queue.take());
-        holdConnection();
-        queue.drainTo(group, maxGroupOperations - 1);
+        holdConnection(group);
         stopping = group.remove(STOP);
         if (group.isEmpty()) {
           releaseConnection();
@@ -336,6 +345,7 @@ final class SqliteWriter implements AutoCloseable {
       if (!closed) {
         closed = true;
         queue.add(STOP);
+        handedOver++;
       }
     }
     try {

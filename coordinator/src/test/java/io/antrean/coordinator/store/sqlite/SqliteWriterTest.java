@@ -76,12 +76,16 @@ class SqliteWriterTest {
   }
 
   private List<Integer> stored() throws SQLException {
+    return read("SELECT value FROM items ORDER BY value");
+  }
+
+  private List<Integer> storedInCommitOrder() throws SQLException {
+    return read("SELECT value FROM items ORDER BY rowid");
+  }
+
+  private List<Integer> read(String query) throws SQLException {
     try (CachedConnection reader = file.openReader();
-        ResultSet rows =
-            reader
-                .connection()
-                .createStatement()
-                .executeQuery("SELECT value FROM items ORDER BY value")) {
+        ResultSet rows = reader.connection().createStatement().executeQuery(query)) {
       List<Integer> values = new ArrayList<>();
       while (rows.next()) {
         values.add(rows.getInt(1));
@@ -295,6 +299,36 @@ class SqliteWriterTest {
     assertThat(writer.commits()).isEqualTo(2);
     assertThat(writer.committedByCallers()).isEqualTo(1);
     assertThat(stored()).containsExactly(0, 7, 8);
+  }
+
+  @Test
+  void aWriteTheWriterThreadTookCommitsBeforeOneSubmittedRightAfterTheCallerLetGo()
+      throws Exception {
+    startCallerRunningWriter();
+    CompletableFuture<CompletableFuture<Integer>> afterRelease =
+        CompletableFuture.supplyAsync(
+            () -> {
+              writer.execute(
+                  "blocker",
+                  c -> {
+                    blockerStarted.countDown();
+                    awaitUnblock();
+                    return insert(c, 0);
+                  });
+              // The connection was let go a moment ago; the writer thread may not have run since.
+              return writer.submit("after release", c -> insert(c, 2));
+            },
+            callers);
+    assertThat(blockerStarted.await(10, TimeUnit.SECONDS)).isTrue();
+    CompletableFuture<Integer> taken = writer.submit("taken", c -> insert(c, 1));
+    // The writer thread took it and waits for the connection.
+    awaitQueued(0);
+
+    unblock.countDown();
+
+    assertThat(taken.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    assertThat(afterRelease.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS)).isEqualTo(2);
+    assertThat(storedInCommitOrder()).containsExactly(0, 1, 2);
   }
 
   @Test
