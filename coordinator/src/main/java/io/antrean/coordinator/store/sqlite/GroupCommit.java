@@ -28,7 +28,8 @@ final class GroupCommit {
    * failure for {@link WriteTask#complete}.
    *
    * @return the queues where jobs became ready as a side effect of the changes
-   * @throws Failed if the transaction could not begin or commit (nothing of it is kept)
+   * @throws Failed if the transaction could not begin or commit, or failed outside the operations
+   *     themselves (nothing of it is kept, and the connection is out of the transaction again)
    */
   List<String> run(List<WriteTask<?>> group) {
     try {
@@ -46,10 +47,13 @@ final class GroupCommit {
         connection.execute("RELEASE operation");
       }
       connection.execute("COMMIT");
-    } catch (SQLException e) {
+    } catch (SQLException | RuntimeException e) {
       abandon();
       log.error("SQLite group commit of {} operations failed", group.size(), e);
-      throw new Failed(SqliteDialect.INSTANCE.translate("committing", e));
+      throw new Failed(
+          e instanceof SQLException sql
+              ? SqliteDialect.INSTANCE.translate("committing", sql)
+              : (RuntimeException) e);
     } finally {
       runningOperation.set(false);
     }
@@ -59,7 +63,7 @@ final class GroupCommit {
   }
 
   /** Rolls back a transaction left open, if any, and forgets the queues it made ready. */
-  void abandon() {
+  private void abandon() {
     try {
       connection.execute("ROLLBACK");
     } catch (SQLException e) {

@@ -13,7 +13,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -182,25 +181,7 @@ final class SqliteWriter implements AutoCloseable {
     }
     // A quiet moment: this thread runs the operation as a group of one.
     committedByCallers.incrementAndGet();
-    AtomicBoolean released = new AtomicBoolean();
-    Runnable release =
-        () -> {
-          if (released.compareAndSet(false, true)) {
-            releaseConnection();
-          }
-        };
-    try {
-      runGroup(List.of(task), release);
-    } catch (RuntimeException e) {
-      // Failed outside the operation (it would have stopped the writer thread): end the
-      // transaction, if any, so that the writes queued behind it still run.
-      if (!released.get()) {
-        groupCommit.abandon();
-      }
-      task.fail(e);
-    } finally {
-      release.run();
-    }
+    runGroup(List.of(task));
     return task.result();
   }
 
@@ -266,7 +247,7 @@ final class SqliteWriter implements AutoCloseable {
         if (group.isEmpty()) {
           releaseConnection();
         } else {
-          runGroup(group, this::releaseConnection);
+          runGroup(group);
         }
         group.clear();
       }
@@ -285,18 +266,18 @@ final class SqliteWriter implements AutoCloseable {
 
   /**
    * Runs the group in one transaction on the calling thread, which holds the connection and lets go
-   * of it with {@code release} once the transaction has ended, before any future is completed.
+   * of it once the transaction has ended (before a committed group's futures are completed).
    */
-  private void runGroup(List<WriteTask<?>> group, Runnable release) {
+  private void runGroup(List<WriteTask<?>> group) {
     List<String> ready;
     try {
       ready = groupCommit.run(group);
     } catch (GroupCommit.Failed e) {
-      release.run();
       failAll(group, e.failure());
       return;
+    } finally {
+      releaseConnection();
     }
-    release.run();
     List<WriteTask<?>> done = List.copyOf(group);
     Consumer<String> listener = readyListener;
     Runnable completion =
