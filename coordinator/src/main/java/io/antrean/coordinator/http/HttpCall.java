@@ -50,6 +50,7 @@ final class HttpCall {
   private final ScheduledExecutorService timer;
   private int status;
   private boolean closeAfterAnswer;
+  private boolean bodyRead;
   @Nullable private Identity identity;
 
   /**
@@ -170,6 +171,7 @@ final class HttpCall {
       if (body.length > maxBodyBytes) {
         throw tooLarge(in);
       }
+      bodyRead = true;
       return body;
     } catch (IOException e) {
       if (timedOut(e)) {
@@ -204,6 +206,8 @@ final class HttpCall {
     }
     if (n >= 0) {
       closeAfterAnswer = true;
+    } else {
+      bodyRead = true;
     }
     return HttpProblem.tooLarge(maxBodyBytes);
   }
@@ -250,9 +254,6 @@ final class HttpCall {
     if (error.allow() != null) {
       response.getHeaders().put(HttpHeader.ALLOW, error.allow());
     }
-    if (closeAfterAnswer) {
-      response.getHeaders().put(HttpHeader.CONNECTION, "close");
-    }
     send(error.status(), JSON, error.json());
   }
 
@@ -274,6 +275,10 @@ final class HttpCall {
    */
   void send(int code, String contentType, Map<String, String> headers, byte[] body)
       throws IOException {
+    dropUnreadBody();
+    if (closeAfterAnswer) {
+      response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    }
     securityHeaders(response, contentType);
     headers.forEach(response.getHeaders()::put);
     status = code;
@@ -283,6 +288,33 @@ final class HttpCall {
       write(response, ByteBuffer.allocate(0), limits.responseTimeout());
     } else {
       write(response, ByteBuffer.wrap(body), limits.responseTimeout());
+    }
+  }
+
+  /**
+   * Reads and drops a request body the route did not read (a refused call, or a route that takes no
+   * body), so the connection can carry the client's next request. Jetty closes a connection whose
+   * request body is still arriving when the answer ends, without a {@code Connection: close} the
+   * client could see, and a client that reuses it gets no answer. A body of unknown length, or one
+   * declared larger than the size limit, is not waited for: the answer closes the connection.
+   */
+  private void dropUnreadBody() {
+    if (bodyRead || closeAfterAnswer) {
+      return;
+    }
+    long declared = declaredLength();
+    boolean chunked = request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+    if (declared == 0 || (declared < 0 && !chunked)) {
+      return;
+    }
+    if (declared < 0 || declared > maxBodyBytes) {
+      closeAfterAnswer = true;
+      return;
+    }
+    try {
+      readBody();
+    } catch (IOException | HttpProblem e) {
+      closeAfterAnswer = true;
     }
   }
 

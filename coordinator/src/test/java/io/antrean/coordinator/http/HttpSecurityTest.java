@@ -12,10 +12,16 @@ import io.antrean.coordinator.security.TokenFile;
 import io.antrean.coordinator.store.sqlite.SqliteJobStore;
 import io.antrean.coordinator.store.sqlite.SqliteOptions;
 import io.grpc.inprocess.InProcessServerBuilder;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -112,6 +118,44 @@ class HttpSecurityTest {
         assertThat(r.statusCode()).as("%s %s as %s", method, path, role).isEqualTo(403);
         assertThat(r.body()).contains("ROLE_NOT_ALLOWED");
       }
+    }
+  }
+
+  /**
+   * A refused call whose small body arrives after its headers leaves the connection usable: the
+   * server reads and drops the body before answering, so a client that reuses the connection for
+   * its next request gets an answer (before, the answer went out at once and the connection was
+   * then closed under the client's next request).
+   */
+  @Test
+  void aRefusedCallsLateBodyIsReadSoTheConnectionCarriesTheNextRequest() throws Exception {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", coordinator.httpPort()), 10_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          ("POST /v1/jobs/1:cancel HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                  + tokens.get(Role.READER)
+                  + "\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      // Give a server that answers without the body the moment to do so; nothing is asserted on
+      // whether it did, only on what the connection carries afterwards.
+      socket.setSoTimeout(300);
+      ByteArrayOutputStream early = new ByteArrayOutputStream();
+      try {
+        early.write(socket.getInputStream().read());
+      } catch (SocketTimeoutException expected) {
+        // the server waits for the body
+      }
+      out.write(
+          ("{}GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      socket.setSoTimeout(10_000);
+      early.write(socket.getInputStream().readAllBytes());
+      String answers = early.toString(StandardCharsets.US_ASCII);
+      assertThat(answers).startsWith("HTTP/1.1 403").contains("ROLE_NOT_ALLOWED");
+      assertThat(answers.substring(answers.indexOf("ROLE_NOT_ALLOWED"))).contains("HTTP/1.1 200");
     }
   }
 
