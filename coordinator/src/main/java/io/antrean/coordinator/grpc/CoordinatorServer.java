@@ -21,7 +21,12 @@ import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.annotation.Nullable;
 
 /**
  * The gRPC server's lifecycle: JobService, WorkerService, AdminService, ScheduleService, health and
@@ -31,6 +36,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CoordinatorServer {
   private final Server server;
+  // The threads of the calls that are not hot, when hot calls stay on the network threads.
+  @Nullable private final ExecutorService callThreads;
   private final HealthStatusManager health = new HealthStatusManager();
   private final UnparseableRequests unparseable = new UnparseableRequests(System::nanoTime);
 
@@ -69,7 +76,10 @@ public final class CoordinatorServer {
       boolean reflection,
       ServerInterceptor... interceptors) {
     if (scheduler.asyncNeverBlocks()) {
-      builder.callExecutor(new HotCallExecutors());
+      callThreads = Executors.newCachedThreadPool(new CallThreadFactory());
+      builder.directExecutor().callExecutor(new HotCallExecutors(callThreads));
+    } else {
+      callThreads = null;
     }
     // The queue check runs after every given interceptor (authentication among them).
     ServerInterceptor[] withQueues = new ServerInterceptor[interceptors.length + 1];
@@ -135,9 +145,30 @@ public final class CoordinatorServer {
       server.shutdownNow();
       server.awaitTermination(5, TimeUnit.SECONDS);
     }
+    stopCallThreads();
   }
 
   public void awaitTermination() throws InterruptedException {
     server.awaitTermination();
+    stopCallThreads();
+  }
+
+  /** Lets the call threads end once the server has no calls left (idle ones end at once). */
+  private void stopCallThreads() {
+    if (callThreads != null) {
+      callThreads.shutdown();
+    }
+  }
+
+  /** Daemon threads named {@code antrean-grpc-call-N}. */
+  private static final class CallThreadFactory implements ThreadFactory {
+    private final AtomicInteger count = new AtomicInteger();
+
+    @Override
+    public Thread newThread(Runnable r) {
+      Thread t = new Thread(r, "antrean-grpc-call-" + count.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    }
   }
 }

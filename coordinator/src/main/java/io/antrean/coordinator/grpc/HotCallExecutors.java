@@ -10,11 +10,16 @@ import java.util.concurrent.Executor;
 import javax.annotation.Nullable;
 
 /**
- * Runs the hot calls (Enqueue, EnqueueBatch, Lease, Complete, CompleteBatch) on the network thread
- * that read them, and every other call on the server's executor. Only for a store whose async forms
- * never block ({@code JobStore.asyncWrites().neverBlock()}): those handlers then only check the
- * request and hand it to the store, and answer from the thread that completes the store's future.
- * It saves a thread hand-off per call, which on a small machine is much of a call's cost.
+ * Runs the hot calls (Enqueue, EnqueueBatch, Lease, Complete, CompleteBatch) wholly on the network
+ * thread that read them, and every other call on {@code others}. Only for a server whose own
+ * executor is direct, and a store whose async forms never block ({@code
+ * JobStore.asyncWrites().neverBlock()}): those handlers then only check the request and hand it to
+ * the store, and answer from the thread that completes the store's future. grpc-java starts every
+ * call (method lookup, interceptors, {@code startCall}) on the server's executor and only then
+ * switches to the one chosen here; with a thread pool as the server's executor, each hot call went
+ * from the network thread to a pool thread and back (two wake-ups, which on a small machine are
+ * much of a call's cost). With a direct one, a hot call never leaves the network thread and the
+ * others move to {@code others} right after the method lookup, before any interceptor runs.
  */
 final class HotCallExecutors implements ServerCallExecutorSupplier {
   private static final Set<String> HOT_METHODS =
@@ -25,12 +30,20 @@ final class HotCallExecutors implements ServerCallExecutorSupplier {
           WorkerServiceGrpc.getCompleteMethod().getFullMethodName(),
           WorkerServiceGrpc.getCompleteBatchMethod().getFullMethodName());
 
-  private static final Executor DIRECT = Runnable::run;
+  private final Executor others;
 
+  /**
+   * @param others runs every call that is not hot: interceptors, handler and listener callbacks
+   */
+  HotCallExecutors(Executor others) {
+    this.others = others;
+  }
+
+  /** Null (stay on the network thread) for a hot call, the executor of the others otherwise. */
   @Override
   @Nullable
   public <ReqT, RespT> Executor getExecutor(ServerCall<ReqT, RespT> call, Metadata metadata) {
-    return isHot(call.getMethodDescriptor().getFullMethodName()) ? DIRECT : null;
+    return isHot(call.getMethodDescriptor().getFullMethodName()) ? null : others;
   }
 
   static boolean isHot(String fullMethodName) {

@@ -1,0 +1,119 @@
+package io.antrean.coordinator.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.antrean.coordinator.Coordinator;
+import io.antrean.coordinator.core.Settings;
+import io.antrean.coordinator.store.sqlite.SqliteJobStore;
+import io.antrean.coordinator.store.sqlite.SqliteOptions;
+import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.GetJobRequest;
+import io.antrean.proto.v1.HeartbeatRequest;
+import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.JobState;
+import io.antrean.proto.v1.LeaseRef;
+import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.WorkerServiceGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Which threads run the calls of a coordinator served over Netty on a store that never blocks: hot
+ * calls from their first interceptor to their answer on the network thread that read them, every
+ * other call on the coordinator's call threads.
+ */
+@Timeout(30)
+class HotCallThreadsTest {
+  private static final String NETWORK_THREAD = "grpc-.*-worker-ELG-.*";
+  private static final String CALL_THREAD = "antrean-grpc-call-\\d+";
+
+  @TempDir Path dir;
+
+  /** The thread each method's interceptors ran on, by bare method name. */
+  private final Map<String, String> interceptedOn = new ConcurrentHashMap<>();
+
+  private final ServerInterceptor recorder =
+      new ServerInterceptor() {
+        @Override
+        public <Q, A> ServerCall.Listener<Q> interceptCall(
+            ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
+          interceptedOn.put(
+              call.getMethodDescriptor().getBareMethodName(), Thread.currentThread().getName());
+          return next.startCall(call, headers);
+        }
+      };
+
+  @Test
+  void hotCallsStayOnTheNetworkThreadAndTheOthersRunOnCallThreads() throws Exception {
+    try (Coordinator coordinator =
+        Coordinator.start(
+            SqliteJobStore.open(dir, SqliteOptions.defaults()),
+            Settings.defaults().withJobTypes(Set.of("t"), Map.of(), Map.of()),
+            Clock.systemUTC(),
+            NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .intercept(recorder))) {
+      ManagedChannel channel =
+          NettyChannelBuilder.forAddress("127.0.0.1", coordinator.port()).usePlaintext().build();
+      try {
+        JobServiceGrpc.JobServiceBlockingStub jobs =
+            JobServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+        WorkerServiceGrpc.WorkerServiceBlockingStub workers =
+            WorkerServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+
+        long id =
+            jobs.enqueue(
+                    EnqueueRequest.newBuilder()
+                        .setType("t")
+                        .setPayload(ByteString.copyFromUtf8("{}"))
+                        .build())
+                .getJob()
+                .getId();
+        var leased =
+            workers
+                .lease(
+                    LeaseRequest.newBuilder()
+                        .setWorkerId("w")
+                        .setMaxJobs(1)
+                        .setWait(com.google.protobuf.Duration.getDefaultInstance())
+                        .build())
+                .getJobs(0);
+        workers.heartbeat(
+            HeartbeatRequest.newBuilder()
+                .setWorkerId("w")
+                .addLeases(
+                    LeaseRef.newBuilder()
+                        .setJobId(leased.getId())
+                        .setFencingToken(leased.getLease().getFencingToken())
+                        .setLeaseId(leased.getLease().getLeaseId()))
+                .build());
+        JobState state =
+            jobs.getJob(GetJobRequest.newBuilder().setId(id).build()).getJob().getState();
+
+        assertThat(state).isEqualTo(JobState.JOB_STATE_RUNNING);
+      } finally {
+        channel.shutdownNow();
+      }
+    }
+
+    assertThat(interceptedOn.get("Enqueue")).matches(NETWORK_THREAD);
+    assertThat(interceptedOn.get("Lease")).matches(NETWORK_THREAD);
+    assertThat(interceptedOn.get("Heartbeat")).matches(CALL_THREAD);
+    assertThat(interceptedOn.get("GetJob")).matches(CALL_THREAD);
+  }
+}
