@@ -71,6 +71,8 @@ public final class Coordinator implements AutoCloseable {
   private final ScheduleDuty scheduleDuty;
   private final ScheduledExecutorService timers;
   private final ExecutorService dispatch;
+  // Where the gRPC calls run that do not stay on the network thread (CoordinatorServer).
+  private final ExecutorService callThreads;
   private final BackgroundDuties duties;
   private final CoordinatorServer server;
   private final Admission admission;
@@ -94,6 +96,7 @@ public final class Coordinator implements AutoCloseable {
     stpe.setRemoveOnCancelPolicy(true);
     this.timers = stpe;
     this.dispatch = Executors.newFixedThreadPool(2, daemon("antrean-dispatch"));
+    this.callThreads = Executors.newCachedThreadPool(daemon("antrean-grpc-call"));
     this.watchers = new JobWatchers(store::get, timers);
     // Catches changes made through another coordinator sharing the store, and missed events.
     timers.scheduleWithFixedDelay(
@@ -155,6 +158,7 @@ public final class Coordinator implements AutoCloseable {
                 admin,
                 new ScheduleServiceCalls(schedules),
                 clock,
+                callThreads,
                 security.reflection(),
                 interceptors.toArray(ServerInterceptor[]::new))
             .start();
@@ -341,6 +345,7 @@ public final class Coordinator implements AutoCloseable {
     }
     duties.close();
     timers.shutdownNow();
+    callThreads.shutdownNow();
     dispatch.shutdownNow();
     try {
       dispatch.awaitTermination(5, TimeUnit.SECONDS);

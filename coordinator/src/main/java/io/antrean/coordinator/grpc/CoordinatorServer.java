@@ -21,12 +21,8 @@ import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.time.Clock;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import javax.annotation.Nullable;
 
 /**
  * The gRPC server's lifecycle: JobService, WorkerService, AdminService, ScheduleService, health and
@@ -36,8 +32,6 @@ import javax.annotation.Nullable;
  */
 public final class CoordinatorServer {
   private final Server server;
-  // The threads of the calls that are not hot, when hot calls stay on the network threads.
-  @Nullable private final ExecutorService callThreads;
   private final HealthStatusManager health = new HealthStatusManager();
   private final UnparseableRequests unparseable = new UnparseableRequests(System::nanoTime);
 
@@ -46,24 +40,12 @@ public final class CoordinatorServer {
    * @param workers learns of workers from their calls
    * @param admin answers the AdminService (built on the same core, registry and clock)
    * @param schedules answers the ScheduleService
-   * @param interceptors run on every call whose request parses, for example {@link
-   *     RpcMetricsInterceptor}; they see typed requests
-   */
-  public CoordinatorServer(
-      ServerBuilder<?> builder,
-      JobScheduler scheduler,
-      JobWatchers watchers,
-      WorkerRegistry workers,
-      AdminServiceCalls admin,
-      ScheduleServiceCalls schedules,
-      Clock clock,
-      ServerInterceptor... interceptors) {
-    this(builder, scheduler, watchers, workers, admin, schedules, clock, true, interceptors);
-  }
-
-  /**
+   * @param callThreads runs the calls: all of them on a store whose writes may block; on one whose
+   *     writes never block, every call but the hot ones, which stay on the network thread ({@link
+   *     HotCallExecutors}); the caller shuts it down after the server
    * @param reflection whether to serve gRPC server reflection
-   * @param interceptors as for the constructor above; the last one runs first
+   * @param interceptors run on every call whose request parses, for example {@link
+   *     RpcMetricsInterceptor}; they see typed requests; the last one runs first
    */
   public CoordinatorServer(
       ServerBuilder<?> builder,
@@ -73,13 +55,13 @@ public final class CoordinatorServer {
       AdminServiceCalls admin,
       ScheduleServiceCalls schedules,
       Clock clock,
+      Executor callThreads,
       boolean reflection,
       ServerInterceptor... interceptors) {
     if (scheduler.asyncNeverBlocks()) {
-      callThreads = Executors.newCachedThreadPool(new CallThreadFactory());
       builder.directExecutor().callExecutor(new HotCallExecutors(callThreads));
     } else {
-      callThreads = null;
+      builder.executor(callThreads);
     }
     // The queue check runs after every given interceptor (authentication among them).
     ServerInterceptor[] withQueues = new ServerInterceptor[interceptors.length + 1];
@@ -145,30 +127,9 @@ public final class CoordinatorServer {
       server.shutdownNow();
       server.awaitTermination(5, TimeUnit.SECONDS);
     }
-    stopCallThreads();
   }
 
   public void awaitTermination() throws InterruptedException {
     server.awaitTermination();
-    stopCallThreads();
-  }
-
-  /** Lets the call threads end once the server has no calls left (idle ones end at once). */
-  private void stopCallThreads() {
-    if (callThreads != null) {
-      callThreads.shutdown();
-    }
-  }
-
-  /** Daemon threads named {@code antrean-grpc-call-N}. */
-  private static final class CallThreadFactory implements ThreadFactory {
-    private final AtomicInteger count = new AtomicInteger();
-
-    @Override
-    public Thread newThread(Runnable r) {
-      Thread t = new Thread(r, "antrean-grpc-call-" + count.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    }
   }
 }

@@ -12,7 +12,6 @@ import io.antrean.proto.v1.GetJobRequest;
 import io.antrean.proto.v1.HeartbeatRequest;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
-import io.antrean.proto.v1.LeaseRef;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.ManagedChannel;
@@ -84,24 +83,14 @@ class HotCallThreadsTest {
                         .build())
                 .getJob()
                 .getId();
-        var leased =
-            workers
-                .lease(
-                    LeaseRequest.newBuilder()
-                        .setWorkerId("w")
-                        .setMaxJobs(1)
-                        .setWait(com.google.protobuf.Duration.getDefaultInstance())
-                        .build())
-                .getJobs(0);
-        workers.heartbeat(
-            HeartbeatRequest.newBuilder()
+        workers.lease(
+            LeaseRequest.newBuilder()
                 .setWorkerId("w")
-                .addLeases(
-                    LeaseRef.newBuilder()
-                        .setJobId(leased.getId())
-                        .setFencingToken(leased.getLease().getFencingToken())
-                        .setLeaseId(leased.getLease().getLeaseId()))
+                .setMaxJobs(1)
+                .setWait(com.google.protobuf.Duration.getDefaultInstance())
                 .build());
+        // What an idle worker sends: no leases.
+        workers.heartbeat(HeartbeatRequest.newBuilder().setWorkerId("w").build());
         JobState state =
             jobs.getJob(GetJobRequest.newBuilder().setId(id).build()).getJob().getState();
 
