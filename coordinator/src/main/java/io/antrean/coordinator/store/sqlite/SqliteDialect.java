@@ -1,6 +1,5 @@
 package io.antrean.coordinator.store.sqlite;
 
-import io.antrean.coordinator.job.AttemptEnd;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
@@ -9,13 +8,9 @@ import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.StoreUnavailableException;
-import io.antrean.coordinator.store.jdbc.AttemptRows;
 import io.antrean.coordinator.store.jdbc.Fingerprints;
 import io.antrean.coordinator.store.jdbc.JdbcDialect;
 import io.antrean.coordinator.store.jdbc.JdbcSession;
-import io.antrean.coordinator.store.jdbc.JobRowReader;
-import io.antrean.coordinator.store.jdbc.JobRows;
-import io.antrean.coordinator.store.jdbc.LeaseGrants;
 import io.antrean.coordinator.store.jdbc.LimitedLeases;
 import io.antrean.coordinator.store.jdbc.ProducerWrites;
 import io.antrean.coordinator.store.jdbc.QueueRows;
@@ -27,7 +22,6 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,15 +49,6 @@ final class SqliteDialect extends JdbcDialect {
   private static final String REMEMBER_KEY =
       "INSERT OR REPLACE INTO idempotency_keys (queue, key, job_id, fingerprint, expires_at)"
           + " VALUES (?, ?, ?, ?, ?)";
-  private static final String SUCCEED =
-      "UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
-          + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
-          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? AND lease_worker_id = ?"
-          + " AND lease_id_sha256 = ?"
-          // A job others depend on completes in WorkerWrites.completeWithDependents.
-          + " AND NOT has_dependents"
-          + " RETURNING "
-          + JobRowReader.JOB_COLUMNS;
   private static final String COUNT_BY_STATE =
       "SELECT queue, state, count(*) FROM jobs INDEXED BY jobs_queue_state WHERE %s"
           + " GROUP BY queue, state";
@@ -175,9 +160,9 @@ final class SqliteDialect extends JdbcDialect {
   /**
    * The only writer reads the queue's pause flag and limits first; a queue with limits leases
    * through {@link LimitedLeases}. Otherwise it walks the partial index {@code jobs_pending} in
-   * order, stops after {@code maxJobs} ready rows, and grants each one its lease ({@link
-   * LeaseGrants#grant}: the row by its id, then its history entry, each written once). Nothing else
-   * writes between the pick and the grants.
+   * order, stops after {@code maxJobs} ready rows, and grants them their leases ({@link
+   * BatchWrites#grant}: the rows by their ids, then their history entries, a chunk of jobs per
+   * statement). Nothing else writes between the pick and the grants.
    */
   @Override
   public List<Job> lease(JdbcSession session, LeaseSpec spec, Instant now) throws SQLException {
@@ -205,11 +190,7 @@ final class SqliteDialect extends JdbcDialect {
         ids.add(rows.getLong(1));
       }
     }
-    List<Job> leased = new ArrayList<>(ids.size());
-    for (long id : ids) {
-      leased.add(LeaseGrants.grant(session, spec, id, now));
-    }
-    return leased;
+    return BatchWrites.grant(session, spec, ids, now);
   }
 
   /**
@@ -263,40 +244,12 @@ final class SqliteDialect extends JdbcDialect {
     return reader().inserted(id, job, now);
   }
 
-  /** Completes the job in one statement (no read first), then ends its attempt. */
-  private static Optional<Job> succeed(
-      JdbcSession session, Completion completion, String workerId, Instant now)
-      throws SQLException {
-    PreparedStatement update = session.prepare(SUCCEED);
-    long jobId = completion.jobId();
-    long fencingToken = completion.fencingToken();
-    update.setBytes(1, completion.result());
-    update.setString(2, completion.resultContentType());
-    update.setLong(3, Micros.of(now));
-    update.setLong(4, Micros.of(now));
-    update.setLong(5, jobId);
-    update.setLong(6, fencingToken);
-    update.setString(7, workerId);
-    // Digests compared: timing cannot help build a matching lease id (see LeaseId).
-    update.setBytes(8, completion.lease().leaseIdSha256());
-    List<Job> changed = JobRows.jobs(session, update);
-    if (changed.isEmpty()) {
-      return Optional.empty();
-    }
-    AttemptRows.ended(session, jobId, fencingToken, AttemptEnd.SUCCEEDED, now);
-    return Optional.of(changed.get(0));
-  }
-
-  /** One completion after the other: on the single writer each is a few microseconds. */
+  /** The completions in a few statements ({@link BatchWrites#succeed}). */
   @Override
   public Map<Long, Job> succeedAll(
       JdbcSession session, String workerId, List<Completion> completions, Instant now)
       throws SQLException {
-    Map<Long, Job> done = new HashMap<>();
-    for (Completion c : completions) {
-      succeed(session, c, workerId, now).ifPresent(job -> done.put(job.id(), job));
-    }
-    return done;
+    return BatchWrites.succeed(session, workerId, completions, now);
   }
 
   /** Two index walks: counts by queue and state, then the ready PENDING jobs. */

@@ -242,6 +242,36 @@ class SqliteJobStoreTest extends JobStoreContract {
   }
 
   @Test
+  void batchWritesFindEachRowByItsKeyWithoutScanning() throws SQLException {
+    for (int jobs = 1; jobs <= BatchWrites.MAX_CHUNK; jobs *= 2) {
+      assertThat(query("EXPLAIN QUERY PLAN " + BatchWrites.grantSql(jobs)))
+          .contains("SEARCH jobs USING INTEGER PRIMARY KEY (rowid=?)")
+          .doesNotContain("SCAN jobs");
+      assertThat(query("EXPLAIN QUERY PLAN " + BatchWrites.succeedSql(jobs)))
+          .contains("SEARCH jobs USING INTEGER PRIMARY KEY (rowid=?)")
+          .doesNotContain("SCAN jobs");
+      assertThat(query("EXPLAIN QUERY PLAN " + BatchWrites.endAttemptsSql(jobs)))
+          .contains("SEARCH attempts USING INDEX attempts_job (job_id=? AND fencing_token=?)")
+          .doesNotContain("SCAN attempts");
+    }
+  }
+
+  @Test
+  void batchWritesCutAListIntoFewChunksOfFewSizes() {
+    assertThat(BatchWrites.chunks(0)).isEmpty();
+    assertThat(BatchWrites.chunks(1)).containsExactly(1);
+    assertThat(BatchWrites.chunks(10)).containsExactly(8, 2);
+    assertThat(BatchWrites.chunks(64)).containsExactly(64);
+    assertThat(BatchWrites.chunks(100)).containsExactly(64, 32, 4);
+    assertThat(BatchWrites.chunks(1000))
+        .containsExactly(64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 32, 8);
+    for (int count = 0; count <= 300; count++) {
+      assertThat(BatchWrites.chunks(count).stream().mapToInt(Integer::intValue).sum())
+          .isEqualTo(count);
+    }
+  }
+
+  @Test
   void perKeyRunningCountsUseTheIndexThatHoldsOnlyKeyedJobs() throws SQLException {
     String plan =
         query(

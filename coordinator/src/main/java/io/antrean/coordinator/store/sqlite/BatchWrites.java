@@ -1,0 +1,245 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.LeaseId;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.jdbc.JdbcSession;
+import io.antrean.coordinator.store.jdbc.JobRowReader;
+import io.antrean.coordinator.store.jdbc.JobRows;
+import io.antrean.coordinator.store.jdbc.LeaseGrants;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+
+/**
+ * The writes of a worker's hot path over many jobs at once: the leases on the jobs a lease picked,
+ * and a batch of successes. Each statement changes up to {@value #MAX_CHUNK} jobs, joined by id to
+ * a {@code VALUES} list of their own parameters ({@code UPDATE ... FROM}), and their history
+ * entries are opened or ended the same way. One statement per job cost more than the rows it
+ * changed: sqlite-jdbc reads a statement's column names anew on every execution, 31 of them for a
+ * RETURNING of a job.
+ *
+ * <p>A list is cut into chunks whose sizes are powers of two, largest first, so a handful of
+ * statement texts serves every batch size and stays in the connection's cache ({@link
+ * CachedConnection}). Runs on the writer thread: nothing else writes between the pick and the
+ * grants, or between the check of a lease and its completion.
+ */
+final class BatchWrites {
+  /** The most jobs one statement changes; 64 jobs of five parameters each stay far below 32,766. */
+  static final int MAX_CHUNK = 64;
+
+  // The statements' texts for each chunk size, built once: element k is for 2^k jobs.
+  private static final String[] GRANT = bySize(BatchWrites::grantSql);
+  private static final String[] OPEN_ATTEMPTS = bySize(BatchWrites::openAttemptsSql);
+  private static final String[] SUCCEED = bySize(BatchWrites::succeedSql);
+  private static final String[] END_ATTEMPTS = bySize(BatchWrites::endAttemptsSql);
+
+  private BatchWrites() {}
+
+  /**
+   * Leases the jobs with these ids, which the caller picked PENDING in this transaction, in that
+   * order: each row becomes RUNNING under its next fencing token and the digest of a new lease id,
+   * and its history entry opens with the same digest. The returned jobs carry their lease id's
+   * text.
+   *
+   * @throws IllegalStateException if a picked job is not PENDING any more (the pick was wrong)
+   */
+  static List<Job> grant(JdbcSession session, LeaseSpec spec, List<Long> ids, Instant now)
+      throws SQLException {
+    List<LeaseId> leaseIds = LeaseGrants.newLeaseIds(ids.size());
+    Map<Long, Job> granted = new HashMap<>();
+    int from = 0;
+    for (int size : chunks(ids.size())) {
+      PreparedStatement update = session.prepare(GRANT[chunk(size)]);
+      int index = 1;
+      update.setString(index++, spec.workerId());
+      update.setLong(index++, Micros.of(spec.expiresAt()));
+      update.setLong(index++, Micros.of(now));
+      for (int i = from; i < from + size; i++) {
+        update.setLong(index++, ids.get(i));
+        update.setBytes(index++, leaseIds.get(i).sha256());
+      }
+      for (Job job : JobRows.jobs(session, update)) {
+        granted.put(job.id(), job);
+      }
+      from += size;
+    }
+    List<Job> leased = new ArrayList<>(ids.size());
+    for (int i = 0; i < ids.size(); i++) {
+      Job job = granted.get(ids.get(i));
+      if (job == null) {
+        throw new IllegalStateException("picked job " + ids.get(i) + " was not PENDING any more");
+      }
+      leased.add(job.withLease(job.lease().withLeaseId(leaseIds.get(i))));
+    }
+    openAttempts(session, leased, now);
+    return leased;
+  }
+
+  private static void openAttempts(JdbcSession session, List<Job> leased, Instant now)
+      throws SQLException {
+    int from = 0;
+    for (int size : chunks(leased.size())) {
+      PreparedStatement insert = session.prepare(OPEN_ATTEMPTS[chunk(size)]);
+      int index = 1;
+      insert.setLong(index++, Micros.of(now));
+      for (Job job : leased.subList(from, from + size)) {
+        insert.setLong(index++, job.id());
+        insert.setInt(index++, job.attempts());
+        insert.setString(index++, job.lease().workerId());
+        insert.setLong(index++, job.lease().fencingToken());
+        insert.setBytes(index++, job.lease().leaseId().sha256());
+      }
+      insert.executeUpdate();
+      from += size;
+    }
+  }
+
+  /**
+   * Completes every job of {@code completions} that {@code workerId} still holds under the
+   * completion's token and lease id, and ends those leases' history entries. A job others depend on
+   * is left alone (it completes with its dependents, one by one). Returns the completed jobs by id.
+   */
+  static Map<Long, Job> succeed(
+      JdbcSession session, String workerId, List<Completion> completions, Instant now)
+      throws SQLException {
+    Map<Long, Job> done = new HashMap<>();
+    int from = 0;
+    for (int size : chunks(completions.size())) {
+      PreparedStatement update = session.prepare(SUCCEED[chunk(size)]);
+      int index = 1;
+      update.setLong(index++, Micros.of(now));
+      update.setLong(index++, Micros.of(now));
+      for (Completion c : completions.subList(from, from + size)) {
+        update.setLong(index++, c.jobId());
+        update.setBytes(index++, c.result());
+        update.setString(index++, c.resultContentType());
+        update.setLong(index++, c.fencingToken());
+        // Digests compared: timing cannot help build a matching lease id (see LeaseId).
+        update.setBytes(index++, c.lease().leaseIdSha256());
+      }
+      update.setString(index, workerId);
+      for (Job job : JobRows.jobs(session, update)) {
+        done.put(job.id(), job);
+      }
+      from += size;
+    }
+    List<Completion> succeeded = new ArrayList<>(done.size());
+    for (Completion c : completions) {
+      if (done.containsKey(c.jobId())) {
+        succeeded.add(c);
+      }
+    }
+    endAttempts(session, succeeded, now);
+    return done;
+  }
+
+  private static void endAttempts(JdbcSession session, List<Completion> succeeded, Instant now)
+      throws SQLException {
+    int from = 0;
+    for (int size : chunks(succeeded.size())) {
+      PreparedStatement update = session.prepare(END_ATTEMPTS[chunk(size)]);
+      int index = 1;
+      update.setLong(index++, Micros.of(now));
+      for (Completion c : succeeded.subList(from, from + size)) {
+        update.setLong(index++, c.jobId());
+        update.setLong(index++, c.fencingToken());
+      }
+      update.executeUpdate();
+      from += size;
+    }
+  }
+
+  /** The sizes {@code count} is cut into: powers of two up to {@link #MAX_CHUNK}, largest first. */
+  static List<Integer> chunks(int count) {
+    List<Integer> sizes = new ArrayList<>();
+    int left = count;
+    while (left >= MAX_CHUNK) {
+      sizes.add(MAX_CHUNK);
+      left -= MAX_CHUNK;
+    }
+    for (int size = MAX_CHUNK / 2; size > 0; size /= 2) {
+      if (left >= size) {
+        sizes.add(size);
+        left -= size;
+      }
+    }
+    return sizes;
+  }
+
+  private static String[] bySize(IntFunction<String> sql) {
+    String[] texts = new String[chunk(MAX_CHUNK) + 1];
+    for (int k = 0; k < texts.length; k++) {
+      texts[k] = sql.apply(1 << k);
+    }
+    return texts;
+  }
+
+  /** Where the texts for a chunk of {@code size} jobs (a power of two) are kept. */
+  private static int chunk(int size) {
+    return Integer.numberOfTrailingZeros(size);
+  }
+
+  /** Parameters: worker id, expiry, now (updated_at), then each job's id and lease-id digest. */
+  static String grantSql(int jobs) {
+    return "UPDATE jobs SET state = 'RUNNING', attempts = attempts + 1,"
+        + " lease_token = lease_token + 1, lease_worker_id = ?, lease_expires_at = ?,"
+        + " lease_id_sha256 = g.column2, updated_at = ?"
+        + " FROM (VALUES "
+        + rows(jobs, 2)
+        + ") AS g WHERE jobs.id = g.column1 AND jobs.state = 'PENDING' RETURNING "
+        + JobRowReader.JOB_COLUMNS;
+  }
+
+  /** Parameters: now (leased_at), then each job's id, attempt, worker id, token and digest. */
+  static String openAttemptsSql(int jobs) {
+    return "INSERT INTO attempts (leased_at, job_id, attempt, worker_id, fencing_token,"
+        + " lease_id_sha256, outcome) SELECT ?, column1, column2, column3, column4, column5,"
+        + " 'RUNNING' FROM (VALUES "
+        + rows(jobs, 5)
+        + ")";
+  }
+
+  /**
+   * Parameters: now (finished_at), now (updated_at), then each completion's job id, result, result
+   * content type, token and lease-id digest, then the worker id.
+   */
+  static String succeedSql(int jobs) {
+    return "UPDATE jobs SET state = 'SUCCEEDED', result = c.column2,"
+        + " result_content_type = c.column3, finished_at = ?, updated_at = ?,"
+        + " lease_worker_id = NULL, lease_expires_at = NULL"
+        + " FROM (VALUES "
+        + rows(jobs, 5)
+        + ") AS c WHERE jobs.id = c.column1 AND jobs.state = 'RUNNING'"
+        // A unary + keeps the planner from joining on token or digest (an index built on the list
+        // against a walk of every running job): each row is found by its id.
+        + " AND jobs.lease_token = +c.column4 AND jobs.lease_worker_id = ?"
+        + " AND jobs.lease_id_sha256 = +c.column5"
+        // A job others depend on completes in WorkerWrites.completeWithDependents.
+        + " AND NOT jobs.has_dependents RETURNING "
+        + JobRowReader.JOB_COLUMNS;
+  }
+
+  /** Parameters: now (ended_at), then each lease's job id and token. */
+  static String endAttemptsSql(int jobs) {
+    return "UPDATE attempts INDEXED BY attempts_job SET ended_at = ?, outcome = 'SUCCEEDED', error_kind = NULL,"
+        + " error_type = NULL, error_message = NULL, stack_trace = NULL"
+        + " FROM (VALUES "
+        + rows(jobs, 2)
+        + ") AS e WHERE attempts.job_id = e.column1 AND attempts.fencing_token = e.column2"
+        + " AND attempts.outcome = 'RUNNING'";
+  }
+
+  /** {@code (?, ?), (?, ?)} for two rows of two. */
+  private static String rows(int rows, int columns) {
+    String row = "(" + String.join(", ", Collections.nCopies(columns, "?")) + ")";
+    return String.join(", ", Collections.nCopies(rows, row));
+  }
+}
