@@ -79,27 +79,20 @@ final class BatchWrites {
       }
       leased.add(job.withLease(job.lease().withLeaseId(leaseIds.get(i))));
     }
-    openAttempts(session, leased, now);
+    writeInChunks(
+        session,
+        OPEN_ATTEMPTS,
+        leased,
+        now,
+        (insert, index, job) -> {
+          insert.setLong(index, job.id());
+          insert.setInt(index + 1, job.attempts());
+          insert.setString(index + 2, job.lease().workerId());
+          insert.setLong(index + 3, job.lease().fencingToken());
+          insert.setBytes(index + 4, job.lease().leaseId().sha256());
+          return index + 5;
+        });
     return leased;
-  }
-
-  private static void openAttempts(JdbcSession session, List<Job> leased, Instant now)
-      throws SQLException {
-    int from = 0;
-    for (int size : chunks(leased.size())) {
-      PreparedStatement insert = session.prepare(OPEN_ATTEMPTS[chunk(size)]);
-      int index = 1;
-      insert.setLong(index++, Micros.of(now));
-      for (Job job : leased.subList(from, from + size)) {
-        insert.setLong(index++, job.id());
-        insert.setInt(index++, job.attempts());
-        insert.setString(index++, job.lease().workerId());
-        insert.setLong(index++, job.lease().fencingToken());
-        insert.setBytes(index++, job.lease().leaseId().sha256());
-      }
-      insert.executeUpdate();
-      from += size;
-    }
   }
 
   /**
@@ -137,22 +130,41 @@ final class BatchWrites {
         succeeded.add(c);
       }
     }
-    endAttempts(session, succeeded, now);
+    writeInChunks(
+        session,
+        END_ATTEMPTS,
+        succeeded,
+        now,
+        (update, index, c) -> {
+          update.setLong(index, c.jobId());
+          update.setLong(index + 1, c.fencingToken());
+          return index + 2;
+        });
     return done;
   }
 
-  private static void endAttempts(JdbcSession session, List<Completion> succeeded, Instant now)
+  /** Binds one item's parameters from {@code index} on; returns the index after them. */
+  @FunctionalInterface
+  private interface ItemBinder<T> {
+    int bind(PreparedStatement statement, int index, T item) throws SQLException;
+  }
+
+  /**
+   * Runs a statement that returns no rows once per chunk of {@code items}: the text for the chunk's
+   * size from {@code bySize}, {@code now} as its first parameter, then each item's.
+   */
+  private static <T> void writeInChunks(
+      JdbcSession session, String[] bySize, List<T> items, Instant now, ItemBinder<T> binder)
       throws SQLException {
     int from = 0;
-    for (int size : chunks(succeeded.size())) {
-      PreparedStatement update = session.prepare(END_ATTEMPTS[chunk(size)]);
-      int index = 1;
-      update.setLong(index++, Micros.of(now));
-      for (Completion c : succeeded.subList(from, from + size)) {
-        update.setLong(index++, c.jobId());
-        update.setLong(index++, c.fencingToken());
+    for (int size : chunks(items.size())) {
+      PreparedStatement statement = session.prepare(bySize[chunk(size)]);
+      statement.setLong(1, Micros.of(now));
+      int index = 2;
+      for (T item : items.subList(from, from + size)) {
+        index = binder.bind(statement, index, item);
       }
-      update.executeUpdate();
+      statement.executeUpdate();
       from += size;
     }
   }
@@ -229,8 +241,8 @@ final class BatchWrites {
 
   /** Parameters: now (ended_at), then each lease's job id and token. */
   static String endAttemptsSql(int jobs) {
-    return "UPDATE attempts INDEXED BY attempts_job SET ended_at = ?, outcome = 'SUCCEEDED', error_kind = NULL,"
-        + " error_type = NULL, error_message = NULL, stack_trace = NULL"
+    return "UPDATE attempts INDEXED BY attempts_job SET ended_at = ?, outcome = 'SUCCEEDED',"
+        + " error_kind = NULL, error_type = NULL, error_message = NULL, stack_trace = NULL"
         + " FROM (VALUES "
         + rows(jobs, 2)
         + ") AS e WHERE attempts.job_id = e.column1 AND attempts.fencing_token = e.column2"
