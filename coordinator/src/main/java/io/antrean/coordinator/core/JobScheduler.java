@@ -48,6 +48,7 @@ public final class JobScheduler {
   private final WorkerRequests requests;
   private final LeaseExpiryTimers timers;
   private final LongPoll longPoll;
+  private final WaiterHandoff handoff;
   private final DueWakeups wakeups;
   private final DeadLetterMonitor deadLetterMonitor;
   private final SchedulerEvents events;
@@ -89,6 +90,7 @@ public final class JobScheduler {
     this.timers = new LeaseExpiryTimers();
     this.leasing = new JobLeasing(store, clock, timers, events);
     this.longPoll = new LongPoll(new StoreLeaser(), dispatch, scheduler);
+    this.handoff = new WaiterHandoff(store, longPoll);
     this.cancelWatch = new CancelWatch(scheduler);
     this.wakeups = new DueWakeups(longPoll::jobsReady, scheduler, clock);
     this.reports =
@@ -126,8 +128,8 @@ public final class JobScheduler {
 
   /** Stores validated jobs; once they are durable, announces the ready ones. */
   private CompletableFuture<List<EnqueueResult>> storeAndAnnounce(List<NewJob> jobs, Instant now) {
-    return store
-        .enqueueAsync(jobs, now)
+    return handoff
+        .store(jobs, now)
         .thenApply(
             results -> {
               announce(results, now);

@@ -79,6 +79,25 @@ final class LongPoll {
     }
   }
 
+  /**
+   * Serves now, on this thread, the first waiter of the queue that takes jobs of {@code type}: its
+   * lease is asked for before this returns, so a store that writes in submission order runs it
+   * right behind a write just submitted ({@link WaiterHandoff}). Unlike a pass, a lease that fails
+   * here leaves the waiter waiting: it is served again when the jobs are announced.
+   */
+  void serveFirst(String queue, String type) {
+    QueueWaiters q = queues.get(queue);
+    if (q == null) {
+      return;
+    }
+    for (Waiter w : q.waiters) {
+      if (w.takes(type) && w.claim()) {
+        serveClaimed(q, w, false);
+        return;
+      }
+    }
+  }
+
   /** Signals every queue that has waiters (the backup path for jobs whose run time came). */
   void wakeAll() {
     queues.keySet().forEach(this::jobsReady);
@@ -114,7 +133,7 @@ final class LongPoll {
       if (!w.claim()) {
         continue;
       }
-      CompletableFuture<Served> served = serveClaimed(q, w);
+      CompletableFuture<Served> served = serveClaimed(q, w, true);
       if (!served.isDone()) {
         served.thenAccept(s -> continuePass(q, seen, rest, w, s));
         return;
@@ -156,16 +175,18 @@ final class LongPoll {
   /** Serves one waiter now if nobody else is; the answer of a new waiter's first look. */
   private void serve(QueueWaiters q, Waiter w) {
     if (w.claim()) {
-      serveClaimed(q, w);
+      serveClaimed(q, w, true);
     }
   }
 
   /**
    * Leases for a waiter this thread claimed; the future never fails. A pass that runs while the
    * waiter is claimed skips it and says so on the waiter; if this lease then finds nothing, the
-   * waiter is served once more, so the signal that pass acted on is not lost.
+   * waiter is served once more, so the signal that pass acted on is not lost. A failed lease ends
+   * the wait with the failure if {@code failureEndsWait}, else it counts as finding nothing.
    */
-  private CompletableFuture<Served> serveClaimed(QueueWaiters q, Waiter w) {
+  private CompletableFuture<Served> serveClaimed(
+      QueueWaiters q, Waiter w, boolean failureEndsWait) {
     CompletableFuture<List<Job>> lease;
     try {
       lease = leaser.lease(w.plan);
@@ -174,12 +195,15 @@ final class LongPoll {
     }
     return lease.handle(
         (jobs, error) -> {
-          if (error != null) {
+          if (error != null && failureEndsWait) {
             log.warn("lease for waiting worker {} failed", w.plan.workerId(), error);
             w.fail(error);
             return Served.FAILED;
           }
-          if (jobs.isEmpty()) {
+          if (error != null) {
+            log.debug("lease for waiting worker {} failed; it waits on", w.plan.workerId(), error);
+          }
+          if (error != null || jobs.isEmpty()) {
             w.unclaim();
             if (w.signalledWhileClaimed) {
               dispatch.execute(() -> serve(q, w));
@@ -215,6 +239,11 @@ final class LongPoll {
 
     /** A pass found this waiter claimed by someone else since it was last claimed. */
     volatile boolean signalledWhileClaimed;
+
+    /** Whether this waiter's worker runs jobs of the type. */
+    boolean takes(String type) {
+      return plan.types().isEmpty() || plan.types().contains(type);
+    }
 
     boolean claim() {
       if (future.isDone() || !state.compareAndSet(WAITING, CLAIMED)) {

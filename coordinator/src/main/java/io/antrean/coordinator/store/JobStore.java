@@ -167,6 +167,16 @@ public interface JobStore extends AutoCloseable {
   }
 
   /**
+   * Runs {@code submissions}. A store whose writes run {@linkplain AsyncWrites#inSubmissionOrder in
+   * submission order} commits the {@code ...Async} writes made inside it on this thread together,
+   * in that order, each still failing or succeeding on its own; any other store runs them as it
+   * would one by one (the default).
+   */
+  default void writeTogether(Runnable submissions) {
+    submissions.run();
+  }
+
+  /**
    * Records a failed attempt. The planner decides, from the job as it stands inside the same atomic
    * change, whether and when it runs again: PENDING at that time (at the tail of its priority), or
    * FAILED. {@code last_error} becomes "errorType: message" (or whichever of the two is set). A job

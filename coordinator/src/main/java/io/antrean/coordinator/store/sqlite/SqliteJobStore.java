@@ -204,6 +204,12 @@ public final class SqliteJobStore extends JdbcJobStore {
     return AsyncWrites.ONE_WRITER_IN_ORDER;
   }
 
+  /** The writes submitted inside go to the writer as one unit, into one group commit. */
+  @Override
+  public void writeTogether(Runnable submissions) {
+    writer.together(submissions);
+  }
+
   /**
    * Lets the writer finish what is queued, then closes every connection and unlocks the data
    * directory.

@@ -60,6 +60,9 @@ final class SqliteWriter implements AutoCloseable {
   private volatile Thread completerThread;
   private volatile Consumer<String> readyListener = queue -> {};
 
+  /** The writes submitted on this thread inside {@link #together}; null outside it. */
+  private final ThreadLocal<List<WriteTask<?>>> gathering = new ThreadLocal<>();
+
   @GuardedBy("submitLock")
   private boolean closed;
 
@@ -154,35 +157,74 @@ final class SqliteWriter implements AutoCloseable {
    * operation threw (its changes rolled back), or with {@link StoreUnavailableException} if the
    * store is closed or the commit failed. Never waits for other writes: with {@code maxQueued}
    * operations already waiting, the future fails at once with {@link OverloadedException} and the
-   * operation never runs.
+   * operation never runs. Inside {@link #together} on this thread, the operation waits for the
+   * others submitted there instead.
    */
   <T> CompletableFuture<T> submit(String name, SessionWork<T> operation) {
     WriteTask<T> task = new WriteTask<>(name, operation);
+    List<WriteTask<?>> gathered = gathering.get();
+    if (gathered != null) {
+      gathered.add(task);
+    } else {
+      hand(List.of(task));
+    }
+    return task.result();
+  }
+
+  /**
+   * Runs {@code submissions}, and hands the writes it submits on this thread to the writer as one
+   * unit: they commit in one group, in the order submitted (unless they outnumber a group's cap),
+   * and are refused together if the queue has no room for all of them. Inside, {@link #submit}
+   * returns its future without running anything. Nested calls join the outermost.
+   */
+  void together(Runnable submissions) {
+    if (gathering.get() != null) {
+      submissions.run();
+      return;
+    }
+    List<WriteTask<?>> gathered = new ArrayList<>();
+    gathering.set(gathered);
+    try {
+      submissions.run();
+    } finally {
+      gathering.remove();
+      if (!gathered.isEmpty()) {
+        hand(gathered);
+      }
+    }
+  }
+
+  /** Queues the tasks for the writer thread, or runs them as one group on this thread. */
+  private void hand(List<WriteTask<?>> tasks) {
     synchronized (submitLock) {
       if (closed) {
-        return CompletableFuture.failedFuture(
-            new StoreUnavailableException("the SQLite store is closed", null));
+        StoreUnavailableException closedStore =
+            new StoreUnavailableException("the SQLite store is closed", null);
+        tasks.forEach(task -> task.fail(closedStore));
+        return;
       }
       if (connectionHeld
           || handedOver > 0
           || System.nanoTime() - idleSinceNanos < callerRunsAfterIdleNanos) {
-        if (queue.size() >= maxQueued) {
-          return CompletableFuture.failedFuture(
+        if (queue.size() + tasks.size() > maxQueued) {
+          OverloadedException overloaded =
               new OverloadedException(
                   "write_queue",
                   maxQueued + " writes are waiting for the SQLite writer, its limit; retry later",
-                  RETRY_AFTER));
+                  RETRY_AFTER);
+          tasks.forEach(task -> task.fail(overloaded));
+          return;
         }
-        queue.add(task);
-        handedOver++;
-        return task.result();
+        // The writer thread may take the first at once, but drains the rest under this lock.
+        queue.addAll(tasks);
+        handedOver += tasks.size();
+        return;
       }
       connectionHeld = true;
     }
-    // A quiet moment: this thread runs the operation as a group of one.
+    // A quiet moment: this thread runs the operations as one group.
     committedByCallers.incrementAndGet();
-    runGroup(List.of(task));
-    return task.result();
+    runGroup(tasks);
   }
 
   /** Lets go of the connection, to a writer thread that may be waiting for it. */

@@ -380,6 +380,70 @@ class SqliteWriterTest {
   }
 
   @Test
+  void writesSubmittedTogetherInAQuietMomentCommitAsOneGroupOnTheCallersThread() throws Exception {
+    startCallerRunningWriter();
+    List<CompletableFuture<Integer>> together = new ArrayList<>();
+
+    writer.together(
+        () -> {
+          together.add(writer.submit("insert", c -> insert(c, 1)));
+          together.add(writer.submit("insert", c -> insert(c, 2)));
+          // Inside, nothing runs yet: the two are handed over as one when this returns.
+          assertThat(together).noneMatch(CompletableFuture::isDone);
+        });
+
+    assertThat(together.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    assertThat(together.get(1).get(10, TimeUnit.SECONDS)).isEqualTo(2);
+    assertThat(writer.commits()).isEqualTo(1);
+    assertThat(writer.committedByCallers()).isEqualTo(1);
+    assertThat(storedInCommitOrder()).containsExactly(1, 2);
+  }
+
+  @Test
+  void writesSubmittedTogetherWhileTheWriterIsBusyShareOneCommit() throws Exception {
+    CompletableFuture<Integer> blocker = blockWriter();
+    List<CompletableFuture<Integer>> together = new ArrayList<>();
+
+    writer.together(
+        () -> {
+          together.add(writer.submit("insert", c -> insert(c, 1)));
+          together.add(writer.submit("insert", c -> insert(c, 2)));
+        });
+    awaitQueued(2);
+    unblock.countDown();
+
+    assertThat(blocker.get(10, TimeUnit.SECONDS)).isZero();
+    assertThat(together.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    assertThat(together.get(1).get(10, TimeUnit.SECONDS)).isEqualTo(2);
+    assertThat(writer.commits()).isEqualTo(2);
+  }
+
+  @Test
+  void writesSubmittedTogetherAreRefusedTogetherWhenTheQueueHasNoRoomForAll() throws Exception {
+    CompletableFuture<Integer> blocker = blockWriter();
+    for (int i = 1; i < MAX_QUEUED; i++) {
+      int value = i;
+      writer.submit("insert", c -> insert(c, value));
+    }
+    List<CompletableFuture<Integer>> together = new ArrayList<>();
+
+    writer.together(
+        () -> {
+          together.add(writer.submit("insert", c -> insert(c, 9998)));
+          together.add(writer.submit("insert", c -> insert(c, 9999)));
+        });
+
+    assertThat(together)
+        .allSatisfy(f -> assertThatThrownBy(f::join).hasCauseInstanceOf(OverloadedException.class));
+    // One more on its own still fits.
+    CompletableFuture<Integer> last = writer.submit("insert", c -> insert(c, 10_000));
+    unblock.countDown();
+    blocker.get(10, TimeUnit.SECONDS);
+    assertThat(last.get(10, TimeUnit.SECONDS)).isEqualTo(10_000);
+    assertThat(stored()).hasSize(MAX_QUEUED + 1).doesNotContain(9998, 9999);
+  }
+
+  @Test
   void operationsQueuedWhileTheWriterIsBusyShareOneCommit() throws Exception {
     CompletableFuture<Integer> blocker = blockWriter();
     List<CompletableFuture<Integer>> queued = new ArrayList<>();

@@ -1,0 +1,122 @@
+package io.antrean.coordinator.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.antrean.coordinator.core.EnqueueCommand;
+import io.antrean.coordinator.core.JitteredBackoff;
+import io.antrean.coordinator.core.JobScheduler;
+import io.antrean.coordinator.core.LeaseCommand;
+import io.antrean.coordinator.core.MutableClock;
+import io.antrean.coordinator.core.RetryOverride;
+import io.antrean.coordinator.core.Settings;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.EnqueueResult;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * On SQLite a job ready at once reaches a waiting worker in the commit that stores it: the
+ * scheduler submits the waiter's lease behind the Enqueue, into the same group commit. Counted on
+ * the store's writer, so this lives beside it.
+ */
+@Timeout(30)
+class HandoffToWaiterTest {
+  private static final String QUEUE = "q";
+  private static final byte[] JSON = "{}".getBytes(StandardCharsets.UTF_8);
+
+  @TempDir Path dir;
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-12-03T10:00:00Z"));
+  private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+  private final ExecutorService dispatch = Executors.newFixedThreadPool(2);
+  private SqliteJobStore store;
+  private JobScheduler scheduler;
+
+  @BeforeEach
+  void start() {
+    store = SqliteJobStore.open(dir, SqliteOptions.defaults());
+    scheduler =
+        new JobScheduler(
+            store, Settings.defaults(), clock, new JitteredBackoff(() -> 0.5), timers, dispatch);
+  }
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    timers.shutdownNow();
+    dispatch.shutdownNow();
+    assertThat(dispatch.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    store.close();
+  }
+
+  /** A Lease call waiting for jobs of these types (any, if none), after its first look is done. */
+  private CompletableFuture<List<Job>> waitingWorker(String... types) {
+    long commitsBefore = store.writer().commits();
+    CompletableFuture<List<Job>> waiting =
+        scheduler.lease(
+            new LeaseCommand("w", QUEUE, List.of(types), 1, null, Duration.ofSeconds(20)));
+    // Its first look found nothing (one commit); from then on only a signal or a handoff serves it.
+    await().atMost(Duration.ofSeconds(10)).until(() -> store.writer().commits() > commitsBefore);
+    assertThat(waiting).isNotDone();
+    return waiting;
+  }
+
+  @Test
+  void aReadyJobIsStoredAndLeasedToTheWaitingWorkerInOneCommit() throws Exception {
+    CompletableFuture<List<Job>> waiting = waitingWorker();
+    long commitsBefore = store.writer().commits();
+
+    EnqueueResult stored =
+        scheduler.enqueueAsync(EnqueueCommand.of(QUEUE, "t", JSON)).get(10, TimeUnit.SECONDS);
+    List<Job> leased = waiting.get(10, TimeUnit.SECONDS);
+
+    assertThat(leased).extracting(Job::id).containsExactly(stored.job().id());
+    assertThat(store.writer().commits() - commitsBefore).isEqualTo(1);
+    Job running = scheduler.get(stored.job().id());
+    assertThat(running.state()).isEqualTo(JobState.RUNNING);
+    assertThat(running.lease().workerId()).isEqualTo("w");
+    assertThat(running.lease().fencingToken()).isEqualTo(leased.get(0).lease().fencingToken());
+  }
+
+  @Test
+  void aWaiterForOtherTypesIsLeftWaitingAndTheJobPending() throws Exception {
+    CompletableFuture<List<Job>> waiting = waitingWorker("other");
+
+    EnqueueResult stored =
+        scheduler.enqueueAsync(EnqueueCommand.of(QUEUE, "t", JSON)).get(10, TimeUnit.SECONDS);
+
+    // Announcing the job serves the waiter once more (a lease that finds nothing of its types).
+    assertThat(scheduler.get(stored.job().id()).state()).isEqualTo(JobState.PENDING);
+    assertThat(waiting).isNotDone();
+    waiting.cancel(false);
+  }
+
+  @Test
+  void aJobDueLaterIsNotHandedOver() throws Exception {
+    CompletableFuture<List<Job>> waiting = waitingWorker();
+    long commitsBefore = store.writer().commits();
+    EnqueueCommand later =
+        new EnqueueCommand(
+            QUEUE, "t", JSON, "", 0, null, Duration.ofMinutes(5), "", RetryOverride.NONE, "");
+
+    EnqueueResult stored = scheduler.enqueueAsync(later).get(10, TimeUnit.SECONDS);
+
+    assertThat(store.writer().commits() - commitsBefore).isEqualTo(1);
+    assertThat(scheduler.get(stored.job().id()).state()).isEqualTo(JobState.PENDING);
+    assertThat(waiting).isNotDone();
+    waiting.cancel(false);
+  }
+}
