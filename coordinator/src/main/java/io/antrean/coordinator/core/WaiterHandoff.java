@@ -4,7 +4,6 @@ import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobStore;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,12 +42,11 @@ final class WaiterHandoff {
     if (readyTypeByQueue.isEmpty()) {
       return store.enqueueAsync(jobs, now);
     }
-    List<CompletableFuture<List<EnqueueResult>>> stored = new ArrayList<>(1);
-    store.writeTogether(
+    return store.writeTogether(
         () -> {
-          stored.add(store.enqueueAsync(jobs, now));
+          CompletableFuture<List<EnqueueResult>> stored = store.enqueueAsync(jobs, now);
           readyTypeByQueue.forEach(longPoll::serveFirst);
+          return stored;
         });
-    return stored.get(0);
   }
 }

@@ -15,6 +15,7 @@ import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 
 /**
@@ -167,13 +168,11 @@ public interface JobStore extends AutoCloseable {
   }
 
   /**
-   * Runs {@code submissions}. A store whose writes run {@linkplain AsyncWrites#inSubmissionOrder in
-   * submission order} commits the {@code ...Async} writes made inside it on this thread together,
-   * in that order, each still failing or succeeding on its own; any other store runs them as it
-   * would one by one (the default).
+   * Runs {@code submissions}; a store whose writes run in submission order commits the {@code
+   * ...Async} writes made inside it on this thread together (each still failing on its own).
    */
-  default void writeTogether(Runnable submissions) {
-    submissions.run();
+  default <T> T writeTogether(Supplier<T> submissions) {
+    return submissions.get();
   }
 
   /**

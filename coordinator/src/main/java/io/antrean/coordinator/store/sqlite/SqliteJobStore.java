@@ -26,6 +26,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -206,8 +207,8 @@ public final class SqliteJobStore extends JdbcJobStore {
 
   /** The writes submitted inside go to the writer as one unit, into one group commit. */
   @Override
-  public void writeTogether(Runnable submissions) {
-    writer.together(submissions);
+  public <T> T writeTogether(Supplier<T> submissions) {
+    return writer.together(submissions);
   }
 
   /**

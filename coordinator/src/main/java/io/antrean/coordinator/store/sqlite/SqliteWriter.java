@@ -172,20 +172,20 @@ final class SqliteWriter implements AutoCloseable {
   }
 
   /**
-   * Runs {@code submissions}, and hands the writes it submits on this thread to the writer as one
-   * unit: they commit in one group, in the order submitted (unless they outnumber a group's cap),
-   * and are refused together if the queue has no room for all of them. Inside, {@link #submit}
-   * returns its future without running anything. Nested calls join the outermost.
+   * Runs {@code submissions} and returns what it returns, and hands the writes it submits on this
+   * thread to the writer as one unit: they commit in one group, in the order submitted (unless they
+   * outnumber a group's cap), and are refused together if the queue has no room for all of them.
+   * Inside, {@link #submit} returns its future without running anything. Nested calls join the
+   * outermost.
    */
-  void together(Runnable submissions) {
+  <T> T together(Supplier<T> submissions) {
     if (gathering.get() != null) {
-      submissions.run();
-      return;
+      return submissions.get();
     }
     List<WriteTask<?>> gathered = new ArrayList<>();
     gathering.set(gathered);
     try {
-      submissions.run();
+      return submissions.get();
     } finally {
       gathering.remove();
       if (!gathered.isEmpty()) {

@@ -390,6 +390,7 @@ class SqliteWriterTest {
           together.add(writer.submit("insert", c -> insert(c, 2)));
           // Inside, nothing runs yet: the two are handed over as one when this returns.
           assertThat(together).noneMatch(CompletableFuture::isDone);
+          return null;
         });
 
     assertThat(together.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(1);
@@ -408,6 +409,7 @@ class SqliteWriterTest {
         () -> {
           together.add(writer.submit("insert", c -> insert(c, 1)));
           together.add(writer.submit("insert", c -> insert(c, 2)));
+          return null;
         });
     awaitQueued(2);
     unblock.countDown();
@@ -431,6 +433,7 @@ class SqliteWriterTest {
         () -> {
           together.add(writer.submit("insert", c -> insert(c, 9998)));
           together.add(writer.submit("insert", c -> insert(c, 9999)));
+          return null;
         });
 
     assertThat(together)
