@@ -66,7 +66,11 @@ final class PostgresDialect extends JdbcDialect {
           + " FROM done";
   // The same for a batch, in one statement: the jobs still held with their tokens are locked in id
   // order (so two batches naming the same jobs cannot deadlock), completed, and their attempts
-  // ended. Item columns carry their own names so the jobs' columns stay unambiguous.
+  // ended. Item columns carry their own names so the jobs' columns stay unambiguous. The lock is
+  // FOR NO KEY UPDATE, what the UPDATE takes anyway: it excludes every other writer of these jobs
+  // but not the key share lock of an attempts row inserted for one of them (its foreign key), so a
+  // batch recording the stale rejection of a job another batch holds does not wait for it; with FOR
+  // UPDATE two batches doing that for each other's jobs, out of id order, deadlocked.
   private static final String SUCCEED_ALL =
       "WITH items AS (SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bytea[], ?::text[],"
           + " ?::bytea[]) AS item (item_id, item_token, item_result, item_content_type,"
@@ -76,7 +80,7 @@ final class PostgresDialect extends JdbcDialect {
           + " WHERE jobs.state = 'RUNNING' AND jobs.lease_token = items.item_token"
           + " AND jobs.lease_worker_id = ? AND jobs.lease_id_sha256 = items.item_lease_id"
           + " AND NOT jobs.has_dependents"
-          + " ORDER BY jobs.id FOR UPDATE OF jobs),"
+          + " ORDER BY jobs.id FOR NO KEY UPDATE OF jobs),"
           + " done AS (UPDATE jobs SET state = 'SUCCEEDED', result = items.item_result,"
           + " result_content_type = items.item_content_type, finished_at = ?, updated_at = ?,"
           + " lease_worker_id = NULL, lease_expires_at = NULL"

@@ -18,13 +18,17 @@ import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRef;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -40,12 +44,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class PostgresCoordinatorsTest {
   @RegisterExtension static final TestPostgres postgres = new TestPostgres();
 
+  private PostgresOptions options;
   private PostgresJobStore first;
   private PostgresJobStore second;
 
   @BeforeEach
   void openTwoStoresOnOneSchema() {
-    PostgresOptions options = postgres.freshSchema();
+    options = postgres.freshSchema();
     first = PostgresJobStore.open(options);
     second = PostgresJobStore.open(options);
   }
@@ -181,6 +186,39 @@ class PostgresCoordinatorsTest {
               expected == JobState.SUCCEEDED
                   ? AttemptOutcome.SUCCEEDED
                   : AttemptOutcome.LEASE_EXPIRED);
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aBatchCompletionDoesNotWaitForAnotherCoordinatorRecordingHistoryOfItsJobs()
+      throws Exception {
+    // Inserting an attempts row (a stale report's rejection, say) takes a key share lock on its job
+    // row through the foreign key, held until that transaction ends. A batch completion must not
+    // wait for it: two batches recording the rejection of each other's jobs would otherwise each
+    // wait for the other, which PostgreSQL ends as a deadlock (seen in the test above).
+    List<Job> leased = leaseAll(2);
+    List<Completion> both = new ArrayList<>();
+    for (Job job : leased) {
+      both.add(new Completion(job.id(), LeaseClaim.of(job), null, null));
+    }
+    try (Connection other = postgres.connect()) {
+      other.setAutoCommit(false);
+      try (Statement statement = other.createStatement()) {
+        statement.execute(
+            "SELECT id FROM "
+                + options.schema()
+                + ".jobs WHERE id = "
+                + leased.get(1).id()
+                + " FOR KEY SHARE");
+      }
+      CompletableFuture<List<CompletionOutcome>> batch =
+          CompletableFuture.supplyAsync(() -> second.completeAll("doomed-worker", both, T0));
+
+      assertThat(batch.get(10, TimeUnit.SECONDS))
+          .extracting(CompletionOutcome::status)
+          .containsOnly(CompletionOutcome.Status.COMPLETED);
+      other.rollback();
     }
   }
 
