@@ -35,8 +35,10 @@ import picocli.CommandLine.Spec;
     description = {
       "Scenarios: enqueue-1 (N unary Enqueues, one in flight: jobs/s, call latency), enqueue-50"
           + " (N unary Enqueues, --concurrency in flight), batch (N jobs in EnqueueBatch calls of"
-          + " 1000), end-to-end (N jobs enqueued in batches and run by no-op workers: first"
-          + " enqueue to the GetStats poll that counts the last completion), latency (Enqueues"
+          + " 1000), end-to-end (N jobs enqueued in batches into the paused queue, then run by"
+          + " no-op workers: from resuming the queue to the GetStats poll that counts the last"
+          + " completion; --no-prefill enqueues while the workers run and times from the first"
+          + " enqueue), latency (Enqueues"
           + " at --rate for --duration: time from just before each Enqueue is sent to the start"
           + " of its handler in a worker), lease (Lease latency with a backlog: --backlog N jobs"
           + " are enqueued first, then --jobs rounds, default 2000, of one timed Lease of one job"

@@ -121,6 +121,17 @@ final class BenchOptions {
               + " after measuring (default: on).")
   private boolean drain;
 
+  @Option(
+      names = "--prefill",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "end-to-end: enqueue all N jobs while the queue is paused, then time from resuming it"
+              + " to the last job finished, as the peer benchmark times its workers (default: on)."
+              + " --no-prefill times from the first enqueue, the workers running meanwhile.")
+  private boolean prefill;
+
   @Option(names = "--json", description = "Print one JSON document instead of a table.")
   private boolean json;
 
@@ -159,6 +170,7 @@ final class BenchOptions {
         workerJar,
         wait,
         drain,
+        prefill,
         showProgress,
         backlog);
   }

@@ -24,6 +24,8 @@ import javax.annotation.Nullable;
  * @param workerJar the runnable worker's jar, or {@code null} for the one this checkout built
  * @param waitLimit how long to wait for the last job to be run after the last enqueue
  * @param drain whether to run the jobs the enqueue scenarios leave in their fresh queues
+ * @param prefill whether end-to-end enqueues its jobs into the paused queue and times the workers
+ *     from resuming it, rather than from the first enqueue while they run
  * @param progress whether to print progress lines to stderr
  * @param backlog pending jobs lease puts in its queue before it measures
  */
@@ -40,6 +42,7 @@ record BenchSettings(
     @Nullable Path workerJar,
     Duration waitLimit,
     boolean drain,
+    boolean prefill,
     boolean progress,
     int backlog) {
 

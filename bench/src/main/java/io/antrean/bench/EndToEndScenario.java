@@ -5,11 +5,14 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code end-to-end}: enqueues N {@code bench.noop} jobs in batches while workers run them, and
- * measures from the first enqueue to the GetStats poll that first counts every job finished (so the
- * end is {@link QueueWatch#POLL_INTERVAL} precise, or a little less when GetStats is slow). The
- * workers are worker processes the bench starts, in-process ones, or external ones already serving
- * {@code --queue}. First {@link #WARM_UP_JOBS} (at most N) jobs run the same way, unmeasured.
+ * {@code end-to-end}: N {@code bench.noop} jobs run by workers, measured to the GetStats poll that
+ * first counts every job finished (so the end is {@link QueueWatch#POLL_INTERVAL} precise, or a
+ * little less when GetStats is slow). By default the jobs are enqueued in batches while the queue
+ * is paused, and the time runs from resuming it, as the peer benchmark prefills its queue and times
+ * its workers from their start; with {@code --no-prefill} they are enqueued while the workers run,
+ * and the time runs from the first enqueue. The workers are worker processes the bench starts,
+ * in-process ones, or external ones already serving {@code --queue}. First {@link #WARM_UP_JOBS}
+ * (at most N) jobs run, unmeasured, with the queue not paused.
  */
 final class EndToEndScenario {
   /** Jobs run before measuring, at most N. */
@@ -40,11 +43,18 @@ final class EndToEndScenario {
       WarmUp.runJobs(context, workers, queue, Math.min(jobs, WARM_UP_JOBS));
       QueueWatch watch = new QueueWatch(context.client(), queue);
       AtomicLong enqueued = new AtomicLong();
-      long start = System.nanoTime();
+      long start;
       boolean finished;
       try (ProgressTicker ticker =
           context.progress(() -> progressLine(enqueued.get(), jobs, watch))) {
-        BatchEnqueueScenario.enqueueAll(context, queue, jobs, enqueued);
+        if (settings.prefill()) {
+          prefill(queue, jobs, enqueued);
+          start = System.nanoTime();
+          context.client().resumeQueue(queue);
+        } else {
+          start = System.nanoTime();
+          BatchEnqueueScenario.enqueueAll(context, queue, jobs, enqueued);
+        }
         finished = watch.awaitFinished(jobs, settings.waitLimit(), workers::throwIfFailed);
       }
       long end = System.nanoTime();
@@ -78,6 +88,24 @@ final class EndToEndScenario {
           Duration.ofNanos(end - start),
           null,
           "");
+    }
+  }
+
+  /**
+   * Pauses the queue and enqueues the jobs into it, so that no worker takes one before the time
+   * starts. If the enqueue fails, resumes the queue before passing the failure on.
+   */
+  private void prefill(String queue, int jobs, AtomicLong enqueued) {
+    context.client().pauseQueue(queue);
+    try {
+      BatchEnqueueScenario.enqueueAll(context, queue, jobs, enqueued);
+    } catch (RuntimeException e) {
+      try {
+        context.client().resumeQueue(queue);
+      } catch (RuntimeException resume) {
+        e.addSuppressed(resume);
+      }
+      throw e;
     }
   }
 

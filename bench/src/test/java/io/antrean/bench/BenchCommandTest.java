@@ -107,6 +107,30 @@ class BenchCommandTest {
   }
 
   @Test
+  void endToEndPrefillsThePausedQueueAndTimesTheWorkersFromItsResume() throws Exception {
+    BenchHarness.Result result =
+        bench.run("end-to-end", "--jobs", "300", "--in-process-workers", "--json");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    String queue = onlyResult(result).getFieldsOrThrow("queue").getStringValue();
+    // The warm-up ran on the open queue; then all 300 jobs waited, none taken, until the resume.
+    assertThat(bench.queues.queueControl)
+        .containsExactly("pause " + queue, "resume " + queue + ", 300 pending");
+    assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(300 + 300);
+  }
+
+  @Test
+  void endToEndWithoutPrefillEnqueuesWhileTheWorkersRun() throws Exception {
+    BenchHarness.Result result =
+        bench.run("end-to-end", "--jobs", "300", "--in-process-workers", "--no-prefill", "--json");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    String queue = onlyResult(result).getFieldsOrThrow("queue").getStringValue();
+    assertThat(bench.queues.queueControl).isEmpty();
+    assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(300 + 300);
+  }
+
+  @Test
   void endToEndWithExternalWorkersWaitsForThemOnTheNamedQueue() throws Exception {
     bench.queues.externalWorkers = true;
 

@@ -48,6 +48,7 @@ final class BenchHarness implements AutoCloseable {
                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
                 .addService(queues.jobService())
                 .addService(queues.workerService())
+                .addService(queues.adminService())
                 .build()
                 .start();
         coordinator = "127.0.0.1:" + server.getPort();
@@ -58,6 +59,7 @@ final class BenchHarness implements AutoCloseable {
             InProcessServerBuilder.forName(name)
                 .addService(queues.jobService())
                 .addService(queues.workerService())
+                .addService(queues.adminService())
                 .build()
                 .start();
         coordinator = null;

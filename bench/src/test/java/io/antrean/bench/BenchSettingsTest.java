@@ -28,6 +28,7 @@ class BenchSettingsTest {
         null,
         Duration.ofSeconds(60),
         true,
+        true,
         false,
         backlog);
   }

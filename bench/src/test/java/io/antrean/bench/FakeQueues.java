@@ -2,6 +2,7 @@ package io.antrean.bench;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.util.Timestamps;
+import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.CompleteItem;
@@ -26,7 +27,11 @@ import io.antrean.proto.v1.LeaseResponse;
 import io.antrean.proto.v1.LeaseStatus;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
+import io.antrean.proto.v1.PauseQueueRequest;
+import io.antrean.proto.v1.PauseQueueResponse;
 import io.antrean.proto.v1.QueueStats;
+import io.antrean.proto.v1.ResumeQueueRequest;
+import io.antrean.proto.v1.ResumeQueueResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Context;
 import io.grpc.Status;
@@ -35,8 +40,10 @@ import io.grpc.stub.StreamObserver;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -74,6 +81,13 @@ final class FakeQueues {
 
   @GuardedBy("lock")
   private long nextId = 1;
+
+  /** Queues paused with PauseQueue: their Lease calls wait as if they held no job. */
+  @GuardedBy("lock")
+  private final Set<String> paused = new HashSet<>();
+
+  /** Each PauseQueue and ResumeQueue, as "pause QUEUE" or "resume QUEUE, PENDING pending". */
+  final List<String> queueControl = new CopyOnWriteArrayList<>();
 
   private final AtomicInteger unaryInFlight = new AtomicInteger();
   private final AtomicInteger maxUnaryInFlight = new AtomicInteger();
@@ -216,13 +230,15 @@ final class FakeQueues {
     synchronized (lock) {
       ArrayDeque<Job> waiting =
           pending.computeIfAbsent(request.getQueue(), q -> new ArrayDeque<>());
-      while (waiting.isEmpty()
+      while ((waiting.isEmpty() || paused.contains(request.getQueue()))
           && System.nanoTime() < deadline
           && !Context.current().isCancelled()) {
         lock.wait(LEASE_SLICE_MILLIS);
       }
       List<Job> leased = new ArrayList<>();
-      while (!waiting.isEmpty() && leased.size() < Math.max(1, request.getMaxJobs())) {
+      while (!waiting.isEmpty()
+          && !paused.contains(request.getQueue())
+          && leased.size() < Math.max(1, request.getMaxJobs())) {
         Job next = waiting.poll();
         Job job =
             next.toBuilder()
@@ -331,6 +347,42 @@ final class FakeQueues {
   }
 
   /** The fake's WorkerService: Lease, Complete and CompleteBatch. */
+  /** PauseQueue and ResumeQueue; the other admin calls are not implemented. */
+  AdminServiceGrpc.AdminServiceImplBase adminService() {
+    return new AdminServiceGrpc.AdminServiceImplBase() {
+      @Override
+      public void pauseQueue(
+          PauseQueueRequest request, StreamObserver<PauseQueueResponse> observer) {
+        setPaused(request.getQueue(), true);
+        observer.onNext(PauseQueueResponse.getDefaultInstance());
+        observer.onCompleted();
+      }
+
+      @Override
+      public void resumeQueue(
+          ResumeQueueRequest request, StreamObserver<ResumeQueueResponse> observer) {
+        setPaused(request.getQueue(), false);
+        observer.onNext(ResumeQueueResponse.getDefaultInstance());
+        observer.onCompleted();
+      }
+    };
+  }
+
+  private void setPaused(String queue, boolean pause) {
+    synchronized (lock) {
+      if (pause) {
+        paused.add(queue);
+        queueControl.add("pause " + queue);
+      } else {
+        paused.remove(queue);
+        ArrayDeque<Job> waiting = pending.get(queue);
+        queueControl.add(
+            "resume " + queue + ", " + (waiting == null ? 0 : waiting.size()) + " pending");
+        lock.notifyAll();
+      }
+    }
+  }
+
   WorkerServiceGrpc.WorkerServiceImplBase workerService() {
     return new WorkerServiceGrpc.WorkerServiceImplBase() {
       @Override

@@ -83,6 +83,7 @@ class WarmUpTest {
             null,
             Duration.ofMillis(200),
             true,
+            true,
             false,
             0);
     return new BenchContext(
