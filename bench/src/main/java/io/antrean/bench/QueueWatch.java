@@ -14,12 +14,24 @@ final class QueueWatch {
   /**
    * The shortest time between two GetStats calls; the end of a run with external workers is this
    * precise. The pause is longer when GetStats itself is slow (see {@link #pauseAfter}), because
-   * counting a large queue costs the coordinator CPU that the measured run needs.
+   * counting a large queue costs the coordinator CPU that the measured run needs, and while the end
+   * is still far (see {@link #projectedPause}).
    */
   static final Duration POLL_INTERVAL = Duration.ofMillis(20);
 
   /** GetStats may take at most this share of the time while a run is being watched. */
   static final int POLL_COST_FACTOR = 10;
+
+  /**
+   * While far from the end, the pause is this fraction of the time the jobs left would take at the
+   * rate seen so far: the polls thin out where they cannot end the run and come every {@link
+   * #POLL_INTERVAL} again as it nears its end, which a rate up to this many times faster than the
+   * one seen still does not overshoot.
+   */
+  static final int PROJECTION_SHARE = 4;
+
+  /** The longest pause a projection gives. */
+  static final Duration MAX_PROJECTED_PAUSE = Duration.ofMillis(250);
 
   private final AntreanClient client;
   private final String queue;
@@ -64,25 +76,57 @@ final class QueueWatch {
    * @throws io.antrean.client.AntreanException if GetStats fails
    */
   boolean awaitFinished(long jobs, Duration wait, Runnable check) throws InterruptedException {
-    long deadline = System.nanoTime() + wait.toNanos();
+    long start = System.nanoTime();
+    long deadline = start + wait.toNanos();
+    long finishedAtStart = -1;
     while (true) {
       check.run();
       long asked = System.nanoTime();
       latest = read();
-      if (finished() >= jobs) {
+      long finished = finished();
+      if (finished >= jobs) {
         return true;
       }
-      if (System.nanoTime() - deadline >= 0) {
+      if (finishedAtStart < 0) {
+        finishedAtStart = finished;
+      }
+      long now = System.nanoTime();
+      if (now - deadline >= 0) {
         return false;
       }
-      Thread.sleep(pauseAfter(System.nanoTime() - asked).toMillis());
+      Duration pause =
+          longer(
+              pauseAfter(now - asked),
+              projectedPause(jobs - finished, finished - finishedAtStart, now - start));
+      Thread.sleep(pause.toMillis());
     }
   }
 
   /** The pause before the next GetStats, after one that took {@code tookNanos}. */
   static Duration pauseAfter(long tookNanos) {
-    Duration proportional = Duration.ofNanos(tookNanos * POLL_COST_FACTOR);
-    return proportional.compareTo(POLL_INTERVAL) > 0 ? proportional : POLL_INTERVAL;
+    return longer(Duration.ofNanos(tookNanos * POLL_COST_FACTOR), POLL_INTERVAL);
+  }
+
+  /**
+   * The pause that the rate seen so far allows: {@value #PROJECTION_SHARE}th of the time the jobs
+   * left would take at that rate, at most {@link #MAX_PROJECTED_PAUSE}; {@link #POLL_INTERVAL}
+   * while no job has finished yet.
+   *
+   * @param left jobs still to finish
+   * @param progressed jobs finished since the first poll
+   * @param elapsedNanos time since the first poll was sent
+   */
+  static Duration projectedPause(long left, long progressed, long elapsedNanos) {
+    if (progressed <= 0 || elapsedNanos <= 0) {
+      return POLL_INTERVAL;
+    }
+    double nanosLeft = (double) left * elapsedNanos / progressed;
+    long pause = (long) Math.min(nanosLeft / PROJECTION_SHARE, MAX_PROJECTED_PAUSE.toNanos());
+    return longer(Duration.ofNanos(pause), POLL_INTERVAL);
+  }
+
+  private static Duration longer(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   /**

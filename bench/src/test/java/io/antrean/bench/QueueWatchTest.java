@@ -15,4 +15,18 @@ class QueueWatchTest {
     assertThat(QueueWatch.pauseAfter(TimeUnit.MILLISECONDS.toNanos(12)))
         .isEqualTo(Duration.ofMillis(12L * QueueWatch.POLL_COST_FACTOR));
   }
+
+  @Test
+  void pollsSeldomWhileTheEndIsFarAndEveryIntervalAsItNears() {
+    long second = TimeUnit.SECONDS.toNanos(1);
+    // Nothing finished yet: no rate to project from.
+    assertThat(QueueWatch.projectedPause(20_000, 0, second)).isEqualTo(QueueWatch.POLL_INTERVAL);
+    // 1,000 of 20,000 in a second: 19 s left, far more than the cap.
+    assertThat(QueueWatch.projectedPause(19_000, 1_000, second))
+        .isEqualTo(QueueWatch.MAX_PROJECTED_PAUSE);
+    // 400 ms left at 5,000 jobs/s: a quarter of it.
+    assertThat(QueueWatch.projectedPause(2_000, 5_000, second)).isEqualTo(Duration.ofMillis(100));
+    // 20 ms left: back to the interval, so the end stays that precise.
+    assertThat(QueueWatch.projectedPause(100, 5_000, second)).isEqualTo(QueueWatch.POLL_INTERVAL);
+  }
 }
