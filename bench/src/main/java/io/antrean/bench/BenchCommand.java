@@ -45,9 +45,11 @@ import picocli.CommandLine.Spec;
           + " and its Complete; with no backlog each round enqueues the job it leases), or all,"
           + " which runs every scenario but lease.",
       "Warm-up: enqueue-1 and enqueue-50 first make min(N, 1000) calls the same way,"
-          + " end-to-end first runs min(N, 2000) jobs the same way, and latency first runs one"
-          + " job, then sends for one second at --rate; those are not measured, so every JVM has"
-          + " compiled the paths measured and the workers are serving.",
+          + " end-to-end first runs min(N, 2000) jobs (--warm-up-jobs) the same way, and latency"
+          + " first runs one job, then sends for one second at --rate; those are not measured, so"
+          + " the workers are serving and the JVMs have begun compiling the paths measured (fresh"
+          + " worker JVMs take tens of thousands of jobs to finish: a larger --warm-up-jobs"
+          + " measures long-running workers).",
       "Jobs are of type bench.noop with a JSON payload of about --payload-bytes. Each scenario"
           + " uses a fresh bench-<random> queue unless --queue is given; the jobs the enqueue"
           + " scenarios and lease leave in a fresh queue are run afterwards by in-process workers"

@@ -20,6 +20,16 @@ final class BenchOptions {
   private Integer jobs;
 
   @Option(
+      names = "--warm-up-jobs",
+      paramLabel = "W",
+      description =
+          "Unmeasured jobs end-to-end runs first on the same workers (default: N, at most 2000; 0:"
+              + " none). Fresh worker JVMs need tens of thousands of jobs to finish compiling the"
+              + " path, so a larger W measures the steady state of long-running workers.")
+  @Nullable
+  private Integer warmUpJobs;
+
+  @Option(
       names = "--concurrency",
       paramLabel = "C",
       defaultValue = "50",
@@ -171,6 +181,7 @@ final class BenchOptions {
         wait,
         drain,
         prefill,
+        warmUpJobs,
         showProgress,
         backlog);
   }

@@ -26,6 +26,7 @@ import javax.annotation.Nullable;
  * @param drain whether to run the jobs the enqueue scenarios leave in their fresh queues
  * @param prefill whether end-to-end enqueues its jobs into the paused queue and times the workers
  *     from resuming it, rather than from the first enqueue while they run
+ * @param warmUpJobs the unmeasured jobs end-to-end runs first, or {@code null} for its default
  * @param progress whether to print progress lines to stderr
  * @param backlog pending jobs lease puts in its queue before it measures
  */
@@ -43,11 +44,15 @@ record BenchSettings(
     Duration waitLimit,
     boolean drain,
     boolean prefill,
+    @Nullable Integer warmUpJobs,
     boolean progress,
     int backlog) {
 
   /** The job type of every bench job; the bench's workers run only this type. */
   static final String JOB_TYPE = "bench.noop";
+
+  /** End-to-end's unmeasured jobs at most, unless {@code --warm-up-jobs} says. */
+  static final int DEFAULT_WARM_UP_JOBS = 2_000;
 
   /** Workers when a scenario needs them and {@code --worker-processes} does not say. */
   static final int DEFAULT_WORKERS = 2;
@@ -91,6 +96,9 @@ record BenchSettings(
         rate * duration.toNanos() / 1e9 <= MAX_JOBS,
         "--rate x --duration must be at most " + MAX_JOBS + " jobs");
     require(backlog >= 0 && backlog <= MAX_JOBS, "--backlog must be 0 to " + MAX_JOBS);
+    if (warmUpJobs != null) {
+      require(warmUpJobs >= 0 && warmUpJobs <= MAX_JOBS, "--warm-up-jobs must be 0 to " + MAX_JOBS);
+    }
     if (queue != null) {
       require(
           queue.matches("[A-Za-z0-9._-]{1,64}"), "--queue must be 1 to 64 of A-Z a-z 0-9 . - _");
@@ -109,6 +117,11 @@ record BenchSettings(
       return (int) Math.max(1, Math.ceil(rate * duration.toNanos() / 1e9));
     }
     return jobs != null ? jobs : scenario.defaultJobs();
+  }
+
+  /** The unmeasured jobs end-to-end runs first: {@code --warm-up-jobs}, else min(N, 2,000). */
+  int warmUpJobsFor(int jobs) {
+    return warmUpJobs != null ? warmUpJobs : Math.min(jobs, DEFAULT_WARM_UP_JOBS);
   }
 
   /** The queue {@code --queue} names, or a fresh {@code bench-<8 hex digits>} for each call. */

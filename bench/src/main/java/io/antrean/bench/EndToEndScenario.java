@@ -11,13 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * is paused, and the time runs from resuming it, as the peer benchmark prefills its queue and times
  * its workers from their start; with {@code --no-prefill} they are enqueued while the workers run,
  * and the time runs from the first enqueue. The workers are worker processes the bench starts,
- * in-process ones, or external ones already serving {@code --queue}. First {@link #WARM_UP_JOBS}
- * (at most N) jobs run, unmeasured, with the queue not paused.
+ * in-process ones, or external ones already serving {@code --queue}. First {@link
+ * BenchSettings#warmUpJobsFor} jobs run, unmeasured, with the queue not paused.
  */
 final class EndToEndScenario {
-  /** Jobs run before measuring, at most N. */
-  static final int WARM_UP_JOBS = 2_000;
-
   private final BenchContext context;
 
   EndToEndScenario(BenchContext context) {
@@ -40,7 +37,10 @@ final class EndToEndScenario {
               + " open jobs; they are counted with this run's");
     }
     try (BenchWorkers workers = context.startWorkers(queue, Scenario.END_TO_END)) {
-      WarmUp.runJobs(context, workers, queue, Math.min(jobs, WARM_UP_JOBS));
+      int warmUp = settings.warmUpJobsFor(jobs);
+      if (warmUp > 0) {
+        WarmUp.runJobs(context, workers, queue, warmUp);
+      }
       QueueWatch watch = new QueueWatch(context.client(), queue);
       AtomicLong enqueued = new AtomicLong();
       long start;

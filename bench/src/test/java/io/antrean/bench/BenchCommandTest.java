@@ -120,6 +120,23 @@ class BenchCommandTest {
   }
 
   @Test
+  void endToEndRunsAsManyWarmUpJobsAsWarmUpJobsSays() throws Exception {
+    BenchHarness.Result result =
+        bench.run(
+            "end-to-end",
+            "--jobs",
+            "300",
+            "--warm-up-jobs",
+            "40",
+            "--in-process-workers",
+            "--json");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    String queue = onlyResult(result).getFieldsOrThrow("queue").getStringValue();
+    assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(40 + 300);
+  }
+
+  @Test
   void endToEndWithoutPrefillEnqueuesWhileTheWorkersRun() throws Exception {
     BenchHarness.Result result =
         bench.run("end-to-end", "--jobs", "300", "--in-process-workers", "--no-prefill", "--json");

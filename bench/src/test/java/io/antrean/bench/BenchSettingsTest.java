@@ -15,6 +15,11 @@ class BenchSettingsTest {
   }
 
   private static BenchSettings settings(Integer jobs, String queue, Integer workers, int backlog) {
+    return settings(jobs, queue, workers, backlog, null);
+  }
+
+  private static BenchSettings settings(
+      Integer jobs, String queue, Integer workers, int backlog, Integer warmUpJobs) {
     return new BenchSettings(
         jobs,
         50,
@@ -29,6 +34,7 @@ class BenchSettingsTest {
         Duration.ofSeconds(60),
         true,
         true,
+        warmUpJobs,
         false,
         backlog);
   }
@@ -110,5 +116,15 @@ class BenchSettingsTest {
     assertThatThrownBy(() -> settings(null, "a b", null)).hasMessageStartingWith("--queue");
     assertThatThrownBy(() -> settings(null, null, 65)).hasMessageStartingWith("--worker-processes");
     assertThatThrownBy(() -> settings(null, null, null, -1)).hasMessageStartingWith("--backlog");
+    assertThatThrownBy(() -> settings(null, null, null, 0, -1))
+        .hasMessageStartingWith("--warm-up-jobs");
+  }
+
+  @Test
+  void endToEndWarmsUpWithAtMost2000JobsUnlessWarmUpJobsSays() {
+    assertThat(settings(null, null, null).warmUpJobsFor(20_000)).isEqualTo(2_000);
+    assertThat(settings(null, null, null).warmUpJobsFor(300)).isEqualTo(300);
+    assertThat(settings(null, null, null, 0, 40_000).warmUpJobsFor(20_000)).isEqualTo(40_000);
+    assertThat(settings(null, null, null, 0, 0).warmUpJobsFor(20_000)).isZero();
   }
 }

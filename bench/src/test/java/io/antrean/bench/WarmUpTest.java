@@ -84,6 +84,7 @@ class WarmUpTest {
             Duration.ofMillis(200),
             true,
             true,
+            null,
             false,
             0);
     return new BenchContext(
