@@ -36,6 +36,15 @@ final class EndToEndScenario {
               + leftOver
               + " open jobs; they are counted with this run's");
     }
+    if (isPaused(queue)) {
+      throw new BenchFailedException(
+          "end-to-end: queue "
+              + queue
+              + " is paused, so no worker would take its jobs; resume it first (bin/antrean queue"
+              + " resume "
+              + queue
+              + ")");
+    }
     try (BenchWorkers workers = context.startWorkers(queue, Scenario.END_TO_END)) {
       int warmUp = settings.warmUpJobsFor(jobs);
       if (warmUp > 0) {
@@ -89,6 +98,15 @@ final class EndToEndScenario {
           null,
           "");
     }
+  }
+
+  /**
+   * Whether {@code queue} is paused now: left so by an operator, or by a bench that was stopped
+   * between its pause and its resume.
+   */
+  private boolean isPaused(String queue) {
+    return context.client().listQueues().stream()
+        .anyMatch(info -> info.getName().equals(queue) && info.getPaused());
   }
 
   /**

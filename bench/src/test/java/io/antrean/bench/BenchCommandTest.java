@@ -137,6 +137,30 @@ class BenchCommandTest {
   }
 
   @Test
+  void endToEndRefusesAPausedQueueAndLeavesItPaused() throws Exception {
+    bench.queues.setPaused("held", true);
+    bench.queues.queueControl.clear();
+
+    BenchHarness.Result result =
+        bench.run(
+            "end-to-end",
+            "--queue",
+            "held",
+            "--jobs",
+            "10",
+            "--worker-processes",
+            "1",
+            "--in-process-workers");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.err())
+        .contains("queue held is paused")
+        .contains("bin/antrean queue resume held");
+    assertThat(bench.queues.queueControl).isEmpty();
+    assertThat(bench.queues.stats("held").getPending()).isZero();
+  }
+
+  @Test
   void endToEndWithoutPrefillEnqueuesWhileTheWorkersRun() throws Exception {
     BenchHarness.Result result =
         bench.run("end-to-end", "--jobs", "300", "--in-process-workers", "--no-prefill", "--json");

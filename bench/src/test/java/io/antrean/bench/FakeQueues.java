@@ -1,13 +1,11 @@
 package io.antrean.bench;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.util.Timestamps;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.CompleteItem;
 import io.antrean.proto.v1.CompleteRequest;
-import io.antrean.proto.v1.CompleteResponse;
 import io.antrean.proto.v1.CompleteStatus;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueBatchResponse;
@@ -15,23 +13,14 @@ import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.EnqueueResponse;
 import io.antrean.proto.v1.GetStatsRequest;
 import io.antrean.proto.v1.GetStatsResponse;
-import io.antrean.proto.v1.HeartbeatRequest;
-import io.antrean.proto.v1.HeartbeatResponse;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.Lease;
-import io.antrean.proto.v1.LeaseRef;
 import io.antrean.proto.v1.LeaseRequest;
-import io.antrean.proto.v1.LeaseResponse;
-import io.antrean.proto.v1.LeaseStatus;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
-import io.antrean.proto.v1.PauseQueueRequest;
-import io.antrean.proto.v1.PauseQueueResponse;
 import io.antrean.proto.v1.QueueStats;
-import io.antrean.proto.v1.ResumeQueueRequest;
-import io.antrean.proto.v1.ResumeQueueResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Context;
 import io.grpc.Status;
@@ -44,6 +33,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -100,8 +91,8 @@ final class FakeQueues {
   final AtomicInteger listJobsCalls = new AtomicInteger();
   final AtomicInteger completeBatchCalls = new AtomicInteger();
   final List<Integer> completeBatchSizes = new CopyOnWriteArrayList<>();
-  private final Map<String, AtomicInteger> completeBatchesInFlight = new ConcurrentHashMap<>();
-  private final AtomicInteger maxCompleteBatchesInFlight = new AtomicInteger();
+  final Map<String, AtomicInteger> completeBatchesInFlight = new ConcurrentHashMap<>();
+  final AtomicInteger maxCompleteBatchesInFlight = new AtomicInteger();
 
   /** Checks each enqueued job; throw a {@link StatusRuntimeException} to refuse it. */
   volatile UnaryOperator<EnqueueRequest> admission = request -> request;
@@ -134,7 +125,7 @@ final class FakeQueues {
           });
 
   /** Runs {@code answer} now, or after {@code millis} on the slow-answer thread. */
-  private void answerAfter(long millis, Runnable answer) {
+  void answerAfter(long millis, Runnable answer) {
     if (millis <= 0) {
       answer.run();
     } else {
@@ -225,7 +216,7 @@ final class FakeQueues {
     }
   }
 
-  private List<Job> leaseJobs(LeaseRequest request) throws InterruptedException {
+  List<Job> leaseJobs(LeaseRequest request) throws InterruptedException {
     long deadline = System.nanoTime() + request.getWait().getSeconds() * 1_000_000_000L;
     synchronized (lock) {
       ArrayDeque<Job> waiting =
@@ -255,7 +246,7 @@ final class FakeQueues {
     }
   }
 
-  private void completeJob(CompleteRequest request) {
+  void completeJob(CompleteRequest request) {
     CompleteStatus status =
         complete(request.getJobId(), request.getFencingToken(), request.getResult());
     if (status == CompleteStatus.COMPLETE_STATUS_NOT_FOUND) {
@@ -266,7 +257,7 @@ final class FakeQueues {
     }
   }
 
-  private CompleteBatchResponse judgeBatch(CompleteBatchRequest request) {
+  CompleteBatchResponse judgeBatch(CompleteBatchRequest request) {
     CompleteBatchResponse.Builder response = CompleteBatchResponse.newBuilder();
     for (CompleteItem item : request.getItemsList()) {
       response
@@ -346,29 +337,23 @@ final class FakeQueues {
     };
   }
 
-  /** The fake's WorkerService: Lease, Complete and CompleteBatch. */
-  /** PauseQueue and ResumeQueue; the other admin calls are not implemented. */
+  /** The fake's AdminService: ListQueues, PauseQueue and ResumeQueue. */
   AdminServiceGrpc.AdminServiceImplBase adminService() {
-    return new AdminServiceGrpc.AdminServiceImplBase() {
-      @Override
-      public void pauseQueue(
-          PauseQueueRequest request, StreamObserver<PauseQueueResponse> observer) {
-        setPaused(request.getQueue(), true);
-        observer.onNext(PauseQueueResponse.getDefaultInstance());
-        observer.onCompleted();
-      }
-
-      @Override
-      public void resumeQueue(
-          ResumeQueueRequest request, StreamObserver<ResumeQueueResponse> observer) {
-        setPaused(request.getQueue(), false);
-        observer.onNext(ResumeQueueResponse.getDefaultInstance());
-        observer.onCompleted();
-      }
-    };
+    return new FakeAdmin(this);
   }
 
-  private void setPaused(String queue, boolean pause) {
+  /** Every queue that ever held a job or was paused, by name, with whether it is paused now. */
+  SortedMap<String, Boolean> pauseStates() {
+    synchronized (lock) {
+      SortedMap<String, Boolean> states = new TreeMap<>();
+      pending.keySet().forEach(name -> states.put(name, paused.contains(name)));
+      paused.forEach(name -> states.put(name, true));
+      return states;
+    }
+  }
+
+  /** Pauses or resumes {@code queue}, as PauseQueue and ResumeQueue do. */
+  void setPaused(String queue, boolean pause) {
     synchronized (lock) {
       if (pause) {
         paused.add(queue);
@@ -383,84 +368,16 @@ final class FakeQueues {
     }
   }
 
+  /** The fake's WorkerService: Lease, Heartbeat, Complete and CompleteBatch. */
   WorkerServiceGrpc.WorkerServiceImplBase workerService() {
-    return new WorkerServiceGrpc.WorkerServiceImplBase() {
-      @Override
-      public void lease(LeaseRequest request, StreamObserver<LeaseResponse> observer) {
-        leaseMaxJobs.add(request.getMaxJobs());
-        leaseWorkers.add(request.getWorkerId());
-        leaseRequests.add(request);
-        List<Job> jobs;
-        try {
-          jobs = leaseJobs(request);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          observer.onError(Status.CANCELLED.asRuntimeException());
-          return;
-        }
-        answerAfter(
-            jobs.isEmpty() ? 0 : leaseAnswerMillis,
-            () -> {
-              observer.onNext(LeaseResponse.newBuilder().addAllJobs(jobs).build());
-              observer.onCompleted();
-            });
-      }
+    return new FakeWorkerService(this);
+  }
 
-      @Override
-      public void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> observer) {
-        HeartbeatResponse.Builder response = HeartbeatResponse.newBuilder();
-        synchronized (lock) {
-          for (LeaseRef ref : request.getLeasesList()) {
-            Job job = running.get(ref.getJobId());
-            boolean held = job != null && job.getLease().getFencingToken() == ref.getFencingToken();
-            response
-                .addLeasesBuilder()
-                .setJobId(ref.getJobId())
-                .setFencingToken(ref.getFencingToken())
-                .setStatus(held ? LeaseStatus.LEASE_STATUS_EXTENDED : LeaseStatus.LEASE_STATUS_LOST)
-                .setExpiresAt(Timestamps.fromMillis(System.currentTimeMillis() + 30_000));
-          }
-        }
-        observer.onNext(response.build());
-        observer.onCompleted();
-      }
-
-      @Override
-      public void complete(CompleteRequest request, StreamObserver<CompleteResponse> observer) {
-        unaryCompletes.incrementAndGet();
-        try {
-          completeJob(request);
-          observer.onNext(CompleteResponse.getDefaultInstance());
-          observer.onCompleted();
-        } catch (StatusRuntimeException e) {
-          observer.onError(e);
-        }
-      }
-
-      @Override
-      public void completeBatch(
-          CompleteBatchRequest request, StreamObserver<CompleteBatchResponse> observer) {
-        completeBatchCalls.incrementAndGet();
-        if (completeBatchUnimplemented) {
-          super.completeBatch(request, observer);
-          return;
-        }
-        completeBatchSizes.add(request.getItemsCount());
-        AtomicInteger inFlight =
-            completeBatchesInFlight.computeIfAbsent(
-                request.getWorkerId(), w -> new AtomicInteger());
-        maxCompleteBatchesInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
-        answerAfter(
-            completeBatchMillis,
-            () -> {
-              CompleteBatchResponse response = judgeBatch(request);
-              // Out of flight before answering: the worker sends its next batch the moment it
-              // hears.
-              inFlight.decrementAndGet();
-              observer.onNext(response);
-              observer.onCompleted();
-            });
-      }
-    };
+  /** Whether job {@code jobId} runs under {@code fencingToken}, as a heartbeat asks. */
+  boolean holds(long jobId, long fencingToken) {
+    synchronized (lock) {
+      Job job = running.get(jobId);
+      return job != null && job.getLease().getFencingToken() == fencingToken;
+    }
   }
 }
