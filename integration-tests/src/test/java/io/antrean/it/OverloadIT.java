@@ -64,10 +64,10 @@ class OverloadIT {
    * default bytes limit at most, and a coordinator that stored them as fast as they came refused
    * none (seen once in CI).
    *
-   * <p>The calls are of 100 jobs of 512 bytes (about 55 KB each) because four connections of calls
-   * of 100 jobs of 2 KiB (about 205 KB each) exhaust this JVM's direct memory (the transport's
-   * buffers, 256 MB): a limit of the defaults that docs/limits.md states, not what this test
-   * checks.
+   * <p>The calls are of 100 jobs of 512 bytes (about 55 KB each): four connections of calls of 100
+   * jobs of 2 KiB (about 205 KB each) once exhausted this JVM's direct memory (the transport's
+   * buffers, 256 MB) in a loaded full build, a limit of the defaults that docs/limits.md states,
+   * not what this test checks.
    */
   private static final int CONNECTIONS = 4;
 
