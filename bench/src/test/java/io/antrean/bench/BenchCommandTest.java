@@ -116,6 +116,8 @@ class BenchCommandTest {
     // The warm-up ran on the open queue; then all 300 jobs waited, none taken, until the resume.
     assertThat(bench.queues.queueControl)
         .containsExactly("pause " + queue, "resume " + queue + ", 300 pending");
+    // A fresh queue is not looked up for a pause of its own.
+    assertThat(bench.queues.listQueuesCalls).hasValue(0);
     assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(300 + 300);
   }
 
@@ -157,6 +159,7 @@ class BenchCommandTest {
         .contains("queue held is paused")
         .contains("bin/antrean queue resume held");
     assertThat(bench.queues.queueControl).isEmpty();
+    assertThat(bench.queues.listQueuesCalls).hasValue(1);
     assertThat(bench.queues.stats("held").getPending()).isZero();
   }
 

@@ -22,6 +22,7 @@ final class FakeAdmin extends AdminServiceGrpc.AdminServiceImplBase {
 
   @Override
   public void listQueues(ListQueuesRequest request, StreamObserver<ListQueuesResponse> observer) {
+    queues.listQueuesCalls.incrementAndGet();
     ListQueuesResponse.Builder response = ListQueuesResponse.newBuilder();
     queues
         .pauseStates()

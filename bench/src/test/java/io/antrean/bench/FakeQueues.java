@@ -77,6 +77,9 @@ final class FakeQueues {
   @GuardedBy("lock")
   private final Set<String> paused = new HashSet<>();
 
+  /** ListQueues calls answered. */
+  final AtomicInteger listQueuesCalls = new AtomicInteger();
+
   /** Each PauseQueue and ResumeQueue, as "pause QUEUE" or "resume QUEUE, PENDING pending". */
   final List<String> queueControl = new CopyOnWriteArrayList<>();
 
