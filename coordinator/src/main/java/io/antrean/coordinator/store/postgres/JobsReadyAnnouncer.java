@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sends {@code NOTIFY antrean_jobs_ready, '<queue>'} for changes that have committed, from one
- * daemon thread, in transactions of its own.
+ * daemon thread, in transactions of its own (or, when no other coordinator listens, hands the
+ * queues to this process's own subscribers: the {@link Sender} decides).
  *
  * <p>Why not inside the change's own transaction: PostgreSQL serializes the commits of every
  * transaction that has notified (it holds a database-wide lock from before the commit record is

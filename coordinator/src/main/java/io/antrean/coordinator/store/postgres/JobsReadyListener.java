@@ -4,10 +4,12 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.postgresql.Driver;
@@ -22,26 +24,35 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One daemon thread holds a dedicated connection outside the pool (a LISTEN lasts as long as its
  * session, and a pooled connection would be handed to other work), waits for notifications with a
- * timeout, checks the connection when it has been quiet for a while, and reconnects with
- * exponential backoff after any failure. Notifications sent while it is disconnected are lost; the
- * coordinator's periodic backup sweep finds those jobs instead. Thread-safe.
+ * timeout, takes the {@link ListenerCensus} every few seconds (a round trip that also finds a
+ * connection cut without a FIN), and reconnects with exponential backoff after any failure.
+ * Notifications sent while it is disconnected are lost; the coordinator's periodic backup sweep
+ * finds those jobs instead. Thread-safe.
  */
 final class JobsReadyListener implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(JobsReadyListener.class);
   private static final int WAIT_MILLIS = 500;
-  private static final long QUIET_CHECK_NANOS = TimeUnit.SECONDS.toNanos(10);
-  private static final int VALID_TIMEOUT_SECONDS = 5;
+  private static final long CENSUS_EVERY_NANOS = TimeUnit.SECONDS.toNanos(5);
+  private static final int NETWORK_TIMEOUT_MILLIS = 5_000;
+  private static final String JOIN =
+      "SELECT pg_notify('"
+          + PooledTransactions.JOBS_READY_CHANNEL
+          + "', '"
+          + ListenerCensus.JOINED
+          + "')";
   private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
 
   private final PostgresOptions options;
+  private final ListenerCensus census;
   private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
   private final CountDownLatch closed = new CountDownLatch(1);
   private final Thread thread;
   private volatile CountDownLatch listening = new CountDownLatch(1);
 
-  JobsReadyListener(PostgresOptions options) {
+  JobsReadyListener(PostgresOptions options, ListenerCensus census) {
     this.options = options;
+    this.census = census;
     this.thread = new Thread(this::run, "antrean-postgres-jobs-ready");
     thread.setDaemon(true);
   }
@@ -54,7 +65,20 @@ final class JobsReadyListener implements AutoCloseable {
     }
   }
 
-  /** Waits until the LISTEN is in place (for tests: a NOTIFY sent before it is not heard). */
+  /**
+   * Hands queues made ready by this process to the subscribed listeners on the calling thread: what
+   * this store's own notifications would have brought back, when no other coordinator listens.
+   */
+  void dispatchHere(Collection<String> queues) {
+    for (String queue : queues) {
+      dispatch(queue);
+    }
+  }
+
+  /**
+   * Waits until the LISTEN is in place and the first census taken (for tests: a NOTIFY sent before
+   * it is not heard).
+   */
   boolean awaitListening(Duration timeout) throws InterruptedException {
     return listening.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
@@ -67,6 +91,7 @@ final class JobsReadyListener implements AutoCloseable {
         backoff = FIRST_BACKOFF;
         receive(connection);
       } catch (SQLException | RuntimeException e) {
+        census.unknown();
         listening = new CountDownLatch(1);
         if (closed.getCount() == 0) {
           break;
@@ -85,6 +110,7 @@ final class JobsReadyListener implements AutoCloseable {
                 : backoff.multipliedBy(2);
       }
     }
+    census.unknown();
     log.debug("listener for ready jobs stopped");
   }
 
@@ -94,7 +120,7 @@ final class JobsReadyListener implements AutoCloseable {
     if (options.password() != null) {
       properties.setProperty("password", options.password());
     }
-    properties.setProperty("ApplicationName", "antrean-jobs-ready-listener");
+    properties.setProperty("ApplicationName", ListenerCensus.applicationName(options.schema()));
     properties.setProperty("tcpKeepAlive", "true");
     properties.setProperty(
         "connectTimeout", String.valueOf(Math.max(1, options.connectionTimeout().toSeconds())));
@@ -102,33 +128,40 @@ final class JobsReadyListener implements AutoCloseable {
     if (connection == null) {
       throw new SQLException("not a PostgreSQL JDBC URL: " + options.redactedUrl());
     }
+    // Every round trip fails after this long instead of hanging on a connection cut without a FIN.
+    Executor direct = Runnable::run;
+    connection.setNetworkTimeout(direct, NETWORK_TIMEOUT_MILLIS);
     return connection;
   }
 
   private void listen(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {
       statement.execute("LISTEN " + PooledTransactions.JOBS_READY_CHANNEL);
+      statement.executeQuery(JOIN).close();
     }
+    census.take(connection);
     listening.countDown();
     log.debug("listening for ready jobs on {}", options.redactedUrl());
   }
 
   private void receive(Connection connection) throws SQLException {
     PGConnection postgres = connection.unwrap(PGConnection.class);
-    long lastHeard = System.nanoTime();
+    int ownSession = postgres.getBackendPID();
+    long lastCensus = System.nanoTime();
     while (closed.getCount() > 0) {
       PGNotification[] notifications = postgres.getNotifications(WAIT_MILLIS);
-      if (notifications != null && notifications.length > 0) {
-        lastHeard = System.nanoTime();
+      if (notifications != null) {
         for (PGNotification notification : notifications) {
-          dispatch(notification.getParameter());
+          if (!ListenerCensus.JOINED.equals(notification.getParameter())) {
+            dispatch(notification.getParameter());
+          } else if (notification.getPID() != ownSession) {
+            census.othersJoined();
+          }
         }
-      } else if (System.nanoTime() - lastHeard > QUIET_CHECK_NANOS) {
-        // A connection cut without a FIN stays silent forever; a round trip finds out.
-        if (!connection.isValid(VALID_TIMEOUT_SECONDS)) {
-          throw new SQLException("the listening connection stopped answering");
-        }
-        lastHeard = System.nanoTime();
+      }
+      if (System.nanoTime() - lastCensus > CENSUS_EVERY_NANOS) {
+        census.take(connection);
+        lastCensus = System.nanoTime();
       }
     }
   }
@@ -161,7 +194,7 @@ final class JobsReadyListener implements AutoCloseable {
       return;
     }
     try {
-      thread.join(TimeUnit.SECONDS.toMillis(VALID_TIMEOUT_SECONDS + 1));
+      thread.join(NETWORK_TIMEOUT_MILLIS + 1_000L);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * Runs units of work on a HikariCP pool: each one borrows a connection, runs, commits or rolls
  * back, and returns the connection. A transaction the server aborted for a deadlock or a
  * serialization failure runs again from the start, a few times. Once a unit has committed, the
- * queues it made ready go to the {@link JobsReadyAnnouncer}. Thread-safe.
+ * queues it made ready go to the {@link JobsReadyAnnouncer}: to the other coordinators in a {@code
+ * NOTIFY} when the {@link ListenerCensus} says some may listen, else straight to this process's own
+ * subscribers. Thread-safe.
  */
 final class PooledTransactions implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PooledTransactions.class);
@@ -49,11 +52,16 @@ final class PooledTransactions implements AutoCloseable {
   private final HikariDataSource pool;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final TokenWakeups tokenWakeups = new TokenWakeups();
+  private final ListenerCensus census;
+  private final Consumer<List<String>> tellHere;
   private final JobsReadyAnnouncer announcer;
 
-  private PooledTransactions(HikariDataSource pool) {
+  private PooledTransactions(
+      HikariDataSource pool, ListenerCensus census, Consumer<List<String>> tellHere) {
     this.pool = pool;
-    this.announcer = new JobsReadyAnnouncer(this::notifyReady);
+    this.census = census;
+    this.tellHere = tellHere;
+    this.announcer = new JobsReadyAnnouncer(this::announce);
   }
 
   /** Where this process's leases report rate-limit wake-ups. */
@@ -61,7 +69,12 @@ final class PooledTransactions implements AutoCloseable {
     return tokenWakeups;
   }
 
-  static PooledTransactions open(PostgresOptions options) {
+  /**
+   * @param census whether other coordinators listen for the queues this one makes ready
+   * @param tellHere hands those queues to this process's own subscribers when none does
+   */
+  static PooledTransactions open(
+      PostgresOptions options, ListenerCensus census, Consumer<List<String>> tellHere) {
     HikariConfig config = new HikariConfig();
     config.setPoolName("antrean-postgres");
     config.setJdbcUrl(options.jdbcUrl());
@@ -75,7 +88,7 @@ final class PooledTransactions implements AutoCloseable {
     // Fail at open, not at the first call, when the database cannot be reached.
     config.setInitializationFailTimeout(options.connectionTimeout().toMillis());
     try {
-      return new PooledTransactions(new HikariDataSource(config));
+      return new PooledTransactions(new HikariDataSource(config), census, tellHere);
     } catch (RuntimeException e) {
       throw new StoreUnavailableException(
           "cannot connect to PostgreSQL at " + options.redactedUrl() + ": " + e.getMessage(), e);
@@ -148,8 +161,16 @@ final class PooledTransactions implements AutoCloseable {
     }
   }
 
-  /** The announcer's sender: one round of notifications on a pooled connection. */
-  private void notifyReady(List<String> queues) {
+  /**
+   * The announcer's sender: one round of notifications on a pooled connection, or, with no other
+   * coordinator listening, the round handed to this process's subscribers (which would otherwise
+   * have heard it back from the server).
+   */
+  private void announce(List<String> queues) {
+    if (!census.othersMayListen()) {
+      tellHere.accept(queues);
+      return;
+    }
     autoCommitted(
         "announcing ready jobs",
         tx -> {

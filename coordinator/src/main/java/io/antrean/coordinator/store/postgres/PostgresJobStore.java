@@ -46,6 +46,7 @@ public final class PostgresJobStore extends JdbcJobStore {
   private final PostgresOptions options;
   private final PooledTransactions db;
   private final JobsReadyListener jobsReady;
+  private final ListenerCensus census;
   private final LimitedQueues limitedQueues;
   private final GroupedInserts<Submitted, EnqueueResult> plainEnqueues;
   private final ExecutorService enqueueDrainer =
@@ -59,11 +60,16 @@ public final class PostgresJobStore extends JdbcJobStore {
   /** One job without keys or dependencies, and the instant its Enqueue was received. */
   private record Submitted(NewJob job, Instant now) {}
 
-  private PostgresJobStore(PostgresOptions options, PooledTransactions db) {
+  private PostgresJobStore(
+      PostgresOptions options,
+      PooledTransactions db,
+      JobsReadyListener jobsReady,
+      ListenerCensus census) {
     super(db::inSnapshot, db::autoCommitted, db::inTransaction, db::autoCommitted);
     this.options = options;
     this.db = db;
-    this.jobsReady = new JobsReadyListener(options);
+    this.jobsReady = jobsReady;
+    this.census = census;
     this.limitedQueues = new LimitedQueues(db);
     // A refused statement rolls the group back; anything else may have committed it.
     this.plainEnqueues =
@@ -90,7 +96,9 @@ public final class PostgresJobStore extends JdbcJobStore {
    */
   public static PostgresJobStore open(PostgresOptions options) {
     Objects.requireNonNull(options, "options");
-    PooledTransactions db = PooledTransactions.open(options);
+    ListenerCensus census = new ListenerCensus();
+    JobsReadyListener jobsReady = new JobsReadyListener(options, census);
+    PooledTransactions db = PooledTransactions.open(options, census, jobsReady::dispatchHere);
     try {
       PostgresSchema.migrate(options);
     } catch (RuntimeException e) {
@@ -105,7 +113,7 @@ public final class PostgresJobStore extends JdbcJobStore {
           e);
     }
     log.info("PostgreSQL job store open: {}", options);
-    return new PostgresJobStore(options, db);
+    return new PostgresJobStore(options, db, jobsReady, census);
   }
 
   /**
@@ -198,11 +206,11 @@ public final class PostgresJobStore extends JdbcJobStore {
   /**
    * Calls {@code queueListener} with the queue named by every {@code antrean_jobs_ready}
    * notification on the database: from other coordinators, and from this store's own changes too (a
-   * harmless extra wake-up), which are announced a moment after they commit. The first subscription
-   * opens a dedicated listening connection outside the pool, on a daemon thread that reconnects
-   * with backoff after a failure. Notifications sent while it is disconnected are lost; the
-   * coordinator's periodic backup sweep finds those jobs. Listeners run on that thread and must not
-   * block.
+   * harmless extra wake-up), which are announced a moment after they commit, in-process while no
+   * other coordinator listens ({@link ListenerCensus}). The first subscription opens a dedicated
+   * listening connection outside the pool, on a daemon thread that reconnects with backoff after a
+   * failure. Notifications sent while it is disconnected are lost; the coordinator's periodic
+   * backup sweep finds those jobs. Listeners run on that thread and must not block.
    */
   @Override
   public void subscribeJobsReady(Consumer<String> queueListener) {
@@ -234,5 +242,10 @@ public final class PostgresJobStore extends JdbcJobStore {
   /** Waits until the jobs-ready listener is in place, for tests. */
   boolean awaitListening(Duration timeout) throws InterruptedException {
     return jobsReady.awaitListening(timeout);
+  }
+
+  /** Whether this store's changes go out as notifications (another coordinator may listen). */
+  boolean notifiesOthers() {
+    return census.othersMayListen();
   }
 }

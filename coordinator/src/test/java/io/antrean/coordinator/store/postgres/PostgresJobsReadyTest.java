@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 
 /**
  * Wake-ups across coordinators: a change on one store instance reaches a listener subscribed on
@@ -38,15 +41,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class PostgresJobsReadyTest {
   @RegisterExtension static final TestPostgres postgres = new TestPostgres();
   private static final Duration WAIT = Duration.ofSeconds(20);
-  private static final String LISTENER_APPLICATION = "antrean-jobs-ready-listener";
 
+  private PostgresOptions options;
+  private String listenerApplication;
   private PostgresJobStore producer;
   private PostgresJobStore listener;
   private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
 
   @BeforeEach
   void openTwoStoresAndListenOnOne() throws Exception {
-    PostgresOptions options = postgres.freshSchema();
+    options = postgres.freshSchema();
+    listenerApplication = ListenerCensus.applicationName(options.schema());
     producer = PostgresJobStore.open(options);
     listener = PostgresJobStore.open(options);
     listener.subscribeJobsReady(heard::add);
@@ -154,7 +159,7 @@ class PostgresJobsReadyTest {
             statement.executeQuery(
                 "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
                     + " WHERE application_name = '"
-                    + LISTENER_APPLICATION
+                    + listenerApplication
                     + "'")) {
       killed.next();
       assertThat(killed.getInt(1)).as("listening connections terminated").isPositive();
@@ -172,13 +177,13 @@ class PostgresJobsReadyTest {
             });
   }
 
-  private static int listeningConnections() throws Exception {
+  private int listeningConnections() throws Exception {
     try (Connection admin = postgres.connect();
         Statement statement = admin.createStatement();
         ResultSet listening =
             statement.executeQuery(
                 "SELECT count(*) FROM pg_stat_activity WHERE application_name = '"
-                    + LISTENER_APPLICATION
+                    + listenerApplication
                     + "'")) {
       listening.next();
       return listening.getInt(1);
@@ -193,5 +198,84 @@ class PostgresJobsReadyTest {
 
     // The server drops a backend a moment after its client hangs up.
     await().atMost(WAIT).until(() -> listeningConnections() == 0);
+  }
+
+  /** A bare session listening on the channel, as another coordinator's would: not counted. */
+  private static Connection bareListener() throws Exception {
+    Connection bare = postgres.connect();
+    try (Statement statement = bare.createStatement()) {
+      statement.execute("LISTEN " + PooledTransactions.JOBS_READY_CHANNEL);
+    }
+    return bare;
+  }
+
+  /** Reads the bare session's notifications until one names the queue; returns those before it. */
+  private static List<String> awaitNotified(Connection bare, String queue) throws Exception {
+    PGConnection session = bare.unwrap(PGConnection.class);
+    List<String> before = new ArrayList<>();
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      PGNotification[] notifications = session.getNotifications(200);
+      for (PGNotification notification :
+          notifications == null ? new PGNotification[0] : notifications) {
+        if (queue.equals(notification.getParameter())) {
+          return before;
+        }
+        before.add(notification.getParameter());
+      }
+    }
+    throw new AssertionError("no notification for queue " + queue + " within " + WAIT);
+  }
+
+  @Test
+  void aCoordinatorAloneTellsItsOwnSubscribersWithoutNotifyingUntilAnotherJoins() throws Exception {
+    // The producer store has no subscriber, so no listening connection: the listener store is
+    // alone.
+    assertThat(listener.notifiesOthers()).as("notifies while alone").isFalse();
+    String alone = uniqueQueue("alone");
+    String joined = uniqueQueue("joined");
+    try (Connection bare = bareListener();
+        Statement statement = bare.createStatement()) {
+      listener.enqueue(List.of(job("t").queue(alone).build()), T0);
+      awaitWakeUp(alone);
+
+      // A joined note from another session: what a coordinator sends once its LISTEN is in place.
+      statement
+          .executeQuery(
+              "SELECT pg_notify('"
+                  + PooledTransactions.JOBS_READY_CHANNEL
+                  + "', '"
+                  + ListenerCensus.JOINED
+                  + "')")
+          .close();
+      await().atMost(WAIT).until(listener::notifiesOthers);
+      listener.enqueue(List.of(job("t").queue(joined).build()), T0);
+
+      // Notifications arrive in commit order: one for the first Enqueue would come first.
+      assertThat(awaitNotified(bare, joined)).containsOnly(ListenerCensus.JOINED);
+      awaitWakeUp(joined);
+    }
+  }
+
+  @Test
+  void theCensusCountsAnotherListeningCoordinatorUntilItCloses() throws Exception {
+    assertThat(listener.notifiesOthers()).isFalse();
+    PostgresJobStore other = PostgresJobStore.open(options);
+    Set<String> otherHeard = ConcurrentHashMap.newKeySet();
+    try {
+      other.subscribeJobsReady(otherHeard::add);
+      assertThat(other.awaitListening(WAIT)).as("listening").isTrue();
+      assertThat(other.notifiesOthers()).as("the newcomer counts the first").isTrue();
+      await().atMost(WAIT).until(listener::notifiesOthers);
+      String queue = uniqueQueue("two");
+
+      listener.enqueue(List.of(job("t").queue(queue).build()), T0);
+
+      await().atMost(WAIT).until(() -> otherHeard.contains(queue));
+    } finally {
+      other.close();
+    }
+    // The next census (every few seconds) no longer finds the closed store's session.
+    await().atMost(WAIT).until(() -> !listener.notifiesOthers());
   }
 }
