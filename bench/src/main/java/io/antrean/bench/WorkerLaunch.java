@@ -57,8 +57,8 @@ record WorkerLaunch(List<String> command) {
   /**
    * The parallel collector, as {@code bin/antrean worker} runs the worker, unless {@code
    * jvmOptions} choose a collector of their own (a JVM given two refuses to start): a worker's live
-   * heap is small, and the default G1's barriers cost CPU on every job (docs/benchmarks.md, "The
-   * garbage collector").
+   * heap is small, and the default G1's barriers cost CPU on every job (docs/benchmarks-history.md,
+   * "The garbage collector").
    */
   static List<String> collectorOptions(List<String> jvmOptions) {
     boolean ownCollector = jvmOptions.stream().anyMatch(o -> COLLECTOR_OPTION.matcher(o).matches());
