@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.postgres;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -35,11 +36,7 @@ final class JobsReadyListener implements AutoCloseable {
   private static final long CENSUS_EVERY_NANOS = TimeUnit.SECONDS.toNanos(5);
   private static final int NETWORK_TIMEOUT_MILLIS = 5_000;
   private static final String JOIN =
-      "SELECT pg_notify('"
-          + PooledTransactions.JOBS_READY_CHANNEL
-          + "', '"
-          + ListenerCensus.JOINED
-          + "')";
+      "SELECT pg_notify('" + PooledTransactions.JOBS_READY_CHANNEL + "', ?)";
   private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
 
@@ -120,7 +117,7 @@ final class JobsReadyListener implements AutoCloseable {
     if (options.password() != null) {
       properties.setProperty("password", options.password());
     }
-    properties.setProperty("ApplicationName", ListenerCensus.applicationName(options.schema()));
+    properties.setProperty("ApplicationName", census.applicationName());
     properties.setProperty("tcpKeepAlive", "true");
     properties.setProperty(
         "connectTimeout", String.valueOf(Math.max(1, options.connectionTimeout().toSeconds())));
@@ -137,7 +134,10 @@ final class JobsReadyListener implements AutoCloseable {
   private void listen(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {
       statement.execute("LISTEN " + PooledTransactions.JOBS_READY_CHANNEL);
-      statement.executeQuery(JOIN).close();
+    }
+    try (PreparedStatement join = connection.prepareStatement(JOIN)) {
+      join.setString(1, census.joinNote());
+      join.executeQuery().close();
     }
     census.take(connection);
     listening.countDown();
@@ -152,10 +152,11 @@ final class JobsReadyListener implements AutoCloseable {
       PGNotification[] notifications = postgres.getNotifications(WAIT_MILLIS);
       if (notifications != null) {
         for (PGNotification notification : notifications) {
-          if (!ListenerCensus.JOINED.equals(notification.getParameter())) {
-            dispatch(notification.getParameter());
+          String payload = notification.getParameter();
+          if (!ListenerCensus.isJoinNote(payload)) {
+            dispatch(payload);
           } else if (notification.getPID() != ownSession) {
-            census.othersJoined();
+            census.heardJoinNote(payload);
           }
         }
       }

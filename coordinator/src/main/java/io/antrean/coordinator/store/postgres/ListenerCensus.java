@@ -12,23 +12,23 @@ import java.sql.Statement;
  * transaction on the server, a wake-up of every listening backend and a read on every listening
  * connection, about half the server's CPU for a single Enqueue.
  *
- * <p>Every listening connection carries the installation's {@link #applicationName} and, once its
- * {@code LISTEN} is in place, says so with a {@link #JOINED} note on the channel. The listener
- * takes a census (the other sessions with its application name in {@code pg_stat_activity}) when it
- * starts listening and every few seconds after; a joined note from another session counts as
- * another listener at once. Until a census has been taken, or while the listening connection is
- * down, the answer is "maybe", and notifications are sent as before.
+ * <p>Every listening connection carries the installation's {@link #applicationName} (its schema in
+ * it) and, once its {@code LISTEN} is in place, says so with a {@link #joinNote} on the channel.
+ * The listener takes a census (the other sessions with its application name in {@code
+ * pg_stat_activity}) when it starts listening and every few seconds after; a join note of the same
+ * installation from another session counts as another listener at once. Until a census has been
+ * taken, or while the listening connection is down, the answer is "maybe", and notifications are
+ * sent as before.
  *
- * <p>A coordinator that starts listening between another's census and its hearing the joined note
+ * <p>A coordinator that starts listening between another's census and its hearing the join note
  * misses that other's notifications for that moment; its periodic backup sweep finds those jobs, as
  * it finds those of any lost notification. The census needs the other coordinators' sessions to be
  * visible with their application names, which PostgreSQL shows to every role. Thread-safe.
  */
 final class ListenerCensus {
-  /** The payload of the note a listening connection sends when its {@code LISTEN} is in place. */
-  static final String JOINED = "";
-
   private static final String APPLICATION = "antrean-jobs-ready-listener";
+  // A queue name has no space (Names), so no join note is ever taken for a queue.
+  private static final String JOINED = "joined ";
 
   // The others are matched against this session's own application name as the server keeps it
   // (cut to 63 bytes), so a long schema name cuts both sides alike. No row for this session (its
@@ -46,11 +46,34 @@ final class ListenerCensus {
     OTHERS
   }
 
+  private final String schema;
   private volatile Answer answer = Answer.UNKNOWN;
+
+  ListenerCensus(String schema) {
+    this.schema = schema;
+  }
 
   /** The application name of every listening connection of the installation in {@code schema}. */
   static String applicationName(String schema) {
     return APPLICATION + " " + schema;
+  }
+
+  /** The payload a listening connection of that installation sends once its LISTEN is in place. */
+  static String joinNote(String schema) {
+    return JOINED + schema;
+  }
+
+  /** Whether a notification's payload is a join note (of any installation), not a queue. */
+  static boolean isJoinNote(String payload) {
+    return payload.startsWith(JOINED);
+  }
+
+  String applicationName() {
+    return applicationName(schema);
+  }
+
+  String joinNote() {
+    return joinNote(schema);
   }
 
   /** False only when the last census found no other listener and none has joined since. */
@@ -73,9 +96,11 @@ final class ListenerCensus {
     }
   }
 
-  /** Another session sent a {@link #JOINED} note. */
-  void othersJoined() {
-    answer = Answer.OTHERS;
+  /** Another session sent a join note; one of another installation is ignored. */
+  void heardJoinNote(String payload) {
+    if (joinNote().equals(payload)) {
+      answer = Answer.OTHERS;
+    }
   }
 
   /** The listening connection is down or closed: nothing is known about the others. */

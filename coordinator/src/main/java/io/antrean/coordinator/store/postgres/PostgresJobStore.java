@@ -96,7 +96,7 @@ public final class PostgresJobStore extends JdbcJobStore {
    */
   public static PostgresJobStore open(PostgresOptions options) {
     Objects.requireNonNull(options, "options");
-    ListenerCensus census = new ListenerCensus();
+    ListenerCensus census = new ListenerCensus(options.schema());
     JobsReadyListener jobsReady = new JobsReadyListener(options, census);
     PooledTransactions db = PooledTransactions.open(options, census, jobsReady::dispatchHere);
     try {

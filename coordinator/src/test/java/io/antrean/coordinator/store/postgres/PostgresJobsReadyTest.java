@@ -209,6 +209,13 @@ class PostgresJobsReadyTest {
     return bare;
   }
 
+  private static void notify(Statement statement, String payload) throws Exception {
+    statement
+        .executeQuery(
+            "SELECT pg_notify('" + PooledTransactions.JOBS_READY_CHANNEL + "', '" + payload + "')")
+        .close();
+  }
+
   /** Reads the bare session's notifications until one names the queue; returns those before it. */
   private static List<String> awaitNotified(Connection bare, String queue) throws Exception {
     PGConnection session = bare.unwrap(PGConnection.class);
@@ -239,20 +246,25 @@ class PostgresJobsReadyTest {
       listener.enqueue(List.of(job("t").queue(alone).build()), T0);
       awaitWakeUp(alone);
 
-      // A joined note from another session: what a coordinator sends once its LISTEN is in place.
-      statement
-          .executeQuery(
-              "SELECT pg_notify('"
-                  + PooledTransactions.JOBS_READY_CHANNEL
-                  + "', '"
-                  + ListenerCensus.JOINED
-                  + "')")
-          .close();
+      // Another installation's join note changes nothing: the listener has read it once it hears
+      // the queue notified after it.
+      String otherInstallation = ListenerCensus.joinNote(options.schema() + "_other");
+      String after = uniqueQueue("after-other-note");
+      notify(statement, otherInstallation);
+      notify(statement, after);
+      awaitWakeUp(after);
+      assertThat(listener.notifiesOthers())
+          .as("notifies after another installation's note")
+          .isFalse();
+      // This installation's join note: what a coordinator sends once its LISTEN is in place.
+      String thisInstallation = ListenerCensus.joinNote(options.schema());
+      notify(statement, thisInstallation);
       await().atMost(WAIT).until(listener::notifiesOthers);
       listener.enqueue(List.of(job("t").queue(joined).build()), T0);
 
       // Notifications arrive in commit order: one for the first Enqueue would come first.
-      assertThat(awaitNotified(bare, joined)).containsOnly(ListenerCensus.JOINED);
+      assertThat(awaitNotified(bare, joined))
+          .containsExactly(otherInstallation, after, thisInstallation);
       awaitWakeUp(joined);
     }
   }
