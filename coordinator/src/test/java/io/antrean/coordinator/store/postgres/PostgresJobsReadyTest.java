@@ -14,11 +14,13 @@ import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.TestJobs;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
@@ -209,6 +211,22 @@ class PostgresJobsReadyTest {
     return bare;
   }
 
+  /**
+   * Waits for a census that finds no other listener: schemas are reused by later tests, and the
+   * server drops the backend of an earlier test's closed store a moment after it hung up.
+   */
+  private void awaitAlone() {
+    await().atMost(WAIT).until(() -> !listener.notifiesOthers());
+  }
+
+  /** A session with this installation's listener application name, as another coordinator's. */
+  private Connection installationSession() throws Exception {
+    Properties properties = new Properties();
+    properties.setProperty("user", options.user());
+    properties.setProperty("ApplicationName", ListenerCensus.applicationName(options.schema()));
+    return DriverManager.getConnection(options.jdbcUrl(), properties);
+  }
+
   private static void notify(Statement statement, String payload) throws Exception {
     statement
         .executeQuery(
@@ -237,8 +255,8 @@ class PostgresJobsReadyTest {
   @Test
   void aCoordinatorAloneTellsItsOwnSubscribersWithoutNotifyingUntilAnotherJoins() throws Exception {
     // The producer store has no subscriber, so no listening connection: the listener store is
-    // alone.
-    assertThat(listener.notifiesOthers()).as("notifies while alone").isFalse();
+    // alone once a census no longer finds the listener of an earlier test on this schema.
+    awaitAlone();
     String alone = uniqueQueue("alone");
     String joined = uniqueQueue("joined");
     try (Connection bare = bareListener();
@@ -256,22 +274,26 @@ class PostgresJobsReadyTest {
       assertThat(listener.notifiesOthers())
           .as("notifies after another installation's note")
           .isFalse();
-      // This installation's join note: what a coordinator sends once its LISTEN is in place.
+      // A session of this installation announces itself, as a coordinator does once its LISTEN is
+      // in place; it carries the application name, so later censuses count it too.
       String thisInstallation = ListenerCensus.joinNote(options.schema());
-      notify(statement, thisInstallation);
-      await().atMost(WAIT).until(listener::notifiesOthers);
-      listener.enqueue(List.of(job("t").queue(joined).build()), T0);
+      try (Connection newcomer = installationSession();
+          Statement announce = newcomer.createStatement()) {
+        notify(announce, thisInstallation);
+        await().atMost(WAIT).until(listener::notifiesOthers);
+        listener.enqueue(List.of(job("t").queue(joined).build()), T0);
 
-      // Notifications arrive in commit order: one for the first Enqueue would come first.
-      assertThat(awaitNotified(bare, joined))
-          .containsExactly(otherInstallation, after, thisInstallation);
-      awaitWakeUp(joined);
+        // Notifications arrive in commit order: one for the first Enqueue would come first.
+        assertThat(awaitNotified(bare, joined))
+            .containsExactly(otherInstallation, after, thisInstallation);
+        awaitWakeUp(joined);
+      }
     }
   }
 
   @Test
   void theCensusCountsAnotherListeningCoordinatorUntilItCloses() throws Exception {
-    assertThat(listener.notifiesOthers()).isFalse();
+    awaitAlone();
     PostgresJobStore other = PostgresJobStore.open(options);
     Set<String> otherHeard = ConcurrentHashMap.newKeySet();
     try {
