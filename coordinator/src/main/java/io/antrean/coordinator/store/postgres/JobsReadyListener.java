@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.postgresql.Driver;
@@ -126,8 +125,7 @@ final class JobsReadyListener implements AutoCloseable {
       throw new SQLException("not a PostgreSQL JDBC URL: " + options.redactedUrl());
     }
     // Every round trip fails after this long instead of hanging on a connection cut without a FIN.
-    Executor direct = Runnable::run;
-    connection.setNetworkTimeout(direct, NETWORK_TIMEOUT_MILLIS);
+    connection.setNetworkTimeout(Runnable::run, NETWORK_TIMEOUT_MILLIS);
     return connection;
   }
 

@@ -53,27 +53,19 @@ final class ListenerCensus {
     this.schema = schema;
   }
 
-  /** The application name of every listening connection of the installation in {@code schema}. */
-  static String applicationName(String schema) {
+  /** The application name of every listening connection of this installation. */
+  String applicationName() {
     return APPLICATION + " " + schema;
   }
 
-  /** The payload a listening connection of that installation sends once its LISTEN is in place. */
-  static String joinNote(String schema) {
+  /** The payload a listening connection of this installation sends once its LISTEN is in place. */
+  String joinNote() {
     return JOINED + schema;
   }
 
   /** Whether a notification's payload is a join note (of any installation), not a queue. */
   static boolean isJoinNote(String payload) {
     return payload.startsWith(JOINED);
-  }
-
-  String applicationName() {
-    return applicationName(schema);
-  }
-
-  String joinNote() {
-    return joinNote(schema);
   }
 
   /** False only when the last census found no other listener and none has joined since. */

@@ -53,7 +53,7 @@ class PostgresJobsReadyTest {
   @BeforeEach
   void openTwoStoresAndListenOnOne() throws Exception {
     options = postgres.freshSchema();
-    listenerApplication = ListenerCensus.applicationName(options.schema());
+    listenerApplication = new ListenerCensus(options.schema()).applicationName();
     producer = PostgresJobStore.open(options);
     listener = PostgresJobStore.open(options);
     listener.subscribeJobsReady(heard::add);
@@ -223,7 +223,8 @@ class PostgresJobsReadyTest {
   private Connection installationSession() throws Exception {
     Properties properties = new Properties();
     properties.setProperty("user", options.user());
-    properties.setProperty("ApplicationName", ListenerCensus.applicationName(options.schema()));
+    properties.setProperty(
+        "ApplicationName", new ListenerCensus(options.schema()).applicationName());
     return DriverManager.getConnection(options.jdbcUrl(), properties);
   }
 
@@ -266,7 +267,7 @@ class PostgresJobsReadyTest {
 
       // Another installation's join note changes nothing: the listener has read it once it hears
       // the queue notified after it.
-      String otherInstallation = ListenerCensus.joinNote(options.schema() + "_other");
+      String otherInstallation = new ListenerCensus(options.schema() + "_other").joinNote();
       String after = uniqueQueue("after-other-note");
       notify(statement, otherInstallation);
       notify(statement, after);
@@ -276,7 +277,7 @@ class PostgresJobsReadyTest {
           .isFalse();
       // A session of this installation announces itself, as a coordinator does once its LISTEN is
       // in place; it carries the application name, so later censuses count it too.
-      String thisInstallation = ListenerCensus.joinNote(options.schema());
+      String thisInstallation = new ListenerCensus(options.schema()).joinNote();
       try (Connection newcomer = installationSession();
           Statement announce = newcomer.createStatement()) {
         notify(announce, thisInstallation);
