@@ -2,7 +2,9 @@ package io.antrean.coordinator.store.postgres;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.job.RetryPolicy;
 import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.jdbc.DurationColumns;
 import io.antrean.coordinator.store.jdbc.Fingerprints;
 import io.antrean.coordinator.store.jdbc.JdbcDialect;
 import io.antrean.coordinator.store.jdbc.JdbcSession;
@@ -11,11 +13,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -47,6 +51,21 @@ final class PostgresEnqueue {
           + " fingerprint = excluded.fingerprint, expires_at = excluded.expires_at"
           + " WHERE idempotency_keys.expires_at <= ? RETURNING job_id)"
           + " SELECT new_job.id, claimed.job_id IS NOT NULL FROM new_job LEFT JOIN claimed ON true";
+  // Jobs without keys, any number in one statement: one array per column, times as text in the
+  // form Timestamps.literal writes. The identity draws each row's id as unnest yields it, in array
+  // order, so the ids sorted are the jobs' ids in the order of the arrays.
+  private static final String INSERT_UNNESTED =
+      "INSERT INTO jobs (queue, type, payload, content_type, priority, run_at, max_attempts,"
+          + " initial_backoff_micros, backoff_multiplier, max_backoff_micros, max_lease_expiries,"
+          + " state, created_at, updated_at, trace_parent, concurrency_key)"
+          + " SELECT queue, type, payload, content_type, priority, run_at::timestamptz,"
+          + " max_attempts, initial_backoff, multiplier, max_backoff, max_lease_expiries,"
+          + " 'PENDING', created_at::timestamptz, created_at::timestamptz, trace_parent,"
+          + " concurrency_key FROM unnest(?::text[], ?::text[], ?::bytea[], ?::text[], ?::int4[],"
+          + " ?::text[], ?::int4[], ?::int8[], ?::float8[], ?::int8[], ?::int4[], ?::text[],"
+          + " ?::text[], ?::text[]) AS job (queue, type, payload, content_type, priority, run_at,"
+          + " max_attempts, initial_backoff, multiplier, max_backoff, max_lease_expiries,"
+          + " created_at, trace_parent, concurrency_key) RETURNING id";
   private static final String DELETE_UNCLAIMED = "DELETE FROM jobs WHERE id = ?";
   // Locks are taken row by row in the subquery's (ascending) order.
   private static final String LOCK_KEYS =
@@ -59,9 +78,9 @@ final class PostgresEnqueue {
   private PostgresEnqueue() {}
 
   /**
-   * Stores the jobs in order; runs of jobs without a key go in one batch. A key remembered after
-   * {@code now} with the same fingerprint yields the existing job; with another fingerprint it
-   * throws, which rolls the whole call back.
+   * Stores the jobs in order; runs of jobs without a key go in one statement. A key remembered
+   * after {@code now} with the same fingerprint yields the existing job; with another fingerprint
+   * it throws, which rolls the whole call back.
    */
   static List<EnqueueResult> enqueue(JdbcSession session, List<NewJob> jobs, Instant now)
       throws SQLException {
@@ -136,9 +155,9 @@ final class PostgresEnqueue {
   }
 
   /**
-   * Stores jobs without keys, each created at its own instant, in one round trip of the current
-   * transaction, and names their queues ready: the Enqueue calls that arrived together ({@link
-   * GroupedInserts}).
+   * Stores jobs without keys, each created at its own instant, in one statement (which may be its
+   * own transaction: run it with autocommit on), and names their queues ready: the Enqueue calls
+   * that arrived together ({@link GroupedInserts}).
    */
   static List<EnqueueResult> insertGroup(JdbcSession session, List<NewJob> jobs, List<Instant> nows)
       throws SQLException {
@@ -151,24 +170,76 @@ final class PostgresEnqueue {
 
   private static List<EnqueueResult> insertAll(
       JdbcSession session, List<NewJob> jobs, List<Instant> nows) throws SQLException {
-    List<EnqueueResult> out = new ArrayList<>(jobs.size());
-    try (PreparedStatement insert =
-        session.connection().prepareStatement(ProducerWrites.INSERT_JOB, new String[] {"id"})) {
-      for (int i = 0; i < jobs.size(); i++) {
-        ProducerWrites.bindJob(DIALECT, insert, jobs.get(i), nows.get(i));
-        insert.addBatch();
-      }
-      insert.executeBatch();
-      try (ResultSet ids = insert.getGeneratedKeys()) {
-        for (int i = 0; i < jobs.size(); i++) {
-          if (!ids.next()) {
-            throw new IllegalStateException("a batched insert returned fewer ids than jobs");
-          }
-          out.add(
-              new EnqueueResult(
-                  DIALECT.reader().inserted(ids.getLong(1), jobs.get(i), nows.get(i)), false));
+    int size = jobs.size();
+    String[] queues = new String[size];
+    String[] types = new String[size];
+    byte[][] payloads = new byte[size][];
+    String[] contentTypes = new String[size];
+    Integer[] priorities = new Integer[size];
+    String[] runAts = new String[size];
+    Integer[] maxAttempts = new Integer[size];
+    Long[] initialBackoffs = new Long[size];
+    Double[] multipliers = new Double[size];
+    Long[] maxBackoffs = new Long[size];
+    Integer[] maxLeaseExpiries = new Integer[size];
+    String[] createdAts = new String[size];
+    String[] traceParents = new String[size];
+    String[] concurrencyKeys = new String[size];
+    for (int i = 0; i < size; i++) {
+      NewJob job = jobs.get(i);
+      RetryPolicy policy = job.retryPolicy();
+      queues[i] = job.queue();
+      types[i] = job.type();
+      payloads[i] = job.payload();
+      contentTypes[i] = job.contentType();
+      priorities[i] = job.priority();
+      runAts[i] = Timestamps.literal(job.runAt());
+      maxAttempts[i] = policy.maxAttempts();
+      initialBackoffs[i] = DurationColumns.toMicros(policy.initialBackoff());
+      multipliers[i] = policy.multiplier();
+      maxBackoffs[i] = DurationColumns.toMicros(policy.maxBackoff());
+      maxLeaseExpiries[i] = policy.maxLeaseExpiries();
+      createdAts[i] = Timestamps.literal(nows.get(i));
+      traceParents[i] = job.traceParent();
+      concurrencyKeys[i] = job.concurrencyKey();
+    }
+    Connection connection = session.connection();
+    PreparedStatement insert = session.prepare(INSERT_UNNESTED);
+    int index = 1;
+    insert.setArray(index++, connection.createArrayOf("text", queues));
+    insert.setArray(index++, connection.createArrayOf("text", types));
+    insert.setArray(index++, connection.createArrayOf("bytea", payloads));
+    insert.setArray(index++, connection.createArrayOf("text", contentTypes));
+    insert.setArray(index++, connection.createArrayOf("int4", priorities));
+    insert.setArray(index++, connection.createArrayOf("text", runAts));
+    insert.setArray(index++, connection.createArrayOf("int4", maxAttempts));
+    insert.setArray(index++, connection.createArrayOf("int8", initialBackoffs));
+    insert.setArray(index++, connection.createArrayOf("float8", multipliers));
+    insert.setArray(index++, connection.createArrayOf("int8", maxBackoffs));
+    insert.setArray(index++, connection.createArrayOf("int4", maxLeaseExpiries));
+    insert.setArray(index++, connection.createArrayOf("text", createdAts));
+    insert.setArray(index++, connection.createArrayOf("text", traceParents));
+    insert.setArray(index, connection.createArrayOf("text", concurrencyKeys));
+    long[] ids = new long[size];
+    int returned = 0;
+    try (ResultSet rows = insert.executeQuery()) {
+      while (rows.next()) {
+        if (returned == size) {
+          throw new IllegalStateException("an insert of " + size + " jobs returned more ids");
         }
+        ids[returned++] = rows.getLong(1);
       }
+    }
+    if (returned != size) {
+      throw new IllegalStateException(
+          "an insert of " + size + " jobs returned " + returned + " ids");
+    }
+    // RETURNING promises no order, but the ids do: see INSERT_UNNESTED.
+    Arrays.sort(ids);
+    List<EnqueueResult> out = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      out.add(
+          new EnqueueResult(DIALECT.reader().inserted(ids[i], jobs.get(i), nows.get(i)), false));
     }
     return out;
   }

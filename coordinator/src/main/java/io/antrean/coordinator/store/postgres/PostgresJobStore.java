@@ -165,7 +165,7 @@ public final class PostgresJobStore extends JdbcJobStore {
       jobs.add(submitted.job());
       nows.add(submitted.now());
     }
-    return db.inTransaction("enqueue", tx -> PostgresEnqueue.insertGroup(tx, jobs, nows));
+    return db.autoCommitted("enqueue", tx -> PostgresEnqueue.insertGroup(tx, jobs, nows));
   }
 
   /**

@@ -49,6 +49,34 @@ final class Timestamps {
         : truncated.plus(1, ChronoUnit.MICROS);
   }
 
+  /**
+   * The instant ({@link #truncate}d) as {@code timestamptz} input reads it whatever the session's
+   * date style, for arrays of times bound as {@code text[]} and cast on the server: {@code
+   * 2026-12-03 14:05:09.000123+00}, years past 9999 in more digits, and years before 1 AD as {@code
+   * BC} (ISO year 0 is 1 BC).
+   */
+  static String literal(Instant instant) {
+    OffsetDateTime t = OffsetDateTime.ofInstant(truncate(instant), ZoneOffset.UTC);
+    int year = t.getYear();
+    StringBuilder out = new StringBuilder(36);
+    pad(out, year > 0 ? year : 1 - year, 4).append('-');
+    pad(out, t.getMonthValue(), 2).append('-');
+    pad(out, t.getDayOfMonth(), 2).append(' ');
+    pad(out, t.getHour(), 2).append(':');
+    pad(out, t.getMinute(), 2).append(':');
+    pad(out, t.getSecond(), 2).append('.');
+    pad(out, t.getNano() / (int) NANOS_PER_MICRO, 6).append("+00");
+    return year > 0 ? out.toString() : out.append(" BC").toString();
+  }
+
+  private static StringBuilder pad(StringBuilder out, int value, int digits) {
+    String text = Integer.toString(value);
+    for (int i = text.length(); i < digits; i++) {
+      out.append('0');
+    }
+    return out.append(text);
+  }
+
   static void set(PreparedStatement statement, int index, Instant instant) throws SQLException {
     statement.setObject(index, OffsetDateTime.ofInstant(truncate(instant), ZoneOffset.UTC));
   }

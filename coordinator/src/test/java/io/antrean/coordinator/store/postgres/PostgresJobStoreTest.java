@@ -25,6 +25,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -246,6 +247,47 @@ class PostgresJobStoreTest extends JobStoreContract {
     assertThat(store.list(new JobQuery(null, null, null, null, 10)).jobs())
         .extracting(Job::runAt)
         .containsExactly(Timestamps.MIN, Timestamps.MAX);
+  }
+
+  @Test
+  void aBatchStoresEachJobAsGivenUnderItsOwnIdAcrossTheWholeRangeOfInstants() {
+    List<Instant> runAts =
+        List.of(
+            Timestamps.MIN,
+            Instant.parse("-0043-03-15T11:00:00.000007Z"),
+            Instant.parse("0000-12-31T23:59:59.999999Z"),
+            Instant.parse("0001-01-01T00:00:00Z"),
+            T0.plusNanos(123_456_789),
+            Instant.parse("+10000-01-01T00:00:00.000001Z"),
+            Timestamps.MAX);
+    List<NewJob> batch = new ArrayList<>();
+    for (int i = 0; i < runAts.size(); i++) {
+      batch.add(
+          job("type-" + i)
+              .queue(i % 2 == 0 ? "even" : "odd")
+              .payload("{\"n\":" + i + "}")
+              .priority(i - 3)
+              .runAt(runAts.get(i))
+              .maxLeaseExpiries(i + 1)
+              .traceParent(i % 3 == 0 ? null : "00-" + i)
+              .concurrencyKey(i % 2 == 0 ? "key-" + i : null)
+              .build());
+    }
+
+    List<Job> stored =
+        store.enqueue(batch, at(5).plusNanos(999)).stream().map(r -> r.job()).toList();
+
+    assertThat(stored)
+        .extracting(Job::type)
+        .containsExactly("type-0", "type-1", "type-2", "type-3", "type-4", "type-5", "type-6");
+    assertThat(stored)
+        .extracting(Job::runAt)
+        .containsExactlyElementsOf(
+            runAts.stream().map(t -> t.truncatedTo(ChronoUnit.MICROS)).toList());
+    assertThat(stored).extracting(Job::createdAt).containsOnly(at(5));
+    for (Job job : stored) {
+      assertThat(reload(job.id())).usingRecursiveComparison().isEqualTo(job);
+    }
   }
 
   @Test
