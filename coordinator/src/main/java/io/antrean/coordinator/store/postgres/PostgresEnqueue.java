@@ -66,6 +66,10 @@ final class PostgresEnqueue {
           + " ?::text[], ?::text[]) AS job (queue, type, payload, content_type, priority, run_at,"
           + " max_attempts, initial_backoff, multiplier, max_backoff, max_lease_expiries,"
           + " created_at, trace_parent, concurrency_key) RETURNING id";
+  // The payloads of one INSERT_UNNESTED at most (unless one job's alone is more): its bytea[] is
+  // one value, which PostgreSQL caps at 1 GiB, and the coordinator and the server each hold it
+  // whole while the statement runs.
+  static final long MAX_STATEMENT_PAYLOAD_BYTES = 16L << 20;
   private static final String DELETE_UNCLAIMED = "DELETE FROM jobs WHERE id = ?";
   // Locks are taken row by row in the subquery's (ascending) order.
   private static final String LOCK_KEYS =
@@ -155,9 +159,9 @@ final class PostgresEnqueue {
   }
 
   /**
-   * Stores jobs without keys, each created at its own instant, in one statement (which may be its
-   * own transaction: run it with autocommit on), and names their queues ready: the Enqueue calls
-   * that arrived together ({@link GroupedInserts}).
+   * Stores jobs without keys, each created at its own instant, and names their queues ready: the
+   * Enqueue calls that arrived together ({@link GroupedInserts}). Jobs that {@link
+   * #fitsOneStatement} go in one statement, which may be its own transaction (autocommit on).
    */
   static List<EnqueueResult> insertGroup(JdbcSession session, List<NewJob> jobs, List<Instant> nows)
       throws SQLException {
@@ -168,8 +172,37 @@ final class PostgresEnqueue {
     return results;
   }
 
+  /** Whether {@code jobs} (without keys) are stored in one statement, rather than several. */
+  static boolean fitsOneStatement(List<NewJob> jobs) {
+    long payloadBytes = 0;
+    for (NewJob job : jobs) {
+      payloadBytes += job.payload().length;
+    }
+    return jobs.size() <= 1 || payloadBytes <= MAX_STATEMENT_PAYLOAD_BYTES;
+  }
+
   private static List<EnqueueResult> insertAll(
       JdbcSession session, List<NewJob> jobs, List<Instant> nows) throws SQLException {
+    List<EnqueueResult> out = new ArrayList<>(jobs.size());
+    int from = 0;
+    long payloadBytes = 0;
+    for (int i = 0; i < jobs.size(); i++) {
+      int bytes = jobs.get(i).payload().length;
+      if (i > from && payloadBytes + bytes > MAX_STATEMENT_PAYLOAD_BYTES) {
+        insertUnnested(session, jobs.subList(from, i), nows.subList(from, i), out);
+        from = i;
+        payloadBytes = 0;
+      }
+      payloadBytes += bytes;
+    }
+    insertUnnested(session, jobs.subList(from, jobs.size()), nows.subList(from, jobs.size()), out);
+    return out;
+  }
+
+  /** Stores the jobs with one {@link #INSERT_UNNESTED}; adds their results to {@code out}. */
+  private static void insertUnnested(
+      JdbcSession session, List<NewJob> jobs, List<Instant> nows, List<EnqueueResult> out)
+      throws SQLException {
     int size = jobs.size();
     String[] queues = new String[size];
     String[] types = new String[size];
@@ -236,12 +269,10 @@ final class PostgresEnqueue {
     }
     // RETURNING promises no order, but the ids do: see INSERT_UNNESTED.
     Arrays.sort(ids);
-    List<EnqueueResult> out = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
       out.add(
           new EnqueueResult(DIALECT.reader().inserted(ids[i], jobs.get(i), nows.get(i)), false));
     }
-    return out;
   }
 
   private static EnqueueResult enqueueWithKey(JdbcSession session, NewJob job, Instant now)

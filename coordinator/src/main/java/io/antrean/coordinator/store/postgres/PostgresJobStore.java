@@ -165,7 +165,11 @@ public final class PostgresJobStore extends JdbcJobStore {
       jobs.add(submitted.job());
       nows.add(submitted.now());
     }
-    return db.autoCommitted("enqueue", tx -> PostgresEnqueue.insertGroup(tx, jobs, nows));
+    // One statement commits on its own; a group too large for one must not commit in parts, since
+    // a refused second part would have the first written again item by item.
+    return PostgresEnqueue.fitsOneStatement(jobs)
+        ? db.autoCommitted("enqueue", tx -> PostgresEnqueue.insertGroup(tx, jobs, nows))
+        : db.inTransaction("enqueue", tx -> PostgresEnqueue.insertGroup(tx, jobs, nows));
   }
 
   /**

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -288,6 +289,39 @@ class PostgresJobStoreTest extends JobStoreContract {
     for (Job job : stored) {
       assertThat(reload(job.id())).usingRecursiveComparison().isEqualTo(job);
     }
+  }
+
+  @Test
+  void aBatchWhosePayloadsPassOneStatementsShareGoesInSeveralInOrder() {
+    int mebibyte = 1 << 20;
+    int jobs = (int) (PostgresEnqueue.MAX_STATEMENT_PAYLOAD_BYTES / mebibyte) + 2;
+    List<NewJob> batch = new ArrayList<>();
+    for (int i = 0; i < jobs; i++) {
+      byte[] payload = new byte[mebibyte];
+      Arrays.fill(payload, (byte) i);
+      batch.add(job("big-" + i).payload(payload, "application/octet-stream").build());
+    }
+
+    List<Job> stored = store.enqueue(batch, at(0)).stream().map(r -> r.job()).toList();
+
+    assertThat(stored).hasSize(jobs);
+    for (int i = 0; i < jobs; i++) {
+      Job reloaded = reload(stored.get(i).id());
+      assertThat(reloaded.type()).isEqualTo("big-" + i);
+      assertThat(reloaded.payload()).isEqualTo(batch.get(i).payload());
+    }
+  }
+
+  @Test
+  void aGroupOfEnqueuesCommitsInOneStatementOnlyWhenItsPayloadsFitOne() {
+    int half = (int) (PostgresEnqueue.MAX_STATEMENT_PAYLOAD_BYTES / 2);
+    NewJob halfFull = job("t").payload(new byte[half], "application/octet-stream").build();
+    NewJob overFull = job("t").payload(new byte[half * 2 + 1], "application/octet-stream").build();
+
+    assertThat(PostgresEnqueue.fitsOneStatement(List.of(halfFull, halfFull))).isTrue();
+    assertThat(PostgresEnqueue.fitsOneStatement(List.of(halfFull, halfFull, job("t").build())))
+        .isFalse();
+    assertThat(PostgresEnqueue.fitsOneStatement(List.of(overFull))).isTrue();
   }
 
   @Test
