@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -126,14 +127,14 @@ public final class JobScheduler {
     return storeAndAnnounce(validator.toNewJobs(commands, now), now);
   }
 
-  /** Stores validated jobs; once they are durable, announces the ready ones. */
+  /** Stores validated jobs; once durable, announces the ready ones ({@link WaiterHandoff}). */
   private CompletableFuture<List<EnqueueResult>> storeAndAnnounce(List<NewJob> jobs, Instant now) {
     return handoff
         .store(jobs, now)
         .thenApply(
-            results -> {
-              announce(results, now);
-              return results;
+            stored -> {
+              announce(stored.results(), now, stored.queuesHandedOff());
+              return stored.results();
             });
   }
 
@@ -142,6 +143,10 @@ public final class JobScheduler {
    * waiting workers of their queues, or arms a wake-up for jobs due later.
    */
   public void announce(List<EnqueueResult> results, Instant now) {
+    announce(results, now, Set.of());
+  }
+
+  private void announce(List<EnqueueResult> results, Instant now, Set<String> handedOff) {
     HashSet<String> readyQueues = new HashSet<>();
     for (EnqueueResult r : results) {
       if (r.deduplicated()) {
@@ -155,6 +160,7 @@ public final class JobScheduler {
         readyQueues.add(job.queue());
       }
     }
+    readyQueues.removeAll(handedOff);
     readyQueues.forEach(longPoll::jobsReady);
   }
 

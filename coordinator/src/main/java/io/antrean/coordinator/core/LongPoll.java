@@ -2,9 +2,11 @@ package io.antrean.coordinator.core;
 
 import io.antrean.coordinator.job.Job;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -20,9 +22,10 @@ import org.slf4j.LoggerFactory;
  * Lease calls waiting for work. A waiting call is a future, not a thread. When jobs become ready in
  * a queue ({@link #jobsReady}), the queue's waiters are served in arrival order, one lease at a
  * time (the next one is asked for when the store answered the previous one, on whichever thread
- * that answer arrives); signals that arrive while a queue is being served are coalesced into one
- * more pass. A new waiter is registered first and then served once, so an Enqueue that committed
- * just before is never missed.
+ * that answer arrives), until a lease shows that nothing more is ready for the waiters left (see
+ * {@link Pass}): one job does not cost every waiting worker a lease. Signals that arrive while a
+ * queue is being served are coalesced into one more pass. A new waiter is registered first and then
+ * served once, so an Enqueue that committed just before is never missed.
  *
  * <p>Thread-safe.
  */
@@ -80,22 +83,28 @@ final class LongPoll {
   }
 
   /**
-   * Serves now, on this thread, the first waiter of the queue that takes jobs of {@code type}: its
-   * lease is asked for before this returns, so a store that writes in submission order runs it
-   * right behind a write just submitted ({@link WaiterHandoff}). Unlike a pass, a lease that fails
-   * here leaves the waiter waiting: it is served again when the jobs are announced.
+   * Serves now, on this thread, the first waiter of the queue that takes jobs of one of {@code
+   * readyTypes}: its lease is asked for before this returns, so a store that writes in submission
+   * order runs it right behind a write just submitted ({@link WaiterHandoff}). Unlike a pass, a
+   * lease that fails here leaves the waiter waiting: it is served again when the jobs are
+   * announced.
+   *
+   * @return completes with true if that waiter takes every one of {@code readyTypes} and its lease
+   *     took every job of them that was ready (it got jobs, fewer than it asked for): no other
+   *     waiter need hear of them; false otherwise, or if no waiter was served
    */
-  void serveFirst(String queue, String type) {
+  CompletableFuture<Boolean> serveFirst(String queue, Set<String> readyTypes) {
     QueueWaiters q = queues.get(queue);
     if (q == null) {
-      return;
+      return CompletableFuture.completedFuture(false);
     }
     for (Waiter w : q.waiters) {
-      if (w.takes(type) && w.claim()) {
-        serveClaimed(q, w, false);
-        return;
+      if (readyTypes.stream().anyMatch(w::takes) && w.claim()) {
+        boolean takesAll = readyTypes.stream().allMatch(w::takes);
+        return serveClaimed(q, w, false).thenApply(s -> takesAll && s == Served.TOOK_ALL_READY);
       }
     }
+    return CompletableFuture.completedFuture(false);
   }
 
   /** Signals every queue that has waiters (the backup path for jobs whose run time came). */
@@ -118,31 +127,74 @@ final class LongPoll {
   }
 
   private void drain(QueueWaiters q) {
-    servePass(q, q.signals.get(), q.waiters.iterator());
+    servePass(new Pass(q, q.signals.get(), q.waiters.iterator()));
+  }
+
+  /**
+   * One pass over a queue's waiters, in arrival order, for the signals seen when it began. A lease
+   * that found nothing, or fewer jobs than its waiter asked for, took every job of its types that
+   * was ready: the waiters after it that take only those types are not asked in this pass (a job
+   * that becomes ready meanwhile signals again, and that signal starts another pass).
+   */
+  private static final class Pass {
+    final QueueWaiters queue;
+    final int seen;
+    final Iterator<Waiter> rest;
+    final Set<String> exhaustedTypes = new HashSet<>();
+    boolean everythingTaken;
+
+    Pass(QueueWaiters queue, int seen, Iterator<Waiter> rest) {
+      this.queue = queue;
+      this.seen = seen;
+      this.rest = rest;
+    }
+
+    /** Notes what a waiter's lease found. */
+    void served(Waiter w, Served served) {
+      if (served != Served.TOOK_ALL_READY && served != Served.NOTHING_READY) {
+        return;
+      }
+      if (w.plan.types().isEmpty()) {
+        everythingTaken = true;
+      } else {
+        exhaustedTypes.addAll(w.plan.types());
+      }
+    }
+
+    /** Whether a lease for the waiter would find nothing, as far as this pass knows. */
+    boolean nothingFor(Waiter w) {
+      return everythingTaken
+          || (!w.plan.types().isEmpty() && exhaustedTypes.containsAll(w.plan.types()));
+    }
   }
 
   /**
    * Serves the rest of one pass over the queue's waiters. Returns when a lease is still on its way;
    * its answer continues the pass.
    */
-  private void servePass(QueueWaiters q, int seen, Iterator<Waiter> rest) {
-    while (rest.hasNext()) {
-      Waiter w = rest.next();
+  private void servePass(Pass pass) {
+    while (pass.rest.hasNext() && !pass.everythingTaken) {
+      Waiter w = pass.rest.next();
+      if (pass.nothingFor(w)) {
+        continue;
+      }
       // Set before trying: whoever holds the waiter sees it when its lease finds nothing.
       w.signalledWhileClaimed = true;
       if (!w.claim()) {
         continue;
       }
-      CompletableFuture<Served> served = serveClaimed(q, w, true);
+      CompletableFuture<Served> served = serveClaimed(pass.queue, w, true);
       if (!served.isDone()) {
-        served.thenAccept(s -> continuePass(q, seen, rest, w, s));
+        served.thenAccept(
+            s -> {
+              pass.served(w, s);
+              servePass(pass);
+            });
         return;
       }
-      if (nothingForAnyone(served.join(), w)) {
-        break;
-      }
+      pass.served(w, served.join());
     }
-    endPass(q, seen);
+    endPass(pass.queue, pass.seen);
   }
 
   /** Ends a pass; signals that came meanwhile start one more, on the dispatch executor. */
@@ -152,22 +204,12 @@ final class LongPoll {
     }
   }
 
-  private void continuePass(
-      QueueWaiters q, int seen, Iterator<Waiter> rest, Waiter w, Served served) {
-    if (nothingForAnyone(served, w)) {
-      endPass(q, seen);
-      return;
-    }
-    servePass(q, seen, rest);
-  }
-
-  /** Nothing was ready for a worker that takes any type: nothing is for anyone, the pass ends. */
-  private static boolean nothingForAnyone(Served served, Waiter w) {
-    return served == Served.NOTHING_READY && w.plan.types().isEmpty();
-  }
-
   private enum Served {
-    JOBS,
+    /** Jobs, as many as the waiter asked for: more may be ready. */
+    JOBS_MAYBE_MORE,
+    /** Jobs, fewer than the waiter asked for: nothing more of its types was ready. */
+    TOOK_ALL_READY,
+    /** No jobs: nothing of the waiter's types was ready. */
     NOTHING_READY,
     FAILED
   }
@@ -208,12 +250,12 @@ final class LongPoll {
             if (w.signalledWhileClaimed) {
               dispatch.execute(() -> serve(q, w));
             }
-            return Served.NOTHING_READY;
+            return error != null ? Served.FAILED : Served.NOTHING_READY;
           }
           if (!w.deliver(jobs)) {
             dispatch.execute(() -> leaser.giveBack(jobs));
           }
-          return Served.JOBS;
+          return jobs.size() < w.plan.maxJobs() ? Served.TOOK_ALL_READY : Served.JOBS_MAYBE_MORE;
         });
   }
 

@@ -4,9 +4,12 @@ import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobStore;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -16,11 +19,16 @@ import java.util.concurrent.CompletableFuture;
  * leased by one commit instead of two in series (the second only once the first was durable and the
  * waiter woken). A job due later, or waiting for others, is left to the usual wake-ups, and so is
  * every other waiter: once the jobs are durable the scheduler still announces them, which serves
- * the rest. A lease here that finds nothing, or fails, leaves its waiter waiting.
+ * the rest, unless the waiter's lease took every job of the queue's new ready types that was ready
+ * (then a lease for another waiter would find nothing). A lease here that finds nothing, or fails,
+ * leaves its waiter waiting.
  *
  * <p>Thread-safe.
  */
 final class WaiterHandoff {
+  /** Jobs stored, and the queues whose new ready jobs a waiter's lease here took every one of. */
+  record Stored(List<EnqueueResult> results, Set<String> queuesHandedOff) {}
+
   private final JobStore store;
   private final LongPoll longPoll;
 
@@ -29,24 +37,46 @@ final class WaiterHandoff {
     this.longPoll = longPoll;
   }
 
-  /** Submits the jobs (and the waiters' leases); the future is the jobs' own. */
-  CompletableFuture<List<EnqueueResult>> store(List<NewJob> jobs, Instant now) {
-    Map<String, String> readyTypeByQueue = new LinkedHashMap<>();
+  /**
+   * Submits the jobs (and the waiters' leases); the future completes once the jobs are durable (and
+   * the leases submitted with them have answered, in the same commit).
+   */
+  CompletableFuture<Stored> store(List<NewJob> jobs, Instant now) {
+    Map<String, Set<String>> readyTypesByQueue = new LinkedHashMap<>();
     if (store.asyncWrites().inSubmissionOrder()) {
       for (NewJob job : jobs) {
         if (!job.runAt().isAfter(now) && !job.dependsOn().any()) {
-          readyTypeByQueue.putIfAbsent(job.queue(), job.type());
+          readyTypesByQueue
+              .computeIfAbsent(job.queue(), q -> new LinkedHashSet<>())
+              .add(job.type());
         }
       }
     }
-    if (readyTypeByQueue.isEmpty()) {
-      return store.enqueueAsync(jobs, now);
+    if (readyTypesByQueue.isEmpty()) {
+      return store.enqueueAsync(jobs, now).thenApply(results -> new Stored(results, Set.of()));
     }
-    return store.writeTogether(
-        () -> {
-          CompletableFuture<List<EnqueueResult>> stored = store.enqueueAsync(jobs, now);
-          readyTypeByQueue.forEach(longPoll::serveFirst);
-          return stored;
+    Map<String, CompletableFuture<Boolean>> handedOff = new LinkedHashMap<>();
+    CompletableFuture<List<EnqueueResult>> stored =
+        store.writeTogether(
+            () -> {
+              CompletableFuture<List<EnqueueResult>> enqueued = store.enqueueAsync(jobs, now);
+              readyTypesByQueue.forEach(
+                  (queue, types) -> handedOff.put(queue, longPoll.serveFirst(queue, types)));
+              return enqueued;
+            });
+    CompletableFuture<?> leasesAnswered =
+        CompletableFuture.allOf(handedOff.values().toArray(CompletableFuture[]::new));
+    return stored.thenCombine(
+        leasesAnswered,
+        (results, ignored) -> {
+          Set<String> queues = new HashSet<>();
+          handedOff.forEach(
+              (queue, all) -> {
+                if (all.join()) {
+                  queues.add(queue);
+                }
+              });
+          return new Stored(results, queues);
         });
   }
 }

@@ -85,6 +85,104 @@ class LongPollTest {
   }
 
   @Test
+  void aLeaseThatTookFewerJobsThanAskedSparesTheWaitersOfItsTypes() throws Exception {
+    CompletableFuture<List<Job>> first =
+        longPoll.await(plan(Set.of("t"), 5), Duration.ofSeconds(30));
+    CompletableFuture<List<Job>> second =
+        longPoll.await(plan(Set.of("t"), 5), Duration.ofSeconds(30));
+    int ownLooks = leaser.leases.get();
+    leaser.ready.add(job(1));
+
+    longPoll.jobsReady("q");
+
+    assertThat(first.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(1L);
+    await().atMost(Duration.ofSeconds(5)).until(() -> passesRun.get() == 1);
+    // The first lease asked for five and got one: nothing else of type t was ready.
+    assertThat(leaser.leases.get() - ownLooks).isEqualTo(1);
+    assertThat(second).isNotDone();
+    leaser.ready.add(job(2));
+    longPoll.jobsReady("q");
+    assertThat(second.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(2L);
+  }
+
+  @Test
+  void waitersTakingOtherTypesAreStillAskedInThatPass() throws Exception {
+    CompletableFuture<List<Job>> onlyT =
+        longPoll.await(plan(Set.of("t"), 5), Duration.ofSeconds(30));
+    CompletableFuture<List<Job>> alsoT =
+        longPoll.await(plan(Set.of("t"), 5), Duration.ofSeconds(30));
+    CompletableFuture<List<Job>> tOrU =
+        longPoll.await(plan(Set.of("t", "u"), 5), Duration.ofSeconds(30));
+    int ownLooks = leaser.leases.get();
+    leaser.ready.add(job(1, "t"));
+    leaser.ready.add(job(2, "u"));
+
+    longPoll.jobsReady("q");
+
+    assertThat(onlyT.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(1L);
+    assertThat(tOrU.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(2L);
+    await().atMost(Duration.ofSeconds(5)).until(() -> passesRun.get() == 1);
+    assertThat(leaser.leases.get() - ownLooks).isEqualTo(2);
+    assertThat(alsoT).isNotDone();
+  }
+
+  @Test
+  void aLeaseForAnyTypeThatTookFewerThanAskedEndsThePass() throws Exception {
+    CompletableFuture<List<Job>> any = longPoll.await(plan(Set.of(), 5), Duration.ofSeconds(30));
+    CompletableFuture<List<Job>> onlyU =
+        longPoll.await(plan(Set.of("u"), 5), Duration.ofSeconds(30));
+    int ownLooks = leaser.leases.get();
+    leaser.ready.add(job(1, "t"));
+
+    longPoll.jobsReady("q");
+
+    assertThat(any.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(1L);
+    await().atMost(Duration.ofSeconds(5)).until(() -> passesRun.get() == 1);
+    assertThat(leaser.leases.get() - ownLooks).isEqualTo(1);
+    assertThat(onlyU).isNotDone();
+  }
+
+  @Test
+  void aLeaseThatGotAllItAskedForLeavesTheNextWaiterToBeAsked() throws Exception {
+    CompletableFuture<List<Job>> first =
+        longPoll.await(plan(Set.of("t"), 1), Duration.ofSeconds(30));
+    CompletableFuture<List<Job>> second =
+        longPoll.await(plan(Set.of("t"), 1), Duration.ofSeconds(30));
+    leaser.ready.add(job(1));
+    leaser.ready.add(job(2));
+
+    longPoll.jobsReady("q");
+
+    assertThat(first.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(1L);
+    assertThat(second.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(2L);
+  }
+
+  @Test
+  void serveFirstSaysWhetherItsLeaseTookEveryReadyJobOfTheTypes() throws Exception {
+    CompletableFuture<List<Job>> tOrU =
+        longPoll.await(plan(Set.of("t", "u"), 5), Duration.ofSeconds(30));
+    CompletableFuture<List<Job>> onlyT =
+        longPoll.await(plan(Set.of("t"), 5), Duration.ofSeconds(30));
+    CompletableFuture<List<Job>> full =
+        longPoll.await(plan(Set.of("v"), 1), Duration.ofSeconds(30));
+    leaser.ready.add(job(1, "t"));
+    leaser.ready.add(job(2, "v"));
+    leaser.ready.add(job(3, "v"));
+
+    assertThat(longPoll.serveFirst("q", Set.of("t")).get(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(tOrU.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(1L);
+    // The only waiter for t takes no u: others may want the u jobs, whatever it took.
+    leaser.ready.add(job(4, "t"));
+    assertThat(longPoll.serveFirst("q", Set.of("t", "u")).get(5, TimeUnit.SECONDS)).isFalse();
+    assertThat(onlyT.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(4L);
+    // A lease that got all it asked for cannot tell whether more was ready.
+    assertThat(longPoll.serveFirst("q", Set.of("v")).get(5, TimeUnit.SECONDS)).isFalse();
+    assertThat(full.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(2L);
+    // No waiter at all.
+    assertThat(longPoll.serveFirst("q", Set.of("v")).get(5, TimeUnit.SECONDS)).isFalse();
+  }
+
+  @Test
   void cancelledCallStopsWaitingAndGetsNothing() {
     CompletableFuture<List<Job>> call = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
     call.cancel(false);
@@ -155,15 +253,23 @@ class LongPollTest {
   }
 
   private static LeasePlan plan(Set<String> types) {
-    return new LeasePlan("w", "q", types, 1, Duration.ofSeconds(30));
+    return plan(types, 1);
+  }
+
+  private static LeasePlan plan(Set<String> types, int maxJobs) {
+    return new LeasePlan("w", "q", types, maxJobs, Duration.ofSeconds(30));
   }
 
   private static Job job(long id) {
+    return job(id, "t");
+  }
+
+  private static Job job(long id, String type) {
     Instant t = Instant.parse("2026-11-30T10:00:00Z");
     return new Job(
         id,
         "q",
-        "t",
+        type,
         new byte[0],
         "application/json",
         0,
@@ -204,15 +310,26 @@ class LongPollTest {
       next.complete(jobs);
     }
 
+    /** Leases asked for so far. */
+    final AtomicInteger leases = new AtomicInteger();
+
     @Override
     public CompletableFuture<List<Job>> lease(LeasePlan plan) {
+      leases.incrementAndGet();
       if (holdAnswers) {
         CompletableFuture<List<Job>> answer = new CompletableFuture<>();
         held.add(answer);
         return answer;
       }
-      Job j = ready.poll();
-      return CompletableFuture.completedFuture(j == null ? List.of() : List.of(j));
+      List<Job> taken = new ArrayList<>();
+      for (Job j : ready) {
+        if (taken.size() < plan.maxJobs()
+            && (plan.types().isEmpty() || plan.types().contains(j.type()))
+            && ready.remove(j)) {
+          taken.add(j);
+        }
+      }
+      return CompletableFuture.completedFuture(List.copyOf(taken));
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.TestJobs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,7 +44,8 @@ class HandoffToWaiterTest {
   @TempDir Path dir;
   private final MutableClock clock = new MutableClock(Instant.parse("2026-12-03T10:00:00Z"));
   private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
-  private final ExecutorService dispatch = Executors.newFixedThreadPool(2);
+  // One thread, so a task given to it after an announcement runs after the pass it started.
+  private final ExecutorService dispatch = Executors.newSingleThreadExecutor();
   private SqliteJobStore store;
   private JobScheduler scheduler;
 
@@ -65,10 +67,15 @@ class HandoffToWaiterTest {
 
   /** A Lease call waiting for jobs of these types (any, if none), after its first look is done. */
   private CompletableFuture<List<Job>> waitingWorker(String... types) {
+    return waitingWorker(1, types);
+  }
+
+  /** {@link #waitingWorker(String...)} for up to {@code maxJobs} jobs. */
+  private CompletableFuture<List<Job>> waitingWorker(int maxJobs, String... types) {
     long commitsBefore = store.writer().commits();
     CompletableFuture<List<Job>> waiting =
         scheduler.lease(
-            new LeaseCommand("w", QUEUE, List.of(types), 1, null, Duration.ofSeconds(20)));
+            new LeaseCommand("w", QUEUE, List.of(types), maxJobs, null, Duration.ofSeconds(20)));
     // Its first look found nothing (one commit); from then on only a signal or a handoff serves it.
     await().atMost(Duration.ofSeconds(10)).until(() -> store.writer().commits() > commitsBefore);
     assertThat(waiting).isNotDone();
@@ -99,6 +106,37 @@ class HandoffToWaiterTest {
       }
     }
     fail("no round stored the job and leased it to the waiting worker in one commit");
+  }
+
+  @Test
+  void aJobHandedToOneWaiterCostsTheOtherWaitersNoLease() throws Exception {
+    // As above, an Enqueue that comes while a waiter's first look is still ending may be left to
+    // the announcement; each round is two fresh waiters and a job, and one round must show it.
+    for (int round = 1; round <= 5; round++) {
+      CompletableFuture<List<Job>> first = waitingWorker(5);
+      CompletableFuture<List<Job>> second = waitingWorker(5);
+      long operationsBefore = store.writer().operations();
+
+      EnqueueResult stored =
+          scheduler.enqueueAsync(EnqueueCommand.of(QUEUE, "t", JSON)).get(10, TimeUnit.SECONDS);
+      // A pass the Enqueue's announcement started has run (one dispatch thread), and a lease it
+      // submitted is written (the writer keeps submission order) before this probe is.
+      dispatch.submit(() -> {}).get(10, TimeUnit.SECONDS);
+      store.enqueue(List.of(TestJobs.job("t").queue("probe").build()), clock.instant());
+
+      CompletableFuture.anyOf(first, second).get(10, TimeUnit.SECONDS);
+      CompletableFuture<List<Job>> served = first.isDone() ? first : second;
+      CompletableFuture<List<Job>> other = served == first ? second : first;
+      assertThat(served.join()).extracting(Job::id).containsExactly(stored.job().id());
+      assertThat(other).isNotDone();
+      other.cancel(false);
+      // The Enqueue, the lease behind it and the probe: none for the other waiter, which asked
+      // for five jobs and would have found none.
+      if (store.writer().operations() - operationsBefore == 3) {
+        return;
+      }
+    }
+    fail("in no round was the other waiter spared a lease");
   }
 
   @Test
