@@ -15,6 +15,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * that answer arrives), until a lease shows that nothing more is ready for the waiters left (see
  * {@link Pass}): one job does not cost every waiting worker a lease. Signals that arrive while a
  * queue is being served are coalesced into one more pass. A new waiter is registered first and then
- * served once, so an Enqueue that committed just before is never missed.
+ * served once, so an Enqueue that committed just before is never missed; it skips that look when no
+ * job was announced since a lease took every ready job of its types.
  *
  * <p>Thread-safe.
  */
@@ -66,15 +69,23 @@ final class LongPoll {
           q.waiters.remove(waiter);
           timeout.cancel(false);
         });
-    // An Enqueue that committed before we registered did not see us: look once more.
-    serve(q, waiter);
+    // An Enqueue that committed before we registered did not see us: look once more, unless no
+    // job was announced since a lease took every ready job of our types (a job committed and not
+    // yet announced will be, and its signal finds us registered).
+    if (!q.nothingReadyFor(plan.types())) {
+      serve(q, waiter);
+    }
     return waiter.future;
   }
 
   /** Signals that jobs may be ready in the queue; cheap and never blocks. */
   void jobsReady(String queue) {
     QueueWaiters q = queues.get(queue);
-    if (q == null || q.waiters.isEmpty()) {
+    if (q == null) {
+      return;
+    }
+    q.announced.incrementAndGet();
+    if (q.waiters.isEmpty()) {
       return;
     }
     if (q.signals.getAndIncrement() == 0) {
@@ -229,6 +240,7 @@ final class LongPoll {
    */
   private CompletableFuture<Served> serveClaimed(
       QueueWaiters q, Waiter w, boolean failureEndsWait) {
+    long announcedBefore = q.announced.get();
     CompletableFuture<List<Job>> lease;
     try {
       lease = leaser.lease(w.plan);
@@ -250,18 +262,58 @@ final class LongPoll {
             if (w.signalledWhileClaimed) {
               dispatch.execute(() -> serve(q, w));
             }
-            return error != null ? Served.FAILED : Served.NOTHING_READY;
+            if (error != null) {
+              return Served.FAILED;
+            }
+            q.tookAllReady(announcedBefore, w.plan.types());
+            return Served.NOTHING_READY;
           }
           if (!w.deliver(jobs)) {
             dispatch.execute(() -> leaser.giveBack(jobs));
           }
-          return jobs.size() < w.plan.maxJobs() ? Served.TOOK_ALL_READY : Served.JOBS_MAYBE_MORE;
+          if (jobs.size() < w.plan.maxJobs()) {
+            q.tookAllReady(announcedBefore, w.plan.types());
+            return Served.TOOK_ALL_READY;
+          }
+          return Served.JOBS_MAYBE_MORE;
         });
   }
 
   private static final class QueueWaiters {
     final ConcurrentLinkedDeque<Waiter> waiters = new ConcurrentLinkedDeque<>();
     final AtomicInteger signals = new AtomicInteger();
+
+    /**
+     * Signals received so far. Every change that makes jobs ready signals once it has committed, so
+     * a lease that began at some count saw every job announced up to it.
+     */
+    final AtomicLong announced = new AtomicLong();
+
+    // The latest lease known to have taken every ready job of these types (all, if empty), and the
+    // count of signals when it began; null before the first.
+    @Nullable private Set<String> tookAllTypes;
+    private long tookAllAt;
+
+    /** A lease that began at {@code announcedBefore} took every ready job of {@code types}. */
+    synchronized void tookAllReady(long announcedBefore, Set<String> types) {
+      if (tookAllTypes == null || announcedBefore > tookAllAt) {
+        tookAllTypes = types;
+        tookAllAt = announcedBefore;
+      } else if (announcedBefore == tookAllAt && !tookAllTypes.isEmpty()) {
+        // Two leases since the same signal: together they took all of both (all, if one took all).
+        Set<String> both = new HashSet<>(tookAllTypes);
+        both.addAll(types);
+        tookAllTypes = types.isEmpty() ? types : Set.copyOf(both);
+      }
+    }
+
+    /** Whether no job of {@code types} (any, if empty) was announced since a lease took all. */
+    synchronized boolean nothingReadyFor(Set<String> types) {
+      if (tookAllTypes == null || tookAllAt != announced.get()) {
+        return false;
+      }
+      return tookAllTypes.isEmpty() || (!types.isEmpty() && tookAllTypes.containsAll(types));
+    }
   }
 
   /** One waiting call. WAITING -> CLAIMED (someone leases for it) -> WAITING or DONE. */

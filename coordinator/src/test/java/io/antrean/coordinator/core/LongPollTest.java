@@ -183,6 +183,53 @@ class LongPollTest {
   }
 
   @Test
+  void aNewWaiterDoesNotLookWhileNothingWasAnnouncedSinceALeaseTookAllOfItsTypes()
+      throws Exception {
+    CompletableFuture<List<Job>> first =
+        longPoll.await(plan(Set.of("t"), 5), Duration.ofSeconds(30));
+    assertThat(leaser.leases.get()).isEqualTo(1);
+
+    CompletableFuture<List<Job>> second =
+        longPoll.await(plan(Set.of("t"), 5), Duration.ofSeconds(30));
+
+    assertThat(leaser.leases.get()).isEqualTo(1);
+    leaser.ready.add(job(1));
+    leaser.ready.add(job(2));
+    longPoll.jobsReady("q");
+    assertThat(first.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(1L, 2L);
+    assertThat(second).isNotDone();
+  }
+
+  @Test
+  void aNewWaiterLooksOnceAJobWasAnnouncedSinceThatLease() throws Exception {
+    CompletableFuture<List<Job>> first =
+        longPoll.await(plan(Set.of("t"), 5), Duration.ofSeconds(30));
+    first.cancel(false);
+    // Announced while nobody waits: no pass serves it, so the next waiter must look itself.
+    leaser.ready.add(job(1));
+    longPoll.jobsReady("q");
+
+    CompletableFuture<List<Job>> second =
+        longPoll.await(plan(Set.of("t"), 5), Duration.ofSeconds(30));
+
+    assertThat(second.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(1L);
+  }
+
+  @Test
+  void aLeaseThatTookAllOfOtherTypesDoesNotSpareTheLook() throws Exception {
+    longPoll.await(plan(Set.of("t"), 5), Duration.ofSeconds(30));
+    leaser.ready.add(job(1, "u"));
+
+    CompletableFuture<List<Job>> tOrU =
+        longPoll.await(plan(Set.of("t", "u"), 5), Duration.ofSeconds(30));
+    CompletableFuture<List<Job>> any = longPoll.await(plan(Set.of(), 5), Duration.ofSeconds(30));
+
+    assertThat(tOrU.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(1L);
+    assertThat(leaser.leases.get()).isEqualTo(3);
+    assertThat(any).isNotDone();
+  }
+
+  @Test
   void cancelledCallStopsWaitingAndGetsNothing() {
     CompletableFuture<List<Job>> call = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
     call.cancel(false);
@@ -206,8 +253,9 @@ class LongPollTest {
     leaser.holdAnswers = true;
     CompletableFuture<List<Job>> first = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
     leaser.answerNext(List.of()); // first's own look
+    // Nothing was announced since that look took all there was: the second does not look.
     CompletableFuture<List<Job>> second = longPoll.await(plan(Set.of()), Duration.ofSeconds(30));
-    leaser.answerNext(List.of()); // second's own look
+    assertThat(leaser.held).isEmpty();
 
     longPoll.jobsReady("q");
 

@@ -113,8 +113,10 @@ class HandoffToWaiterTest {
     // As above, an Enqueue that comes while a waiter's first look is still ending may be left to
     // the announcement; each round is two fresh waiters and a job, and one round must show it.
     for (int round = 1; round <= 5; round++) {
-      CompletableFuture<List<Job>> first = waitingWorker(5);
-      CompletableFuture<List<Job>> second = waitingWorker(5);
+      // Of other types each, so that each makes its first look (one that took every ready job of
+      // its types spares a later waiter of the same types that look).
+      CompletableFuture<List<Job>> first = waitingWorker(5, "t");
+      CompletableFuture<List<Job>> second = waitingWorker(5, "t", "x");
       long operationsBefore = store.writer().operations();
 
       EnqueueResult stored =
