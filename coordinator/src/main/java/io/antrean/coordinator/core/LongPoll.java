@@ -25,10 +25,10 @@ import org.slf4j.LoggerFactory;
  * a queue ({@link #jobsReady}), the queue's waiters are served in arrival order, one lease at a
  * time (the next one is asked for when the store answered the previous one, on whichever thread
  * that answer arrives), until a lease shows that nothing more is ready for the waiters left (see
- * {@link Pass}): one job does not cost every waiting worker a lease. Signals that arrive while a
- * queue is being served are coalesced into one more pass. A new waiter is registered first and then
- * served once, so an Enqueue that committed just before is never missed; it skips that look when no
- * job was announced since a lease took every ready job of its types.
+ * {@link #servePass}): one job does not cost every waiting worker a lease. Signals that arrive
+ * while a queue is being served are coalesced into one more pass. A new waiter is registered first
+ * and then served once, so an Enqueue that committed just before is never missed; it skips that
+ * look when no job was announced since a lease took every ready job of its types.
  *
  * <p>Thread-safe.
  */
@@ -138,55 +138,21 @@ final class LongPoll {
   }
 
   private void drain(QueueWaiters q) {
-    servePass(new Pass(q, q.signals.get(), q.waiters.iterator()));
+    servePass(q, q.signals.get(), q.waiters.iterator());
   }
 
   /**
-   * One pass over a queue's waiters, in arrival order, for the signals seen when it began. A lease
-   * that found nothing, or fewer jobs than its waiter asked for, took every job of its types that
-   * was ready: the waiters after it that take only those types are not asked in this pass (a job
-   * that becomes ready meanwhile signals again, and that signal starts another pass).
+   * Serves the rest of one pass over the queue's waiters, in arrival order, for the signals seen
+   * when it began. A waiter for whose types nothing was announced since a lease took every ready
+   * job of them is not asked ({@link QueueWaiters#nothingReadyFor}): a lease in this pass that
+   * found nothing, or fewer jobs than its waiter asked for, spares the waiters after it that take
+   * only those types (a job that becomes ready meanwhile signals, and its signal starts another
+   * pass). Returns when a lease is still on its way; its answer continues the pass.
    */
-  private static final class Pass {
-    final QueueWaiters queue;
-    final int seen;
-    final Iterator<Waiter> rest;
-    final Set<String> exhaustedTypes = new HashSet<>();
-    boolean everythingTaken;
-
-    Pass(QueueWaiters queue, int seen, Iterator<Waiter> rest) {
-      this.queue = queue;
-      this.seen = seen;
-      this.rest = rest;
-    }
-
-    /** Notes what a waiter's lease found. */
-    void served(Waiter w, Served served) {
-      if (served != Served.TOOK_ALL_READY && served != Served.NOTHING_READY) {
-        return;
-      }
-      if (w.plan.types().isEmpty()) {
-        everythingTaken = true;
-      } else {
-        exhaustedTypes.addAll(w.plan.types());
-      }
-    }
-
-    /** Whether a lease for the waiter would find nothing, as far as this pass knows. */
-    boolean nothingFor(Waiter w) {
-      return everythingTaken
-          || (!w.plan.types().isEmpty() && exhaustedTypes.containsAll(w.plan.types()));
-    }
-  }
-
-  /**
-   * Serves the rest of one pass over the queue's waiters. Returns when a lease is still on its way;
-   * its answer continues the pass.
-   */
-  private void servePass(Pass pass) {
-    while (pass.rest.hasNext() && !pass.everythingTaken) {
-      Waiter w = pass.rest.next();
-      if (pass.nothingFor(w)) {
+  private void servePass(QueueWaiters q, int seen, Iterator<Waiter> rest) {
+    while (rest.hasNext()) {
+      Waiter w = rest.next();
+      if (q.nothingReadyFor(w.plan.types())) {
         continue;
       }
       // Set before trying: whoever holds the waiter sees it when its lease finds nothing.
@@ -194,18 +160,13 @@ final class LongPoll {
       if (!w.claim()) {
         continue;
       }
-      CompletableFuture<Served> served = serveClaimed(pass.queue, w, true);
+      CompletableFuture<Served> served = serveClaimed(q, w, true);
       if (!served.isDone()) {
-        served.thenAccept(
-            s -> {
-              pass.served(w, s);
-              servePass(pass);
-            });
+        served.thenRun(() -> servePass(q, seen, rest));
         return;
       }
-      pass.served(w, served.join());
     }
-    endPass(pass.queue, pass.seen);
+    endPass(q, seen);
   }
 
   /** Ends a pass; signals that came meanwhile start one more, on the dispatch executor. */
