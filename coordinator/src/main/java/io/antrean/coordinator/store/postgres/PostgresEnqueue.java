@@ -174,28 +174,36 @@ final class PostgresEnqueue {
 
   /** Whether {@code jobs} (without keys) are stored in one statement, rather than several. */
   static boolean fitsOneStatement(List<NewJob> jobs) {
+    return statementStarts(jobs).size() == 1;
+  }
+
+  /**
+   * Where each statement's share of {@code jobs} begins: a new one wherever the payloads would pass
+   * {@link #MAX_STATEMENT_PAYLOAD_BYTES}, the first at 0 (and only that one for no jobs).
+   */
+  private static List<Integer> statementStarts(List<NewJob> jobs) {
+    List<Integer> starts = new ArrayList<>(List.of(0));
     long payloadBytes = 0;
-    for (NewJob job : jobs) {
-      payloadBytes += job.payload().length;
+    for (int i = 0; i < jobs.size(); i++) {
+      int bytes = jobs.get(i).payload().length;
+      if (i > starts.get(starts.size() - 1) && payloadBytes + bytes > MAX_STATEMENT_PAYLOAD_BYTES) {
+        starts.add(i);
+        payloadBytes = 0;
+      }
+      payloadBytes += bytes;
     }
-    return jobs.size() <= 1 || payloadBytes <= MAX_STATEMENT_PAYLOAD_BYTES;
+    return starts;
   }
 
   private static List<EnqueueResult> insertAll(
       JdbcSession session, List<NewJob> jobs, List<Instant> nows) throws SQLException {
     List<EnqueueResult> out = new ArrayList<>(jobs.size());
-    int from = 0;
-    long payloadBytes = 0;
-    for (int i = 0; i < jobs.size(); i++) {
-      int bytes = jobs.get(i).payload().length;
-      if (i > from && payloadBytes + bytes > MAX_STATEMENT_PAYLOAD_BYTES) {
-        insertUnnested(session, jobs.subList(from, i), nows.subList(from, i), out);
-        from = i;
-        payloadBytes = 0;
-      }
-      payloadBytes += bytes;
+    List<Integer> starts = statementStarts(jobs);
+    for (int k = 0; k < starts.size(); k++) {
+      int from = starts.get(k);
+      int to = k + 1 < starts.size() ? starts.get(k + 1) : jobs.size();
+      insertUnnested(session, jobs.subList(from, to), nows.subList(from, to), out);
     }
-    insertUnnested(session, jobs.subList(from, jobs.size()), nows.subList(from, jobs.size()), out);
     return out;
   }
 
