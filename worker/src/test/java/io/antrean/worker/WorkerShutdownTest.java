@@ -5,12 +5,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.ReleaseRequest;
+import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.antrean.worker.testing.InProcessCoordinator;
 import io.antrean.worker.testing.Polling;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
+import io.grpc.ForwardingClientCall.SimpleForwardingClientCall;
+import io.grpc.MethodDescriptor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -158,6 +166,62 @@ class WorkerShutdownTest {
         .containsExactly(id);
     assertThat(Polling.await(WAIT, () -> worker.heldLeases() == 0)).isTrue();
     assertThat(coordinator.service.completes).isEmpty();
+  }
+
+  @Test
+  void aLeaseCallWhoseCancelThrowsDoesNotStopTheDrain() throws InterruptedException {
+    // grpc-java can throw out of a cancel that races the call's start; this plays that race.
+    AtomicInteger cancelsThrown = new AtomicInteger();
+    ClientInterceptor cancelThrows =
+        new ClientInterceptor() {
+          @Override
+          public <Q, A> ClientCall<Q, A> interceptCall(
+              MethodDescriptor<Q, A> method, CallOptions options, Channel next) {
+            ClientCall<Q, A> call = next.newCall(method, options);
+            if (!method.equals(WorkerServiceGrpc.getLeaseMethod())) {
+              return call;
+            }
+            return new SimpleForwardingClientCall<>(call) {
+              @Override
+              public void cancel(String message, Throwable cause) {
+                super.cancel(message, cause);
+                cancelsThrown.incrementAndGet();
+                throw new IllegalStateException("cancel raced the call's start");
+              }
+            };
+          }
+        };
+    CountDownLatch running = new CountDownLatch(1);
+    CountDownLatch leaseHeld = new CountDownLatch(1);
+    coordinator.service.emptyLeaseGate = leaseHeld;
+    try {
+      worker =
+          TestWorkers.builder(coordinator)
+              .channel(coordinator.channelThrough(cancelThrows))
+              .handler(
+                  "blocking",
+                  ctx -> {
+                    running.countDown();
+                    longNeverFinishes.await();
+                    return null;
+                  })
+              .build();
+      long id = coordinator.service.enqueue("blocking", "{}");
+      worker.start();
+      assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+      // The first Lease took the job; the second finds none and is held in flight.
+      assertThat(Polling.await(WAIT, () -> coordinator.service.leases.size() >= 2)).isTrue();
+      worker.shutdownNow();
+
+      assertThat(worker.awaitTermination(WAIT)).isTrue();
+      assertThat(cancelsThrown.get()).isPositive();
+      assertThat(coordinator.service.releases)
+          .extracting(ReleaseRequest::getJobId)
+          .containsExactly(id);
+      assertThat(coordinator.service.fails).isEmpty();
+    } finally {
+      leaseHeld.countDown();
+    }
   }
 
   @Test

@@ -123,12 +123,24 @@ final class LeaseCall implements ClientResponseObserver<LeaseRequest, LeaseRespo
     }
   }
 
-  /** Cancels the call; it then ends with CANCELLED unless it has ended already. */
+  /**
+   * Cancels the call; it then ends with CANCELLED unless it has ended already.
+   *
+   * <p>Never throws. A cancel that races the call's start on the transport's thread can throw out
+   * of grpc-java (seen with the in-process transport, and reported for retriable calls); the call
+   * then runs to its own deadline, and jobs its answer brings reach the dispatcher, which hands
+   * them back while the worker stops.
+   */
   void cancel() {
     cancelled = true;
     ClientCallStreamObserver<LeaseRequest> started = call;
-    if (started != null) {
+    if (started == null) {
+      return;
+    }
+    try {
       started.cancel("worker stopping", null);
+    } catch (RuntimeException e) {
+      log.debug("cancelling a Lease call in flight failed; it ends by its deadline", e);
     }
   }
 

@@ -83,6 +83,12 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   public final List<FailRequest> fails = new CopyOnWriteArrayList<>();
   public final List<ReleaseRequest> releases = new CopyOnWriteArrayList<>();
 
+  /**
+   * When set, a Lease call that finds no job waits (at most 30 s) for it to open before it answers,
+   * instead of the short poll, so a test can hold a Lease in flight.
+   */
+  public volatile CountDownLatch emptyLeaseGate;
+
   /** Lease calls still to fail with UNAVAILABLE. */
   public final AtomicInteger leaseFailures = new AtomicInteger();
 
@@ -199,6 +205,8 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
       if (first != null) {
         jobs.add(first);
         pending.drainTo(jobs, Math.max(1, request.getMaxJobs()) - 1);
+      } else if (emptyLeaseGate != null) {
+        emptyLeaseGate.await(30, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
