@@ -20,11 +20,12 @@ import java.util.function.IntFunction;
 
 /**
  * The writes of a worker's hot path over many jobs at once: the leases on the jobs a lease picked,
- * and a batch of successes. Each statement changes up to {@value #MAX_CHUNK} jobs, joined by id to
- * a {@code VALUES} list of their own parameters ({@code UPDATE ... FROM}), and their history
- * entries are opened or ended the same way. One statement per job cost more than the rows it
- * changed: sqlite-jdbc reads a statement's column names anew on every execution, 31 of them for a
- * RETURNING of a job.
+ * and a batch of successes. Each statement changes up to {@value #MAX_CHUNK} jobs: the lease's
+ * joined by id to a {@code VALUES} list of their own parameters ({@code UPDATE ... FROM}), the
+ * successes' picked by id with a CASE per column ({@link #succeedSql}); their history entries are
+ * opened or ended by a join as well. One statement per job cost more than the rows it changed:
+ * sqlite-jdbc reads a statement's column names anew on every execution, 31 of them for a RETURNING
+ * of a job.
  *
  * <p>A list is cut into chunks whose sizes are powers of two, largest first, so a handful of
  * statement texts serves every batch size and stays in the connection's cache ({@link
@@ -220,22 +221,46 @@ final class BatchWrites {
   }
 
   /**
-   * Parameters: now (finished_at), now (updated_at), then each completion's job id, result, result
-   * content type, token and lease-id digest, then the worker id.
+   * Parameters, numbered: ?1 now (finished_at), ?2 now (updated_at), then each completion's job id,
+   * result, result content type, token and lease-id digest, then the worker id.
+   *
+   * <p>The rows are found by id in an IN list, and each takes its own values through a CASE on its
+   * id. The form the lease uses, a join to a VALUES list ({@code UPDATE ... FROM}), cost more per
+   * statement here than all the rest of a one-job completion (docs/benchmarks.md); a CASE walks at
+   * most {@value #MAX_CHUNK} items per row.
    */
   static String succeedSql(int jobs) {
-    return "UPDATE jobs SET state = 'SUCCEEDED', result = c.column2,"
-        + " result_content_type = c.column3, finished_at = ?, updated_at = ?,"
-        + " lease_worker_id = NULL, lease_expires_at = NULL"
-        + " FROM (VALUES "
-        + rows(jobs, 5)
-        + ") AS c WHERE jobs.id = c.column1 AND jobs.state = 'RUNNING'"
-        // A unary + keeps the planner from joining on token or digest (an index built on the list
-        // against a walk of every running job): each row is found by its id.
-        + " AND jobs.lease_token = +c.column4 AND jobs.lease_worker_id = ?"
-        + " AND jobs.lease_id_sha256 = +c.column5"
+    StringBuilder ids = new StringBuilder();
+    StringBuilder result = new StringBuilder("CASE id");
+    StringBuilder contentType = new StringBuilder("CASE id");
+    StringBuilder leaseHolds = new StringBuilder("CASE id");
+    for (int i = 0; i < jobs; i++) {
+      int id = 3 + 5 * i;
+      ids.append(i == 0 ? "?" : ", ?").append(id);
+      result.append(" WHEN ?").append(id).append(" THEN ?").append(id + 1);
+      contentType.append(" WHEN ?").append(id).append(" THEN ?").append(id + 2);
+      leaseHolds
+          .append(" WHEN ?")
+          .append(id)
+          .append(" THEN lease_token = ?")
+          .append(id + 3)
+          .append(" AND lease_id_sha256 = ?")
+          .append(id + 4);
+    }
+    return "UPDATE jobs SET state = 'SUCCEEDED', result = "
+        + result
+        + " END, result_content_type = "
+        + contentType
+        + " END, finished_at = ?1, updated_at = ?2, lease_worker_id = NULL,"
+        + " lease_expires_at = NULL WHERE id IN ("
+        + ids
+        + ") AND state = 'RUNNING' AND lease_worker_id = ?"
+        + (3 + 5 * jobs)
+        + " AND "
+        + leaseHolds
+        + " END"
         // A job others depend on completes in WorkerWrites.completeWithDependents.
-        + " AND NOT jobs.has_dependents RETURNING "
+        + " AND NOT has_dependents RETURNING "
         + JobRowReader.JOB_COLUMNS;
   }
 
