@@ -23,9 +23,9 @@ import java.util.function.IntFunction;
  * and a batch of successes. Each statement changes up to {@value #MAX_CHUNK} jobs: the lease's
  * joined by id to a {@code VALUES} list of their own parameters ({@code UPDATE ... FROM}), the
  * successes' picked by id with a CASE per column ({@link #succeedSql}); their history entries are
- * opened or ended by a join as well. One statement per job cost more than the rows it changed:
- * sqlite-jdbc reads a statement's column names anew on every execution, 31 of them for a RETURNING
- * of a job.
+ * inserted from, or ended by a join to, a {@code VALUES} list. One statement per job cost more than
+ * the rows it changed: sqlite-jdbc reads a statement's column names anew on every execution, 31 of
+ * them for a RETURNING of a job.
  *
  * <p>A list is cut into chunks whose sizes are powers of two, largest first, so a handful of
  * statement texts serves every batch size and stays in the connection's cache ({@link
