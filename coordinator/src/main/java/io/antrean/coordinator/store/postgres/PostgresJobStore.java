@@ -19,6 +19,8 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -57,6 +59,14 @@ public final class PostgresJobStore extends JdbcJobStore {
             return thread;
           });
 
+  private final ScheduledExecutorService statisticsTimer =
+      Executors.newSingleThreadScheduledExecutor(
+          task -> {
+            Thread thread = new Thread(task, "antrean-postgres-statistics");
+            thread.setDaemon(true);
+            return thread;
+          });
+
   /** One job without keys or dependencies, and the instant its Enqueue was received. */
   private record Submitted(NewJob job, Instant now) {}
 
@@ -79,6 +89,12 @@ public final class PostgresJobStore extends JdbcJobStore {
             groupWriters(options.poolSize()),
             MAX_ENQUEUE_GROUP,
             enqueueDrainer);
+    PlannerStatistics statistics = new PlannerStatistics(db);
+    statisticsTimer.scheduleWithFixedDelay(
+        statistics::runScheduled,
+        PlannerStatistics.INTERVAL_MILLIS,
+        PlannerStatistics.INTERVAL_MILLIS,
+        TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -231,6 +247,7 @@ public final class PostgresJobStore extends JdbcJobStore {
    */
   @Override
   protected void release() {
+    statisticsTimer.shutdownNow();
     jobsReady.close();
     // Drains already queued still run; after that, callers write what waits themselves.
     enqueueDrainer.shutdown();

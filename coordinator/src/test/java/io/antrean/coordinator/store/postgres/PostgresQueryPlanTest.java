@@ -12,8 +12,6 @@ import io.antrean.coordinator.store.jdbc.DeadLetterQueue;
 import io.antrean.coordinator.store.jdbc.LeaseWrites;
 import io.antrean.coordinator.store.jdbc.RetentionWrites;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
@@ -82,24 +80,8 @@ class PostgresQueryPlanTest {
 
   /** The plan of the statement with its parameters bound, as text. */
   private String explain(String sql, Object... parameters) throws SQLException {
-    try (Connection connection = schemaConnection();
-        PreparedStatement explain = connection.prepareStatement("EXPLAIN " + sql)) {
-      for (int i = 0; i < parameters.length; i++) {
-        Object value = parameters[i];
-        if (value instanceof String[] strings) {
-          value = connection.createArrayOf("text", strings);
-        } else if (value instanceof byte[][] digests) {
-          value = connection.createArrayOf("bytea", digests);
-        }
-        explain.setObject(i + 1, value);
-      }
-      StringBuilder plan = new StringBuilder();
-      try (ResultSet rows = explain.executeQuery()) {
-        while (rows.next()) {
-          plan.append(rows.getString(1)).append('\n');
-        }
-      }
-      return plan.toString();
+    try (Connection connection = schemaConnection()) {
+      return PlanText.explain(connection, sql, parameters);
     }
   }
 

@@ -1,0 +1,145 @@
+package io.antrean.coordinator.store.postgres;
+
+import static io.antrean.coordinator.store.TestJobs.T0;
+import static io.antrean.coordinator.store.TestJobs.at;
+import static io.antrean.coordinator.store.TestJobs.job;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.antrean.coordinator.job.NewJob;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongPredicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The store keeps the planner's statistics of the jobs table current ({@link PlannerStatistics}):
+ * after a burst into a queue the last ANALYZE never saw, a lease plans to read and sort every
+ * pending job of the queue, until the store analyzes the table; then it walks {@code jobs_pending}.
+ */
+@Timeout(60)
+class PostgresPlannerStatisticsTest {
+  @RegisterExtension static final TestPostgres postgres = new TestPostgres();
+
+  private PostgresOptions options;
+  private PostgresJobStore store;
+
+  @BeforeEach
+  void openWithAnAnalyzedQueue() throws Exception {
+    options = postgres.freshSchema();
+    store = PostgresJobStore.open(options);
+    // Autovacuum would analyze the table at a moment of its own; only the store does here.
+    execute("ALTER TABLE jobs SET (autovacuum_enabled = false)");
+    // The schema may be one an earlier test emptied: the server's counts go on from there.
+    long inserted = stat("n_tup_ins");
+    enqueue("known", 4_000);
+    // Once the server has counted those rows, this analyze leaves no change of theirs uncounted.
+    awaitStat("n_tup_ins", count -> count >= inserted + 4_000);
+    execute("ANALYZE jobs");
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  @Test
+  void aBurstIntoAQueueTheStatisticsHaveNotSeenIsAnalyzedThenLeasedInIndexOrder() throws Exception {
+    long analyzed = analyzeCount();
+    enqueue("burst", 4_000);
+    assertThat(leasePlan("burst")).contains("Sort").doesNotContain("Index Scan using jobs_pending");
+
+    awaitStat("analyze_count", count -> count > analyzed);
+
+    assertThat(leasePlan("burst")).contains("Index Scan using jobs_pending").doesNotContain("Sort");
+  }
+
+  @Test
+  void aTableThatBarelyChangedIsNotAnalyzedAgain() throws Exception {
+    long analyzed = analyzeCount();
+    enqueue("known", 20);
+    awaitStat("n_mod_since_analyze", changed -> changed >= 20);
+
+    assertThat(new PlannerStatistics(store.transactions()).runOnce()).isFalse();
+    assertThat(analyzeCount()).isEqualTo(analyzed);
+  }
+
+  private String leasePlan(String queue) throws SQLException {
+    try (Connection connection = schemaConnection()) {
+      return PlanText.explain(
+          connection,
+          PostgresDialect.leaseSql(true),
+          queue,
+          time(60),
+          new String[] {"t"},
+          queue,
+          25,
+          new byte[][] {new byte[32]},
+          "w",
+          time(90),
+          time(60),
+          time(60));
+    }
+  }
+
+  private long analyzeCount() throws SQLException {
+    return stat("analyze_count");
+  }
+
+  private long stat(String column) throws SQLException {
+    try (Connection connection = schemaConnection();
+        Statement statement = connection.createStatement();
+        ResultSet row =
+            statement.executeQuery(
+                "SELECT " + column + " FROM pg_stat_user_tables WHERE relid = 'jobs'::regclass")) {
+      row.next();
+      return row.getLong(1);
+    }
+  }
+
+  /** Polls the jobs table's statistic until it passes the test; the server counts with a delay. */
+  private void awaitStat(String column, LongPredicate passes) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
+    while (!passes.test(stat(column))) {
+      assertThat(System.nanoTime()).as("%s in time", column).isLessThan(deadline);
+      Thread.sleep(100);
+    }
+  }
+
+  private void enqueue(String queue, int count) {
+    for (int done = 0; done < count; done += 1_000) {
+      List<NewJob> jobs = new ArrayList<>();
+      for (int i = done; i < Math.min(count, done + 1_000); i++) {
+        jobs.add(job("t").queue(queue).build());
+      }
+      store.enqueue(jobs, T0);
+    }
+  }
+
+  private void execute(String sql) throws SQLException {
+    try (Connection connection = schemaConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  private Connection schemaConnection() throws SQLException {
+    Connection connection = postgres.connect();
+    connection.setSchema(options.schema());
+    return connection;
+  }
+
+  private static OffsetDateTime time(long secondsAfterT0) {
+    return at(secondsAfterT0).atOffset(ZoneOffset.UTC);
+  }
+}
