@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * ({@link JobsReadyAnnouncer}); see {@link #subscribeJobsReady}.
  *
  * <p>Connections come from a HikariCP pool of {@link PostgresOptions#poolSize()}; the schema is
- * migrated with Flyway at open. Thread-safe.
+ * migrated with Flyway at open. A timer keeps the planner's statistics of the jobs table current
+ * ({@link PlannerStatistics}). Thread-safe.
  */
 public final class PostgresJobStore extends JdbcJobStore {
   private static final Logger log = LoggerFactory.getLogger(PostgresJobStore.class);
