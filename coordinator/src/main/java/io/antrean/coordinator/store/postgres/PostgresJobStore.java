@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -53,20 +54,9 @@ public final class PostgresJobStore extends JdbcJobStore {
   private final LimitedQueues limitedQueues;
   private final GroupedInserts<Submitted, EnqueueResult> plainEnqueues;
   private final ExecutorService enqueueDrainer =
-      Executors.newSingleThreadExecutor(
-          task -> {
-            Thread thread = new Thread(task, "antrean-postgres-enqueue-groups");
-            thread.setDaemon(true);
-            return thread;
-          });
-
+      Executors.newSingleThreadExecutor(daemon("antrean-postgres-enqueue-groups"));
   private final ScheduledExecutorService statisticsTimer =
-      Executors.newSingleThreadScheduledExecutor(
-          task -> {
-            Thread thread = new Thread(task, "antrean-postgres-statistics");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Executors.newSingleThreadScheduledExecutor(daemon("antrean-postgres-statistics"));
 
   /** One job without keys or dependencies, and the instant its Enqueue was received. */
   private record Submitted(NewJob job, Instant now) {}
@@ -96,6 +86,14 @@ public final class PostgresJobStore extends JdbcJobStore {
         PlannerStatistics.INTERVAL_MILLIS,
         PlannerStatistics.INTERVAL_MILLIS,
         TimeUnit.MILLISECONDS);
+  }
+
+  private static ThreadFactory daemon(String name) {
+    return task -> {
+      Thread thread = new Thread(task, name);
+      thread.setDaemon(true);
+      return thread;
+    };
   }
 
   /**
