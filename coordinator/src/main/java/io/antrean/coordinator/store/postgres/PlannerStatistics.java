@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * jobs} under a transaction-scoped advisory lock, so coordinators sharing the schema do not analyze
  * it together (the one that finds the lock held skips its turn). The table's statistics targets are
  * low (migration V11), so an analyze samples 3,000 rows. The server counts changes a second or so
- * after they commit. Thread-safe; called every {@link #INTERVAL_MILLIS} by the store.
+ * after they commit. {@link #runOnce} is thread-safe; the store's timer calls {@link #runScheduled}
+ * every {@link #INTERVAL_MILLIS}.
  */
 final class PlannerStatistics {
   private static final Logger log = LoggerFactory.getLogger(PlannerStatistics.class);
@@ -41,6 +42,8 @@ final class PlannerStatistics {
   private static final String ANALYZE = "ANALYZE jobs";
 
   private final PooledTransactions db;
+  // Only the store's timer thread reads and writes it.
+  private boolean failing;
 
   PlannerStatistics(PooledTransactions db) {
     this.db = db;
@@ -79,14 +82,24 @@ final class PlannerStatistics {
         });
   }
 
-  /** {@link #runOnce} for the store's timer: a failure is logged and the next turn tries again. */
+  /**
+   * {@link #runOnce} for the store's timer: the next turn tries again after a failure, which is
+   * logged once (a database that is down fails every turn) until a turn succeeds.
+   */
   void runScheduled() {
     try {
       if (runOnce()) {
         log.debug("analyzed the jobs table");
       }
+      if (failing) {
+        failing = false;
+        log.info("keeping the planner statistics of the jobs table works again");
+      }
     } catch (RuntimeException e) {
-      log.warn("keeping the planner statistics of the jobs table failed; trying again", e);
+      if (!failing) {
+        failing = true;
+        log.warn("keeping the planner statistics of the jobs table failed; trying every second", e);
+      }
     }
   }
 }

@@ -5,6 +5,9 @@ import static io.antrean.coordinator.store.TestJobs.at;
 import static io.antrean.coordinator.store.TestJobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.antrean.coordinator.job.NewJob;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -21,6 +24,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 /**
  * The store keeps the planner's statistics of the jobs table current ({@link PlannerStatistics}):
@@ -72,6 +76,36 @@ class PostgresPlannerStatisticsTest {
 
     assertThat(new PlannerStatistics(store.transactions()).runOnce()).isFalse();
     assertThat(analyzeCount()).isEqualTo(analyzed);
+  }
+
+  @Test
+  void aFailingTurnIsLoggedOnceUntilATurnWorksAgain() throws Exception {
+    store.close(); // its own timer would log too
+    Logger logger = (Logger) LoggerFactory.getLogger(PlannerStatistics.class);
+    ListAppender<ILoggingEvent> captured = new ListAppender<>();
+    captured.start();
+    logger.addAppender(captured);
+    try (PooledTransactions db =
+        PooledTransactions.open(options, new ListenerCensus(options.schema()), queues -> {})) {
+      PlannerStatistics statistics = new PlannerStatistics(db);
+      execute("ALTER TABLE jobs RENAME TO jobs_away");
+      try {
+        statistics.runScheduled();
+        statistics.runScheduled();
+        statistics.runScheduled();
+      } finally {
+        execute("ALTER TABLE jobs_away RENAME TO jobs");
+      }
+      statistics.runScheduled();
+      statistics.runScheduled();
+    } finally {
+      logger.detachAppender(captured);
+    }
+
+    assertThat(captured.list)
+        .extracting(event -> event.getLevel().toString())
+        .containsExactly("WARN", "INFO");
+    assertThat(captured.list.get(1).getFormattedMessage()).contains("works again");
   }
 
   private String leasePlan(String queue) throws SQLException {
