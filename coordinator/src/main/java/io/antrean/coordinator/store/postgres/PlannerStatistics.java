@@ -35,10 +35,10 @@ final class PlannerStatistics {
       "SELECT s.n_mod_since_analyze >= ? + ? * greatest(c.reltuples, 0)"
           + " FROM pg_stat_user_tables AS s JOIN pg_class AS c ON c.oid = s.relid"
           + " WHERE s.relid = 'jobs'::regclass";
-  // The lock: "antr" in the high 32 bits, the oid of this schema's jobs table in the low ones, so
-  // installations on other schemas do not share it.
+  // The lock: "antr" (0x616e7472) in the high 32 bits, the oid of this schema's jobs table in the
+  // low ones, so installations on other schemas do not share it.
   private static final String LOCK =
-      "SELECT pg_try_advisory_xact_lock((1635020914::bigint << 32) | 'jobs'::regclass::oid::bigint)";
+      "SELECT pg_try_advisory_xact_lock((1634628722::bigint << 32) | 'jobs'::regclass::oid::bigint)";
   private static final String ANALYZE = "ANALYZE jobs";
 
   private final PooledTransactions db;
