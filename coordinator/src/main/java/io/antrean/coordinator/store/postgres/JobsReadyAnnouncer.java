@@ -41,7 +41,10 @@ final class JobsReadyAnnouncer implements AutoCloseable {
   private final Thread thread;
   private final LinkedHashSet<String> pending = new LinkedHashSet<>();
   private boolean closed;
-  private boolean failing;
+  // Only the announcer's thread uses it.
+  private final OutageLog outages =
+      new OutageLog(
+          log, "announcing ready jobs to other coordinators", "their backup sweep will find them");
 
   JobsReadyAnnouncer(Sender sender) {
     this.sender = sender;
@@ -73,21 +76,10 @@ final class JobsReadyAnnouncer implements AutoCloseable {
     while ((round = nextRound()) != null) {
       try {
         sender.send(round);
-        if (failing) {
-          failing = false;
-          log.info("announcing ready jobs to other coordinators works again");
-        }
+        outages.worked();
       } catch (RuntimeException e) {
-        // Logged once per outage; the backup sweep wakes what was not announced.
-        if (!failing) {
-          failing = true;
-          log.warn(
-              "announcing ready jobs to other coordinators failed; their backup sweep will find"
-                  + " them: {}",
-              e.toString());
-        } else {
-          log.debug("announcing ready jobs failed again: {}", e.toString());
-        }
+        // The backup sweep wakes what was not announced.
+        outages.failed(e);
       }
     }
     log.debug("announcer of ready jobs stopped");

@@ -42,8 +42,8 @@ final class PlannerStatistics {
   private static final String ANALYZE = "ANALYZE jobs";
 
   private final PooledTransactions db;
-  // Only the store's timer thread reads and writes it.
-  private boolean failing;
+  private final OutageLog outages =
+      new OutageLog(log, "keeping the planner statistics of the jobs table", "trying every second");
 
   PlannerStatistics(PooledTransactions db) {
     this.db = db;
@@ -91,15 +91,9 @@ final class PlannerStatistics {
       if (runOnce()) {
         log.debug("analyzed the jobs table");
       }
-      if (failing) {
-        failing = false;
-        log.info("keeping the planner statistics of the jobs table works again");
-      }
+      outages.worked();
     } catch (RuntimeException e) {
-      if (!failing) {
-        failing = true;
-        log.warn("keeping the planner statistics of the jobs table failed; trying every second", e);
-      }
+      outages.failed(e);
     }
   }
 }

@@ -4,6 +4,7 @@ import static io.antrean.coordinator.store.TestJobs.T0;
 import static io.antrean.coordinator.store.TestJobs.at;
 import static io.antrean.coordinator.store.TestJobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -141,13 +142,9 @@ class PostgresPlannerStatisticsTest {
     }
   }
 
-  /** Polls the jobs table's statistic until it passes the test; the server counts with a delay. */
-  private void awaitStat(String column, LongPredicate passes) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
-    while (!passes.test(stat(column))) {
-      assertThat(System.nanoTime()).as("%s in time", column).isLessThan(deadline);
-      Thread.sleep(100);
-    }
+  /** Waits for the jobs table's statistic to pass the test; the server counts with a delay. */
+  private void awaitStat(String column, LongPredicate passes) {
+    await().alias(column).atMost(Duration.ofSeconds(45)).until(() -> passes.test(stat(column)));
   }
 
   private void enqueue(String queue, int count) {
