@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Stores new jobs, and on a store that writes in submission order ({@link JobStore#writeTogether})
+ * Stores new jobs, and on a store that commits writes together ({@link JobStore#writeTogether})
  * hands them to waiting workers in the same commit: the first waiting Lease call of each queue that
  * gets a job ready now has its lease submitted right behind the jobs, so the job is stored and
  * leased by one commit instead of two in series (the second only once the first was durable and the
@@ -43,7 +43,7 @@ final class WaiterHandoff {
    */
   CompletableFuture<Stored> store(List<NewJob> jobs, Instant now) {
     Map<String, Set<String>> readyTypesByQueue = new LinkedHashMap<>();
-    if (store.asyncWrites().inSubmissionOrder()) {
+    if (store.commitsTogether()) {
       for (NewJob job : jobs) {
         if (!job.runAt().isAfter(now) && !job.dependsOn().any()) {
           readyTypesByQueue

@@ -168,11 +168,21 @@ public interface JobStore extends AutoCloseable {
   }
 
   /**
-   * Runs {@code submissions}; a store whose writes run in submission order commits the {@code
-   * ...Async} writes made inside it on this thread together (each still failing on its own).
+   * Runs {@code submissions}; a store that {@link #commitsTogether} commits the {@code ...Async}
+   * writes made inside it on this thread together, in the order made, each seeing those before it
+   * and each still failing on its own. Their futures complete once that change is durable; inside,
+   * they are not yet complete.
    */
   default <T> T writeTogether(Supplier<T> submissions) {
     return submissions.get();
+  }
+
+  /**
+   * Whether {@link #writeTogether} commits the writes made inside it as one change; if not, it only
+   * runs them, each as it would run anyway.
+   */
+  default boolean commitsTogether() {
+    return false;
   }
 
   /**

@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +56,7 @@ final class PooledTransactions implements AutoCloseable {
   private final ListenerCensus census;
   private final Consumer<List<String>> tellHere;
   private final JobsReadyAnnouncer announcer;
+  private final AtomicLong units = new AtomicLong();
 
   private PooledTransactions(
       HikariDataSource pool, ListenerCensus census, Consumer<List<String>> tellHere) {
@@ -107,6 +109,7 @@ final class PooledTransactions implements AutoCloseable {
           connection.setAutoCommit(false);
           T result = work.run(tx);
           connection.commit();
+          units.incrementAndGet();
           announcer.announce(tx.readyQueues());
           return result;
         } catch (SQLException e) {
@@ -151,6 +154,7 @@ final class PooledTransactions implements AutoCloseable {
       Tx tx = new Tx(connection, tokenWakeups);
       try {
         T result = work.run(tx);
+        units.incrementAndGet();
         announcer.announce(tx.readyQueues());
         return result;
       } finally {
@@ -179,6 +183,14 @@ final class PooledTransactions implements AutoCloseable {
           notify.executeQuery().close();
           return null;
         });
+  }
+
+  /**
+   * Units of work that ran to the end: transactions committed, and autocommitted runs (reads
+   * included) that returned. For tests that count a change's transactions.
+   */
+  long units() {
+    return units.get();
   }
 
   private Connection borrow(String what) throws SQLException {

@@ -111,6 +111,14 @@ final class PostgresEnqueue {
     return results;
   }
 
+  /** Whether the batch is one job without keys or dependencies ({@link #enqueueOnePlain}). */
+  static boolean isOnePlainJob(List<NewJob> batch) {
+    return batch.size() == 1
+        && batch.get(0).idempotencyKey() == null
+        && batch.get(0).uniqueKey() == null
+        && !batch.get(0).dependsOn().any();
+  }
+
   /**
    * Stores one job that has no idempotency key in one statement that is its own transaction (run it
    * with autocommit on), and names its queue ready. The common unary Enqueue.

@@ -24,6 +24,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +58,9 @@ public final class PostgresJobStore extends JdbcJobStore {
       Executors.newSingleThreadExecutor(daemon("antrean-postgres-enqueue-groups"));
   private final ScheduledExecutorService statisticsTimer =
       Executors.newSingleThreadScheduledExecutor(daemon("antrean-postgres-statistics"));
+
+  /** The writes of a {@link #writeTogether} running on this thread, if one is. */
+  private final ThreadLocal<WritesTogether> together = new ThreadLocal<>();
 
   /** One job without keys or dependencies, and the instant its Enqueue was received. */
   private record Submitted(NewJob job, Instant now) {}
@@ -138,12 +142,13 @@ public final class PostgresJobStore extends JdbcJobStore {
    */
   @Override
   public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) {
-    return StoreFutures.join(enqueueAsync(jobs, now));
+    return StoreFutures.join(store(JobStoreArguments.forEnqueue(jobs, now), now));
   }
 
   /**
    * As {@link #enqueue}; a unary Enqueue left to a group another call is writing returns at once,
-   * and its future completes on that call's thread when the group commits.
+   * and its future completes on that call's thread when the group commits. Inside {@link
+   * #writeTogether} the jobs are kept for that transaction instead.
    */
   @Override
   public CompletableFuture<List<EnqueueResult>> enqueueAsync(List<NewJob> jobs, Instant now) {
@@ -153,17 +158,18 @@ public final class PostgresJobStore extends JdbcJobStore {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    if (isOnePlainJob(batch)) {
+    WritesTogether gathering = together.get();
+    if (gathering != null && !batch.isEmpty()) {
+      return gathering.enqueue(batch, now);
+    }
+    return store(batch, now);
+  }
+
+  private CompletableFuture<List<EnqueueResult>> store(List<NewJob> batch, Instant now) {
+    if (PostgresEnqueue.isOnePlainJob(batch)) {
       return plainEnqueues.submit(new Submitted(batch.get(0), now)).thenApply(List::of);
     }
     return StoreFutures.now(() -> super.enqueue(batch, now));
-  }
-
-  private static boolean isOnePlainJob(List<NewJob> batch) {
-    return batch.size() == 1
-        && batch.get(0).idempotencyKey() == null
-        && batch.get(0).uniqueKey() == null
-        && !batch.get(0).dependsOn().any();
   }
 
   private List<EnqueueResult> writeGroup(List<Submitted> group) {
@@ -185,6 +191,49 @@ public final class PostgresJobStore extends JdbcJobStore {
     return PostgresEnqueue.fitsOneStatement(jobs)
         ? db.autoCommitted("enqueue", tx -> PostgresEnqueue.insertGroup(tx, jobs, nows))
         : db.inTransaction("enqueue", tx -> PostgresEnqueue.insertGroup(tx, jobs, nows));
+  }
+
+  /**
+   * As {@link #lease}; inside {@link #writeTogether}, kept for that transaction and answered once
+   * it has committed.
+   */
+  @Override
+  public CompletableFuture<List<Job>> leaseAsync(LeaseSpec spec, Instant now) {
+    WritesTogether gathering = together.get();
+    if (gathering == null) {
+      return StoreFutures.now(() -> lease(spec, now));
+    }
+    try {
+      JobStoreArguments.forLease(spec, now);
+      return gathering.lease(spec, now, limitedQueues.hasLimits(spec.queue(), now));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * The Enqueues and leases made inside run in one transaction on this thread when {@code
+   * submissions} returns, in the order made ({@link WritesTogether}): a job ready at once and the
+   * lease of a waiting worker that takes it share one commit. Nested calls join the outermost.
+   */
+  @Override
+  public <T> T writeTogether(Supplier<T> submissions) {
+    if (together.get() != null) {
+      return submissions.get();
+    }
+    WritesTogether gathering = new WritesTogether();
+    together.set(gathering);
+    try {
+      return submissions.get();
+    } finally {
+      together.remove();
+      gathering.commit(db);
+    }
+  }
+
+  @Override
+  public boolean commitsTogether() {
+    return true;
   }
 
   /**

@@ -211,6 +211,11 @@ public final class SqliteJobStore extends JdbcJobStore {
     return writer.together(submissions);
   }
 
+  @Override
+  public boolean commitsTogether() {
+    return true;
+  }
+
   /**
    * Lets the writer finish what is queued, then closes every connection and unlocks the data
    * directory.

@@ -1,0 +1,178 @@
+package io.antrean.coordinator.store.postgres;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.jdbc.Dependencies;
+import io.antrean.coordinator.store.jdbc.LimitedLeases;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The Enqueues and leases one thread makes inside {@link PostgresJobStore#writeTogether}: kept, not
+ * run, until the submissions are made, then run in the order made in one transaction, so a job
+ * stored and leased to a waiting worker costs one commit instead of two in series. Their futures
+ * complete once it has committed, on the thread that commits it.
+ *
+ * <p>Each write still fails on its own: if one throws, its future fails and the others run again in
+ * a transaction of their own (a lease that fails costs the Enqueue before it nothing but that
+ * second try). A commit that fails fails them all, since it may have committed.
+ *
+ * <p>A queue whose new jobs a lease in the same transaction took every one of (it found fewer jobs
+ * than it asked for, and takes all their types) is not announced: no other Lease call, here or in
+ * another coordinator, would find anything there.
+ *
+ * <p>Not thread-safe: it belongs to the thread that gathers.
+ */
+final class WritesTogether {
+  private final List<Write<?>> writes = new ArrayList<>();
+
+  /** One gathered write: its work in the transaction, and the future that answers it. */
+  private abstract static class Write<R> {
+    final CompletableFuture<R> future = new CompletableFuture<>();
+
+    abstract R run(Tx tx) throws SQLException;
+  }
+
+  private static final class Enqueue extends Write<List<EnqueueResult>> {
+    final List<NewJob> jobs;
+    final Instant now;
+
+    Enqueue(List<NewJob> jobs, Instant now) {
+      this.jobs = jobs;
+      this.now = now;
+    }
+
+    @Override
+    List<EnqueueResult> run(Tx tx) throws SQLException {
+      return PostgresEnqueue.isOnePlainJob(jobs)
+          ? List.of(PostgresEnqueue.enqueueOnePlain(tx, jobs.get(0), now))
+          : Dependencies.enqueue(tx, jobs, now);
+    }
+
+    /** The types of the jobs this stored ready now, by queue, into {@code into}. */
+    void readyTypes(List<EnqueueResult> results, Map<String, Set<String>> into) {
+      for (EnqueueResult result : results) {
+        Job job = result.job();
+        if (!result.deduplicated()
+            && job.state() == JobState.PENDING
+            && !job.runAt().isAfter(now)) {
+          into.computeIfAbsent(job.queue(), q -> new HashSet<>()).add(job.type());
+        }
+      }
+    }
+  }
+
+  private static final class Lease extends Write<List<Job>> {
+    final LeaseSpec spec;
+    final Instant now;
+    final boolean limited;
+
+    Lease(LeaseSpec spec, Instant now, boolean limited) {
+      this.spec = spec;
+      this.now = now;
+      this.limited = limited;
+    }
+
+    @Override
+    List<Job> run(Tx tx) throws SQLException {
+      return limited ? LimitedLeases.leaseLocked(tx, spec, now) : tx.dialect().lease(tx, spec, now);
+    }
+
+    /** Whether this lease, having found {@code leased}, took every ready job of {@code types}. */
+    boolean tookEvery(List<Job> leased, Set<String> types) {
+      return !limited
+          && leased.size() < spec.maxJobs()
+          && (spec.types().isEmpty() || spec.types().containsAll(types));
+    }
+  }
+
+  /** Keeps an Enqueue of checked jobs for the transaction. */
+  CompletableFuture<List<EnqueueResult>> enqueue(List<NewJob> jobs, Instant now) {
+    return add(new Enqueue(jobs, now));
+  }
+
+  /**
+   * Keeps a lease of checked arguments for the transaction; {@code limited} if its queue had limits
+   * at the caller's last look ({@link LimitedLeases#leaseLocked}).
+   */
+  CompletableFuture<List<Job>> lease(LeaseSpec spec, Instant now, boolean limited) {
+    return add(new Lease(spec, now, limited));
+  }
+
+  private <R> CompletableFuture<R> add(Write<R> write) {
+    writes.add(write);
+    return write.future;
+  }
+
+  /** Runs what was gathered, in one transaction, and answers every future. */
+  void commit(PooledTransactions db) {
+    List<Write<?>> left = new ArrayList<>(writes);
+    writes.clear();
+    while (!left.isEmpty()) {
+      List<Write<?>> round = List.copyOf(left);
+      int[] running = {0};
+      List<Object> results;
+      try {
+        results =
+            db.inTransaction(
+                round.size() == 1 ? "enqueue" : "enqueue and lease",
+                session -> {
+                  Tx tx = (Tx) session;
+                  List<Object> answers = new ArrayList<>(round.size());
+                  for (int i = 0; i < round.size(); i++) {
+                    running[0] = i;
+                    answers.add(round.get(i).run(tx));
+                  }
+                  running[0] = round.size();
+                  leaveUnannounced(tx, round, answers);
+                  return answers;
+                });
+      } catch (RuntimeException | Error e) {
+        if (running[0] >= round.size()) {
+          round.forEach(w -> w.future.completeExceptionally(e));
+          return;
+        }
+        left.remove(running[0]).future.completeExceptionally(e);
+        continue;
+      }
+      for (int i = 0; i < round.size(); i++) {
+        answer(round.get(i), results.get(i));
+      }
+      return;
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <R> void answer(Write<R> write, Object result) {
+    write.future.complete((R) result);
+  }
+
+  /** Drops the queues whose new ready jobs a lease here took every one of from the announcement. */
+  @SuppressWarnings("unchecked")
+  private static void leaveUnannounced(Tx tx, List<Write<?>> round, List<Object> answers) {
+    Map<String, Set<String>> readyTypes = new HashMap<>();
+    for (int i = 0; i < round.size(); i++) {
+      if (round.get(i) instanceof Enqueue enqueue) {
+        enqueue.readyTypes((List<EnqueueResult>) answers.get(i), readyTypes);
+      }
+    }
+    for (int i = 0; i < round.size(); i++) {
+      if (round.get(i) instanceof Lease lease) {
+        Set<String> types = readyTypes.get(lease.spec.queue());
+        if (types != null && lease.tookEvery((List<Job>) answers.get(i), types)) {
+          tx.readyQueues().remove(lease.spec.queue());
+        }
+      }
+    }
+  }
+}
