@@ -1,7 +1,6 @@
 package io.antrean.coordinator.core;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.store.AsyncWrites;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseRef;
@@ -58,17 +57,17 @@ final class JobLeasing {
   /**
    * A lease that rides on a CompleteBatch: served once {@code judged}'s items are stored, and
    * answering no jobs where it fails, so that the outcomes still get through (the worker's own
-   * Lease then meets the trouble). A store that runs its writes one at a time in submission order
-   * ({@link AsyncWrites#inSubmissionOrder}) gets the lease at once, behind the items, so both share
-   * one commit; any other store gets it after the items are durable. Items refused at once (the
-   * writer's queue full, say) lease nothing: the call fails, and jobs leased for it would only wait
-   * for their leases to expire.
+   * Lease then meets the trouble). A store that commits writes together ({@link
+   * JobStore#commitsTogether}) gets the lease at once, behind the items, so that inside {@link
+   * JobStore#writeTogether} both share one commit; any other store gets it after the items are
+   * durable. Items refused at once (the writer's queue full, say) lease nothing: the call fails,
+   * and jobs leased for it would only wait for their leases to expire.
    *
    * @param judged the items' outcomes, their write already submitted
    */
   CompletableFuture<CompletionsAndLeases> leaseAfter(
       CompletableFuture<List<CompletionOutcome>> judged, LeasePlan plan) {
-    if (store.asyncWrites().inSubmissionOrder() && !judged.isCompletedExceptionally()) {
+    if (store.commitsTogether() && !judged.isCompletedExceptionally()) {
       return judged.thenCombine(leaseNowOrNone(plan), CompletionsAndLeases::new);
     }
     return judged.thenCompose(

@@ -239,7 +239,7 @@ public final class JobScheduler {
   public CompletableFuture<CompletionsAndLeases> completeAllThenLease(
       String workerId, List<Completion> items, LeaseCommand next) {
     LeasePlan plan = requests.planNext(workerId, next);
-    return leasing.leaseAfter(completeAll(workerId, items), plan);
+    return store.writeTogether(() -> leasing.leaseAfter(completeAll(workerId, items), plan));
   }
 
   /** Records a failed attempt; the job is retried later or dead-lettered. */

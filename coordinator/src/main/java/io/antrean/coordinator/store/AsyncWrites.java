@@ -15,9 +15,4 @@ public enum AsyncWrites {
   public boolean neverBlock() {
     return this == ONE_WRITER_IN_ORDER;
   }
-
-  /** Whether writes run one at a time in submission order, each seeing those before it. */
-  public boolean inSubmissionOrder() {
-    return this == ONE_WRITER_IN_ORDER;
-  }
 }

@@ -30,10 +30,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The lease of a CompleteBatch sees the batch's items, on both stores: SQLite submits it behind the
- * items into the same group commit, PostgreSQL runs it once they are durable. A queue limited to
- * one running job shows it: the lease can only take the next job if the finished one no longer
- * counts.
+ * The lease of a CompleteBatch sees the batch's items, on both stores: each commits it behind the
+ * items in one change (SQLite's group commit, PostgreSQL's transaction). A queue limited to one
+ * running job shows it: the lease can only take the next job if the finished one no longer counts.
  */
 @Timeout(60)
 class CompleteThenLeaseOrderTest {
@@ -59,14 +58,14 @@ class CompleteThenLeaseOrderTest {
   @Test
   void onSqliteTheLeaseTakesTheSlotTheItemsFreed() {
     store = SqliteJobStore.open(dir, SqliteOptions.defaults());
-    assertThat(store.asyncWrites().inSubmissionOrder()).isTrue();
+    assertThat(store.commitsTogether()).isTrue();
     theLeaseTakesTheSlotTheItemsFreed();
   }
 
   @Test
   void onPostgresTheLeaseTakesTheSlotTheItemsFreed() {
     store = PostgresJobStore.open(postgres.freshSchema());
-    assertThat(store.asyncWrites().inSubmissionOrder()).isFalse();
+    assertThat(store.commitsTogether()).isTrue();
     theLeaseTakesTheSlotTheItemsFreed();
   }
 

@@ -2,6 +2,8 @@ package io.antrean.coordinator.store.postgres;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseSpec;
@@ -160,7 +162,7 @@ public final class PostgresJobStore extends JdbcJobStore {
     }
     WritesTogether gathering = together.get();
     if (gathering != null && !batch.isEmpty()) {
-      return gathering.enqueue(batch, now);
+      return gathering.enqueue(batch, now, () -> store(batch, now));
     }
     return store(batch, now);
   }
@@ -205,23 +207,52 @@ public final class PostgresJobStore extends JdbcJobStore {
     }
     try {
       JobStoreArguments.forLease(spec, now);
-      return gathering.lease(spec, now, limitedQueues.hasLimits(spec.queue(), now));
+      return gathering.lease(
+          spec,
+          now,
+          limitedQueues.hasLimits(spec.queue(), now),
+          () -> StoreFutures.now(() -> lease(spec, now)));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
   /**
-   * The Enqueues and leases made inside run in one transaction on this thread when {@code
-   * submissions} returns, in the order made ({@link WritesTogether}): a job ready at once and the
-   * lease of a waiting worker that takes it share one commit. Nested calls join the outermost.
+   * As {@link #completeAll}; inside {@link #writeTogether}, kept for that transaction and answered
+   * once it has committed.
+   */
+  @Override
+  public CompletableFuture<List<CompletionOutcome>> completeAllAsync(
+      String workerId, List<Completion> completions, Instant now) {
+    WritesTogether gathering = together.get();
+    if (gathering == null) {
+      return StoreFutures.now(() -> completeAll(workerId, completions, now));
+    }
+    List<Completion> batch;
+    try {
+      batch = JobStoreArguments.forCompleteAll(workerId, completions, now);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    if (batch.isEmpty()) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+    return gathering.completeAll(
+        workerId, batch, now, () -> StoreFutures.now(() -> completeAll(workerId, batch, now)));
+  }
+
+  /**
+   * The Enqueues, leases and completions made inside run in one transaction on this thread when
+   * {@code submissions} returns, in the order made ({@link WritesTogether}): a job ready at once
+   * and the lease of a waiting worker that takes it share one commit. Nested calls join the
+   * outermost.
    */
   @Override
   public <T> T writeTogether(Supplier<T> submissions) {
     if (together.get() != null) {
       return submissions.get();
     }
-    WritesTogether gathering = new WritesTogether();
+    WritesTogether gathering = new WritesTogether(this::slotsFreed);
     together.set(gathering);
     try {
       return submissions.get();

@@ -3,10 +3,13 @@ package io.antrean.coordinator.store.postgres;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.jdbc.Dependencies;
 import io.antrean.coordinator.store.jdbc.LimitedLeases;
+import io.antrean.coordinator.store.jdbc.WorkerWrites;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,16 +19,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
- * The Enqueues and leases one thread makes inside {@link PostgresJobStore#writeTogether}: kept, not
- * run, until the submissions are made, then run in the order made in one transaction, so a job
- * stored and leased to a waiting worker costs one commit instead of two in series. Their futures
- * complete once it has committed, on the thread that commits it.
+ * The Enqueues, leases and batches of completions one thread makes inside {@link
+ * PostgresJobStore#writeTogether}: kept, not run, until the submissions are made, then run in the
+ * order made in one transaction, so a job stored and leased to a waiting worker, or a worker's
+ * completions and the lease that refills its slots, cost one commit instead of two in series. Their
+ * futures complete once it has committed, on the thread that commits it.
  *
- * <p>Each write still fails on its own: if one throws, its future fails and the others run again in
- * a transaction of their own (a lease that fails costs the Enqueue before it nothing but that
- * second try). A commit that fails fails them all, since it may have committed.
+ * <p>A write gathered alone runs as it would have outside (an Enqueue joins the group of concurrent
+ * ones, {@link GroupedInserts}): only a second write makes a transaction worth it. Each write still
+ * fails on its own: if one throws, its future fails and the others run again without it (a lease
+ * that fails costs the Enqueue before it nothing but that second try). A commit that fails fails
+ * them all, since it may have committed.
  *
  * <p>A queue whose new jobs a lease in the same transaction took every one of (it found fewer jobs
  * than it asked for, and takes all their types) is not announced: no other Lease call, here or in
@@ -35,19 +44,59 @@ import java.util.concurrent.CompletableFuture;
  */
 final class WritesTogether {
   private final List<Write<?>> writes = new ArrayList<>();
+  private final BiConsumer<List<Job>, Instant> slotsFreed;
 
-  /** One gathered write: its work in the transaction, and the future that answers it. */
+  /**
+   * @param slotsFreed told, once a transaction here committed, of the jobs its completions ended
+   *     (the store's own {@code completeAll} tells it too)
+   */
+  WritesTogether(BiConsumer<List<Job>, Instant> slotsFreed) {
+    this.slotsFreed = slotsFreed;
+  }
+
+  /**
+   * One gathered write: its work in the transaction, the way it runs alone, and the future that
+   * answers it.
+   */
   private abstract static class Write<R> {
     final CompletableFuture<R> future = new CompletableFuture<>();
+    private final Supplier<CompletableFuture<R>> alone;
+
+    Write(Supplier<CompletableFuture<R>> alone) {
+      this.alone = alone;
+    }
 
     abstract R run(Tx tx) throws SQLException;
+
+    /** Answers with what the transaction that ran it returned, once it has committed. */
+    void committed(R result) {
+      future.complete(result);
+    }
+
+    void runAlone() {
+      alone
+          .get()
+          .whenComplete(
+              (result, error) -> {
+                if (error == null) {
+                  future.complete(result);
+                } else {
+                  future.completeExceptionally(
+                      error instanceof CompletionException && error.getCause() != null
+                          ? error.getCause()
+                          : error);
+                }
+              });
+    }
   }
 
   private static final class Enqueue extends Write<List<EnqueueResult>> {
     final List<NewJob> jobs;
     final Instant now;
 
-    Enqueue(List<NewJob> jobs, Instant now) {
+    Enqueue(
+        List<NewJob> jobs, Instant now, Supplier<CompletableFuture<List<EnqueueResult>>> alone) {
+      super(alone);
       this.jobs = jobs;
       this.now = now;
     }
@@ -77,7 +126,12 @@ final class WritesTogether {
     final Instant now;
     final boolean limited;
 
-    Lease(LeaseSpec spec, Instant now, boolean limited) {
+    Lease(
+        LeaseSpec spec,
+        Instant now,
+        boolean limited,
+        Supplier<CompletableFuture<List<Job>>> alone) {
+      super(alone);
       this.spec = spec;
       this.now = now;
       this.limited = limited;
@@ -96,17 +150,56 @@ final class WritesTogether {
     }
   }
 
-  /** Keeps an Enqueue of checked jobs for the transaction. */
-  CompletableFuture<List<EnqueueResult>> enqueue(List<NewJob> jobs, Instant now) {
-    return add(new Enqueue(jobs, now));
+  private final class CompleteAll extends Write<List<CompletionOutcome>> {
+    final String workerId;
+    final List<Completion> completions;
+    final Instant now;
+
+    CompleteAll(
+        String workerId,
+        List<Completion> completions,
+        Instant now,
+        Supplier<CompletableFuture<List<CompletionOutcome>>> alone) {
+      super(alone);
+      this.workerId = workerId;
+      this.completions = completions;
+      this.now = now;
+    }
+
+    @Override
+    List<CompletionOutcome> run(Tx tx) throws SQLException {
+      return WorkerWrites.completeAll(tx, workerId, completions, now);
+    }
+
+    @Override
+    void committed(List<CompletionOutcome> outcomes) {
+      slotsFreed.accept(outcomes.stream().map(CompletionOutcome::job).toList(), now);
+      super.committed(outcomes);
+    }
+  }
+
+  /** Keeps an Enqueue of checked jobs; {@code alone} runs it when nothing joins it. */
+  CompletableFuture<List<EnqueueResult>> enqueue(
+      List<NewJob> jobs, Instant now, Supplier<CompletableFuture<List<EnqueueResult>>> alone) {
+    return add(new Enqueue(jobs, now, alone));
   }
 
   /**
-   * Keeps a lease of checked arguments for the transaction; {@code limited} if its queue had limits
-   * at the caller's last look ({@link LimitedLeases#leaseLocked}).
+   * Keeps a lease of checked arguments; {@code limited} if its queue had limits at the caller's
+   * last look ({@link LimitedLeases#leaseLocked}); {@code alone} runs it when nothing joins it.
    */
-  CompletableFuture<List<Job>> lease(LeaseSpec spec, Instant now, boolean limited) {
-    return add(new Lease(spec, now, limited));
+  CompletableFuture<List<Job>> lease(
+      LeaseSpec spec, Instant now, boolean limited, Supplier<CompletableFuture<List<Job>>> alone) {
+    return add(new Lease(spec, now, limited, alone));
+  }
+
+  /** Keeps a batch of checked completions; {@code alone} runs it when nothing joins it. */
+  CompletableFuture<List<CompletionOutcome>> completeAll(
+      String workerId,
+      List<Completion> completions,
+      Instant now,
+      Supplier<CompletableFuture<List<CompletionOutcome>>> alone) {
+    return add(new CompleteAll(workerId, completions, now, alone));
   }
 
   private <R> CompletableFuture<R> add(Write<R> write) {
@@ -114,18 +207,18 @@ final class WritesTogether {
     return write.future;
   }
 
-  /** Runs what was gathered, in one transaction, and answers every future. */
+  /** Runs what was gathered, in one transaction if more than one, and answers every future. */
   void commit(PooledTransactions db) {
     List<Write<?>> left = new ArrayList<>(writes);
     writes.clear();
-    while (!left.isEmpty()) {
+    while (left.size() > 1) {
       List<Write<?>> round = List.copyOf(left);
       int[] running = {0};
       List<Object> results;
       try {
         results =
             db.inTransaction(
-                round.size() == 1 ? "enqueue" : "enqueue and lease",
+                "writes together",
                 session -> {
                   Tx tx = (Tx) session;
                   List<Object> answers = new ArrayList<>(round.size());
@@ -150,11 +243,14 @@ final class WritesTogether {
       }
       return;
     }
+    if (!left.isEmpty()) {
+      left.get(0).runAlone();
+    }
   }
 
   @SuppressWarnings("unchecked")
   private static <R> void answer(Write<R> write, Object result) {
-    write.future.complete((R) result);
+    write.committed((R) result);
   }
 
   /** Drops the queues whose new ready jobs a lease here took every one of from the announcement. */

@@ -5,6 +5,7 @@ import static io.antrean.coordinator.store.TestJobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.antrean.coordinator.core.CompletionsAndLeases;
 import io.antrean.coordinator.core.EnqueueCommand;
 import io.antrean.coordinator.core.JitteredBackoff;
 import io.antrean.coordinator.core.JobScheduler;
@@ -14,7 +15,11 @@ import io.antrean.coordinator.core.RetryOverride;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
+import io.antrean.coordinator.store.Concurrently;
 import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import java.nio.charset.StandardCharsets;
@@ -43,13 +48,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * On PostgreSQL, too, a job ready at once reaches a waiting worker in the transaction that stores
- * it: the store keeps the Enqueue and the waiter's lease made inside {@link
- * PostgresJobStore#writeTogether} for one transaction ({@link WritesTogether}). Counted in the
- * store's units of work (the timer that keeps the planner's statistics adds one now and then, so
- * the counting tests take a few rounds).
+ * it, and a worker's completions and the lease that refills its slots share one: the store keeps
+ * the writes made inside {@link PostgresJobStore#writeTogether} for one transaction ({@link
+ * WritesTogether}). Counted in the store's units of work (the timer that keeps the planner's
+ * statistics adds one now and then, so the counting tests take a few rounds).
  */
 @Timeout(60)
-class PostgresHandoffToWaiterTest {
+class PostgresWritesTogetherTest {
   @RegisterExtension static final TestPostgres postgres = new TestPostgres();
   private static final String QUEUE = "q";
   private static final byte[] JSON = "{}".getBytes(StandardCharsets.UTF_8);
@@ -182,6 +187,41 @@ class PostgresHandoffToWaiterTest {
   }
 
   @Test
+  void completionsAndTheLeaseThatRefillsTheirSlotsShareOneTransaction() {
+    for (int round = 1; round <= 5; round++) {
+      scheduler
+          .enqueueBatchAsync(
+              List.of(EnqueueCommand.of(QUEUE, "t", JSON), EnqueueCommand.of(QUEUE, "t", JSON)))
+          .join();
+      Job running =
+          scheduler.lease(new LeaseCommand("w", QUEUE, List.of(), 1, null, null)).join().get(0);
+      long unitsBefore = units();
+
+      CompletionsAndLeases answer =
+          scheduler
+              .completeAllThenLease(
+                  "w",
+                  List.of(completion(running)),
+                  new LeaseCommand("", QUEUE, List.of(), 1, null, null))
+              .join();
+
+      assertThat(answer.outcomes())
+          .extracting(CompletionOutcome::status)
+          .containsExactly(CompletionOutcome.Status.COMPLETED);
+      assertThat(answer.leased()).hasSize(1);
+      if (units() - unitsBefore == 1) {
+        assertThat(scheduler.get(running.id()).state()).isEqualTo(JobState.SUCCEEDED);
+        Job next = scheduler.get(answer.leased().get(0).id());
+        assertThat(next.state()).isEqualTo(JobState.RUNNING);
+        assertThat(next.lease().workerId()).isEqualTo("w");
+        return;
+      }
+      scheduler.completeAll("w", List.of(completion(answer.leased().get(0)))).join();
+    }
+    fail("in no round did the completion and the lease share one transaction");
+  }
+
+  @Test
   void writesMadeTogetherAreAnsweredOnlyOnceTheirTransactionCommitted() {
     AtomicReference<CompletableFuture<List<EnqueueResult>>> enqueued = new AtomicReference<>();
     AtomicReference<CompletableFuture<List<Job>>> leased = new AtomicReference<>();
@@ -198,6 +238,29 @@ class PostgresHandoffToWaiterTest {
     long id = enqueued.get().join().get(0).job().id();
     assertThat(leased.get().join()).extracting(Job::id).containsExactly(id);
     assertThat(store.get(id).orElseThrow().state()).isEqualTo(JobState.RUNNING);
+  }
+
+  @Test
+  void enqueuesGatheredAloneStillShareTheGroupsOfConcurrentEnqueues() throws Exception {
+    int threads = 32;
+    int each = 40;
+    long unitsBefore = units();
+
+    Concurrently.run(
+        threads,
+        () -> {
+          for (int i = 0; i < each; i++) {
+            CompletableFuture<List<EnqueueResult>> stored =
+                store.writeTogether(() -> store.enqueueAsync(List.of(job("t").build()), T0));
+            assertThat(stored.join()).hasSize(1);
+          }
+        });
+
+    // A transaction of its own each would be one unit per job.
+    assertThat(units() - unitsBefore).isLessThan(threads * each);
+    assertThat(store.stats("default", T0))
+        .extracting(QueueCounts::pending)
+        .containsExactly((long) threads * each);
   }
 
   @Test
@@ -230,6 +293,10 @@ class PostgresHandoffToWaiterTest {
     Job stored = enqueued.get().join().get(0).job();
     assertThat(store.get(stored.id()).orElseThrow().state()).isEqualTo(JobState.PENDING);
     assertThat(store.stats("default", T0)).extracting(QueueCounts::pending).containsExactly(1L);
+  }
+
+  private static Completion completion(Job job) {
+    return new Completion(job.id(), LeaseClaim.of(job), null, null);
   }
 
   private static LeaseSpec spec() {
