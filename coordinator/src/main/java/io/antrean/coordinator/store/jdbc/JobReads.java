@@ -55,7 +55,8 @@ public final class JobReads {
   public static String runningLeasesSql(JdbcDialect dialect) {
     return "SELECT id, lease_token, lease_expires_at FROM jobs"
         + dialect.indexHint("jobs_running_expiry")
-        + " WHERE state = 'RUNNING' ORDER BY lease_expires_at, id";
+        + " WHERE state = 'RUNNING' AND lease_expires_at IS NOT NULL"
+        + " ORDER BY lease_expires_at, id";
   }
 
   /** Every lease held now, the soonest to expire first. */

@@ -34,7 +34,8 @@ import javax.annotation.Nullable;
  * accepted Complete or Fail ({@link RepeatedReports}).
  */
 public final class WorkerWrites {
-  private static final String RENEW =
+  /** A heartbeat's renewal of one lease; public for the tests of its plan. */
+  public static final String RENEW =
       "UPDATE jobs SET lease_expires_at = ?, updated_at = ?, progress = coalesce(?, progress)"
           + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ?"
           + " AND lease_worker_id = ? AND lease_id_sha256 = ? RETURNING cancel_requested";
