@@ -11,7 +11,6 @@ import io.antrean.coordinator.core.JitteredBackoff;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.LeaseCommand;
 import io.antrean.coordinator.core.MutableClock;
-import io.antrean.coordinator.core.RetryOverride;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
@@ -166,20 +165,6 @@ class PostgresWritesTogetherTest {
 
     EnqueueResult stored =
         scheduler.enqueueAsync(EnqueueCommand.of(QUEUE, "t", JSON)).get(10, TimeUnit.SECONDS);
-
-    assertThat(scheduler.get(stored.job().id()).state()).isEqualTo(JobState.PENDING);
-    assertThat(waiting).isNotDone();
-    waiting.cancel(false);
-  }
-
-  @Test
-  void aJobDueLaterIsNotHandedOver() throws Exception {
-    CompletableFuture<List<Job>> waiting = waitingWorker(1);
-    EnqueueCommand later =
-        new EnqueueCommand(
-            QUEUE, "t", JSON, "", 0, null, Duration.ofMinutes(5), "", RetryOverride.NONE, "");
-
-    EnqueueResult stored = scheduler.enqueueAsync(later).get(10, TimeUnit.SECONDS);
 
     assertThat(scheduler.get(stored.job().id()).state()).isEqualTo(JobState.PENDING);
     assertThat(waiting).isNotDone();
