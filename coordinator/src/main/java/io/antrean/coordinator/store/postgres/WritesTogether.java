@@ -22,6 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Enqueues, leases and batches of completions one thread makes inside {@link
@@ -43,6 +45,7 @@ import java.util.function.Supplier;
  * <p>Not thread-safe: it belongs to the thread that gathers.
  */
 final class WritesTogether {
+  private static final Logger log = LoggerFactory.getLogger(WritesTogether.class);
   private final List<Write<?>> writes = new ArrayList<>();
   private final BiConsumer<List<Job>, Instant> slotsFreed;
 
@@ -171,9 +174,16 @@ final class WritesTogether {
       return WorkerWrites.completeAll(tx, workerId, completions, now);
     }
 
+    /** The outcomes are durable whatever waking the waiters of limited queues meets. */
     @Override
     void committed(List<CompletionOutcome> outcomes) {
-      slotsFreed.accept(outcomes.stream().map(CompletionOutcome::job).toList(), now);
+      try {
+        slotsFreed.accept(outcomes.stream().map(CompletionOutcome::job).toList(), now);
+      } catch (RuntimeException e) {
+        log.warn(
+            "waking the Lease calls waiting for the slots these jobs freed failed; the backup sweep wakes them",
+            e);
+      }
       super.committed(outcomes);
     }
   }

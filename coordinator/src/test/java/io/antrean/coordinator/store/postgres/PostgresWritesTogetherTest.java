@@ -207,6 +207,31 @@ class PostgresWritesTogetherTest {
   }
 
   @Test
+  void outcomesCommittedTogetherAreAnsweredEvenIfWakingTheLimitedQueuesFails() {
+    store.enqueue(List.of(job("t").build(), job("t").build()), T0);
+    Job running =
+        store.lease(new LeaseSpec("w", "default", Set.of(), 1, T0.plusSeconds(30)), T0).get(0);
+    WritesTogether writes =
+        new WritesTogether(
+            (jobs, now) -> {
+              throw new IllegalStateException("no NOTIFY today");
+            });
+    CompletableFuture<List<CompletionOutcome>> judged =
+        writes.completeAll(
+            "w", List.of(completion(running)), T0, () -> fail("ran alone, not together"));
+    CompletableFuture<List<Job>> next =
+        writes.lease(spec(), T0, false, () -> fail("ran alone, not together"));
+
+    writes.commit(store.transactions());
+
+    assertThat(judged.join())
+        .extracting(CompletionOutcome::status)
+        .containsExactly(CompletionOutcome.Status.COMPLETED);
+    assertThat(next.join()).hasSize(1);
+    assertThat(store.get(running.id()).orElseThrow().state()).isEqualTo(JobState.SUCCEEDED);
+  }
+
+  @Test
   void writesMadeTogetherAreAnsweredOnlyOnceTheirTransactionCommitted() {
     AtomicReference<CompletableFuture<List<EnqueueResult>>> enqueued = new AtomicReference<>();
     AtomicReference<CompletableFuture<List<Job>>> leased = new AtomicReference<>();
