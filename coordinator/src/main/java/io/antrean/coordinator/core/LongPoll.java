@@ -132,6 +132,12 @@ final class LongPoll {
     }
   }
 
+  /** Whether any Lease call is waiting on the queue now. */
+  boolean hasWaiters(String queue) {
+    QueueWaiters q = queues.get(queue);
+    return q != null && !q.waiters.isEmpty();
+  }
+
   /** Lease calls currently waiting, over all queues. */
   int waiting() {
     return queues.values().stream().mapToInt(q -> q.waiters.size()).sum();

@@ -21,7 +21,8 @@ import java.util.concurrent.CompletableFuture;
  * every other waiter: once the jobs are durable the scheduler still announces them, which serves
  * the rest, unless the waiter's lease took every job of the queue's new ready types that was ready
  * (then a lease for another waiter would find nothing). A lease here that finds nothing, or fails,
- * leaves its waiter waiting.
+ * leaves its waiter waiting. Jobs for queues nobody waits on are stored as they would be without a
+ * handoff; a Lease call that starts waiting meanwhile looks once more after it registered.
  *
  * <p>Thread-safe.
  */
@@ -45,7 +46,9 @@ final class WaiterHandoff {
     Map<String, Set<String>> readyTypesByQueue = new LinkedHashMap<>();
     if (store.commitsTogether()) {
       for (NewJob job : jobs) {
-        if (!job.runAt().isAfter(now) && !job.dependsOn().any()) {
+        if (!job.runAt().isAfter(now)
+            && !job.dependsOn().any()
+            && longPoll.hasWaiters(job.queue())) {
           readyTypesByQueue
               .computeIfAbsent(job.queue(), q -> new LinkedHashSet<>())
               .add(job.type());

@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,10 +70,17 @@ final class WritesTogether {
       this.alone = alone;
     }
 
+    /** What it returned in the transaction (the last try of it), answered once that committed. */
+    @Nullable R result;
+
     abstract R run(Tx tx) throws SQLException;
 
-    /** Answers with what the transaction that ran it returned, once it has committed. */
-    void committed(R result) {
+    void runIn(Tx tx) throws SQLException {
+      result = run(tx);
+    }
+
+    /** Answers with {@link #result}, once its transaction has committed. */
+    void committed() {
       future.complete(result);
     }
 
@@ -112,10 +120,10 @@ final class WritesTogether {
     }
 
     /** The types of the jobs this stored ready now, by queue, into {@code into}. */
-    void readyTypes(List<EnqueueResult> results, Map<String, Set<String>> into) {
-      for (EnqueueResult result : results) {
-        Job job = result.job();
-        if (!result.deduplicated()
+    void readyTypes(Map<String, Set<String>> into) {
+      for (EnqueueResult stored : result) {
+        Job job = stored.job();
+        if (!stored.deduplicated()
             && job.state() == JobState.PENDING
             && !job.runAt().isAfter(now)) {
           into.computeIfAbsent(job.queue(), q -> new HashSet<>()).add(job.type());
@@ -145,10 +153,10 @@ final class WritesTogether {
       return limited ? LimitedLeases.leaseLocked(tx, spec, now) : tx.dialect().lease(tx, spec, now);
     }
 
-    /** Whether this lease, having found {@code leased}, took every ready job of {@code types}. */
-    boolean tookEvery(List<Job> leased, Set<String> types) {
+    /** Whether this lease took every ready job of {@code types}. */
+    boolean tookEvery(Set<String> types) {
       return !limited
-          && leased.size() < spec.maxJobs()
+          && result.size() < spec.maxJobs()
           && (spec.types().isEmpty() || spec.types().containsAll(types));
     }
   }
@@ -176,15 +184,16 @@ final class WritesTogether {
 
     /** The outcomes are durable whatever waking the waiters of limited queues meets. */
     @Override
-    void committed(List<CompletionOutcome> outcomes) {
+    void committed() {
       try {
-        slotsFreed.accept(outcomes.stream().map(CompletionOutcome::job).toList(), now);
+        slotsFreed.accept(result.stream().map(CompletionOutcome::job).toList(), now);
       } catch (RuntimeException e) {
         log.warn(
-            "waking the Lease calls waiting for the slots these jobs freed failed; the backup sweep wakes them",
+            "waking the Lease calls waiting for the slots these jobs freed failed; the backup sweep"
+                + " wakes them",
             e);
       }
-      super.committed(outcomes);
+      super.committed();
     }
   }
 
@@ -224,22 +233,19 @@ final class WritesTogether {
     while (left.size() > 1) {
       List<Write<?>> round = List.copyOf(left);
       int[] running = {0};
-      List<Object> results;
       try {
-        results =
-            db.inTransaction(
-                "writes together",
-                session -> {
-                  Tx tx = (Tx) session;
-                  List<Object> answers = new ArrayList<>(round.size());
-                  for (int i = 0; i < round.size(); i++) {
-                    running[0] = i;
-                    answers.add(round.get(i).run(tx));
-                  }
-                  running[0] = round.size();
-                  leaveUnannounced(tx, round, answers);
-                  return answers;
-                });
+        db.inTransaction(
+            "writes together",
+            session -> {
+              Tx tx = (Tx) session;
+              for (int i = 0; i < round.size(); i++) {
+                running[0] = i;
+                round.get(i).runIn(tx);
+              }
+              running[0] = round.size();
+              leaveUnannounced(tx, round);
+              return null;
+            });
       } catch (RuntimeException | Error e) {
         if (running[0] >= round.size()) {
           round.forEach(w -> w.future.completeExceptionally(e));
@@ -248,9 +254,7 @@ final class WritesTogether {
         left.remove(running[0]).future.completeExceptionally(e);
         continue;
       }
-      for (int i = 0; i < round.size(); i++) {
-        answer(round.get(i), results.get(i));
-      }
+      round.forEach(Write::committed);
       return;
     }
     if (!left.isEmpty()) {
@@ -258,24 +262,18 @@ final class WritesTogether {
     }
   }
 
-  @SuppressWarnings("unchecked")
-  private static <R> void answer(Write<R> write, Object result) {
-    write.committed((R) result);
-  }
-
   /** Drops the queues whose new ready jobs a lease here took every one of from the announcement. */
-  @SuppressWarnings("unchecked")
-  private static void leaveUnannounced(Tx tx, List<Write<?>> round, List<Object> answers) {
+  private static void leaveUnannounced(Tx tx, List<Write<?>> round) {
     Map<String, Set<String>> readyTypes = new HashMap<>();
-    for (int i = 0; i < round.size(); i++) {
-      if (round.get(i) instanceof Enqueue enqueue) {
-        enqueue.readyTypes((List<EnqueueResult>) answers.get(i), readyTypes);
+    for (Write<?> write : round) {
+      if (write instanceof Enqueue enqueue) {
+        enqueue.readyTypes(readyTypes);
       }
     }
-    for (int i = 0; i < round.size(); i++) {
-      if (round.get(i) instanceof Lease lease) {
+    for (Write<?> write : round) {
+      if (write instanceof Lease lease) {
         Set<String> types = readyTypes.get(lease.spec.queue());
-        if (types != null && lease.tookEvery((List<Job>) answers.get(i), types)) {
+        if (types != null && lease.tookEvery(types)) {
           tx.readyQueues().remove(lease.spec.queue());
         }
       }

@@ -15,7 +15,6 @@ import io.antrean.coordinator.store.jdbc.LeaseWrites;
 import io.antrean.coordinator.store.jdbc.WorkerWrites;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,17 +97,12 @@ class PostgresLookupByIdPlanTest {
   }
 
   private String explain(String sql, Object... parameters) throws SQLException {
-    try (Connection connection = postgres.connect()) {
-      connection.setSchema(options.schema());
+    try (Connection connection = postgres.connect(options)) {
       return PlanText.explain(connection, sql, parameters);
     }
   }
 
   private void execute(String sql) throws SQLException {
-    try (Connection connection = postgres.connect();
-        Statement statement = connection.createStatement()) {
-      connection.setSchema(options.schema());
-      statement.execute(sql);
-    }
+    postgres.execute(options, sql);
   }
 }

@@ -110,7 +110,7 @@ class PostgresPlannerStatisticsTest {
   }
 
   private String leasePlan(String queue) throws SQLException {
-    try (Connection connection = schemaConnection()) {
+    try (Connection connection = postgres.connect(options)) {
       return PlanText.explain(
           connection,
           PostgresDialect.leaseSql(true),
@@ -132,7 +132,7 @@ class PostgresPlannerStatisticsTest {
   }
 
   private long stat(String column) throws SQLException {
-    try (Connection connection = schemaConnection();
+    try (Connection connection = postgres.connect(options);
         Statement statement = connection.createStatement();
         ResultSet row =
             statement.executeQuery(
@@ -158,16 +158,7 @@ class PostgresPlannerStatisticsTest {
   }
 
   private void execute(String sql) throws SQLException {
-    try (Connection connection = schemaConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute(sql);
-    }
-  }
-
-  private Connection schemaConnection() throws SQLException {
-    Connection connection = postgres.connect();
-    connection.setSchema(options.schema());
-    return connection;
+    postgres.execute(options, sql);
   }
 
   private static OffsetDateTime time(long secondsAfterT0) {

@@ -55,7 +55,7 @@ class PostgresQueryPlanTest {
       store.enqueue(jobs, T0);
     }
     store.lease(new LeaseSpec("w", "other-1", Set.of(), 500, at(30)), at(60));
-    try (Connection connection = schemaConnection();
+    try (Connection connection = postgres.connect(options);
         Statement statement = connection.createStatement()) {
       // Direct updates are only for the backlog's shape; the store never writes like this.
       statement.execute(
@@ -72,15 +72,9 @@ class PostgresQueryPlanTest {
     store.close();
   }
 
-  private Connection schemaConnection() throws SQLException {
-    Connection connection = postgres.connect();
-    connection.setSchema(options.schema());
-    return connection;
-  }
-
   /** The plan of the statement with its parameters bound, as text. */
   private String explain(String sql, Object... parameters) throws SQLException {
-    try (Connection connection = schemaConnection()) {
+    try (Connection connection = postgres.connect(options)) {
       return PlanText.explain(connection, sql, parameters);
     }
   }

@@ -22,9 +22,7 @@ import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -326,10 +324,6 @@ class PostgresWritesTogetherTest {
   }
 
   private void execute(String sql) throws SQLException {
-    try (Connection connection = postgres.connect();
-        Statement statement = connection.createStatement()) {
-      connection.setSchema(options.schema());
-      statement.execute(sql);
-    }
+    postgres.execute(options, sql);
   }
 }

@@ -79,9 +79,24 @@ public final class TestPostgres
     return server().connect();
   }
 
+  /** A plain connection to the test database, in the schema of {@code options}. */
+  Connection connect(PostgresOptions options) throws SQLException {
+    Connection connection = connect();
+    connection.setSchema(options.schema());
+    return connection;
+  }
+
   /** Runs one statement on a plain connection. */
   void execute(String sql) throws SQLException {
     try (Connection connection = connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  /** Runs one statement on a plain connection, in the schema of {@code options}. */
+  void execute(PostgresOptions options, String sql) throws SQLException {
+    try (Connection connection = connect(options);
         Statement statement = connection.createStatement()) {
       statement.execute(sql);
     }
