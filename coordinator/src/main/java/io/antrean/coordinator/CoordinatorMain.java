@@ -7,6 +7,7 @@ import io.antrean.coordinator.core.InFlightLimits;
 import io.antrean.coordinator.core.Retention;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.core.ValidationException;
+import io.antrean.coordinator.grpc.NetworkThreads;
 import io.antrean.coordinator.http.HttpEndpoint;
 import io.antrean.coordinator.schedule.Schedule;
 import io.antrean.coordinator.security.SecurityConfig;
@@ -32,7 +33,9 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code antrean coordinator}: runs one coordinator until SIGTERM or SIGINT. */
 @Command(
@@ -162,6 +165,13 @@ public final class CoordinatorMain implements Callable<Integer> {
   Duration dlqAlertWindow;
 
   @Option(
+      names = "--network-threads",
+      description =
+          "gRPC network threads (event loops), which also run the hot calls. Default: one per"
+              + " core")
+  Integer networkThreads;
+
+  @Option(
       names = "--ready-file",
       description = "Write the bound gRPC port to this file once serving (for scripts and tests).")
   Path readyFile;
@@ -173,6 +183,8 @@ public final class CoordinatorMain implements Callable<Integer> {
               + " before --ready-file.")
   Path httpPortFile;
 
+  @Spec CommandSpec spec;
+
   @Mixin SecurityOptions security;
   @Mixin LimitOptions limits = new LimitOptions();
 
@@ -183,7 +195,7 @@ public final class CoordinatorMain implements Callable<Integer> {
     }
     if (postgresUrl == null) {
       throw new CommandLine.ParameterException(
-          new CommandLine(this), "--store postgres needs --postgres-url");
+          spec.commandLine(), "--store postgres needs --postgres-url");
     }
     String password = System.getenv("ANTREAN_POSTGRES_PASSWORD");
     if (postgresPasswordFile != null) {
@@ -204,6 +216,10 @@ public final class CoordinatorMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (networkThreads != null && networkThreads < 1) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--network-threads must be at least 1, got " + networkThreads);
+    }
     Settings settings =
         Settings.defaults()
             .withIntervals(sweepInterval, idempotencyWindow)
@@ -231,23 +247,32 @@ public final class CoordinatorMain implements Callable<Integer> {
         log.info("queue {} concurrency limits from {}: {}", e.getKey(), config, e.getValue());
       }
     }
-    Coordinator coordinator =
-        Coordinator.start(
-            jobStore,
-            settings,
-            Clock.systemUTC(),
-            security
-                .grpcServer(new InetSocketAddress(host, grpcPort))
-                // Clients ping every 30 s while a long-poll is open; allow it, with margin.
-                .permitKeepAliveTime(20, TimeUnit.SECONDS)
-                .maxInboundMessageSize(limits.grpcMaxMessageBytes())
-                .maxConcurrentCallsPerConnection(limits.maxCallsPerConnection()),
-            httpPort < 0 ? null : new HttpEndpoint(httpHostOrHost(), httpPort, limits.http()),
-            inFlight,
-            securityConfig);
-    log.info("in-flight limits: {}", inFlight);
+    NetworkThreads network =
+        NetworkThreads.of(networkThreads == null ? NetworkThreads.defaultCount() : networkThreads);
+    Coordinator coordinator;
+    try {
+      coordinator =
+          Coordinator.start(
+              jobStore,
+              settings,
+              Clock.systemUTC(),
+              network
+                  .serve(security.grpcServer(new InetSocketAddress(host, grpcPort)))
+                  // Clients ping every 30 s while a long-poll is open; allow it, with margin.
+                  .permitKeepAliveTime(20, TimeUnit.SECONDS)
+                  .maxInboundMessageSize(limits.grpcMaxMessageBytes())
+                  .maxConcurrentCallsPerConnection(limits.maxCallsPerConnection()),
+              httpPort < 0 ? null : new HttpEndpoint(httpHostOrHost(), httpPort, limits.http()),
+              inFlight,
+              securityConfig);
+    } catch (RuntimeException | IOException e) {
+      network.close();
+      throw e;
+    }
+    log.info("in-flight limits: {}; network threads: {}", inFlight, network.threads());
     if (config != null && !declareSchedules(coordinator)) {
       coordinator.close();
+      network.close();
       security.close();
       return 78;
     }
@@ -257,6 +282,7 @@ public final class CoordinatorMain implements Callable<Integer> {
             () -> {
               log.info("shutting down");
               coordinator.close();
+              network.close();
               security.close();
               System.err.flush();
               Runtime.getRuntime().halt(0);

@@ -9,7 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** The coordinator's duration options read the shared syntax; nothing is started. */
+/** The coordinator's options are read and checked; nothing is started. */
 class CoordinatorOptionsTest {
 
   @Test
@@ -38,5 +38,14 @@ class CoordinatorOptionsTest {
     assertThat(cli.execute("--sweep-interval", "5 s")).isEqualTo(2);
     assertThat(err.toString())
         .contains("Invalid value for option '--sweep-interval': " + DurationSyntax.problem("5 s"));
+  }
+
+  @Test
+  void fewerThanOneNetworkThreadExitsWithUsageStatusBeforeStartingAnything() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new CoordinatorMain()).setErr(new PrintWriter(err));
+
+    assertThat(cli.execute("--network-threads", "0")).isEqualTo(2);
+    assertThat(err.toString()).contains("--network-threads must be at least 1, got 0");
   }
 }
