@@ -6,14 +6,17 @@ target=""
 
 # start_coordinator DIR [NAME=VALUE...]: starts `bin/antrean coordinator` in the background on
 # DIR/data, on free ports, with the environment additions given (ANTREAN_JAVA_OPTS=..., for
-# example), its output in DIR/coordinator.log; waits up to 60 s for its ready file. Sets
-# coordinator (its pid) and target (HOST:PORT); exits the script if it fails to start.
+# example), its output in DIR/coordinator.log; waits up to 60 s for its ready file. COORDINATOR_ARGS
+# (environment) adds options to the command (`--network-threads 1`, for example). Sets coordinator
+# (its pid) and target (HOST:PORT); exits the script if it fails to start.
 start_coordinator() {
   local dir=$1
   shift
   rm -f "$dir/port"
+  local -a extra
+  read -r -a extra <<<"${COORDINATOR_ARGS:-}"
   env "$@" bin/antrean coordinator --data-dir "$dir/data" --grpc-port 0 --http-port 0 \
-    --ready-file "$dir/port" >"$dir/coordinator.log" 2>&1 &
+    --ready-file "$dir/port" "${extra[@]}" >"$dir/coordinator.log" 2>&1 &
   coordinator=$!
   for _ in $(seq 1 600); do
     [[ -s "$dir/port" ]] && break

@@ -23,7 +23,8 @@
 #                                              too, into coordinator.collapsed when it stops;
 #                                              the first worker likewise into worker-1.collapsed),
 #                                              WORKER_JAVA_OPTS (JVM options of the workers only),
-#                                              COORDINATOR_JAVA_OPTS (of the coordinator only).
+#                                              COORDINATOR_JAVA_OPTS (of the coordinator only),
+#                                              COORDINATOR_ARGS (options of its command line).
 # Also prints the Lease and CompleteBatch calls per job of the measured runs (from /metrics).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

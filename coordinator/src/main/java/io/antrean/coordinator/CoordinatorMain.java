@@ -168,7 +168,7 @@ public final class CoordinatorMain implements Callable<Integer> {
       names = "--network-threads",
       description =
           "gRPC network threads (event loops), which also run the hot calls. Default: one per"
-              + " core")
+              + " two cores, at least one")
   Integer networkThreads;
 
   @Option(

@@ -16,11 +16,13 @@ import java.util.concurrent.TimeUnit;
  * The gRPC server's network threads ({@code antrean-network-N}): the event loops that accept
  * connections, read and write them, and run the hot calls ({@link HotCallExecutors}). grpc-java's
  * default is Netty's, two per core, made for loops that only move bytes; here the hot calls do
- * their work on these threads too, and a ready job handed from an Enqueue on one connection to a
- * Lease waiting on another crosses threads (a wake-up) unless both connections share a loop. One
- * per core by default: on two cores that took 15 to 20 % off the coordinator's CPU per job end to
- * end (docs/benchmarks.md, "Fewer network threads"). Epoll where the platform has it, else NIO, as
- * grpc-java chooses. Closed by the owner after the server has stopped.
+ * their work on these threads too, beside the store's writer thread, and a ready job handed from an
+ * Enqueue on one connection to a Lease waiting on another crosses threads (a wake-up) unless both
+ * connections share a loop. One per two cores by default, at least one: on two cores, one loop took
+ * 5 to 19 % off the coordinator's CPU per job end to end against one per core, in three alternating
+ * pairs, and one per core was within the noise of grpc-java's four (docs/benchmarks.md, "Fewer
+ * network threads"). Epoll where the platform has it, else NIO, as grpc-java chooses. Closed by the
+ * owner after the server has stopped.
  */
 public final class NetworkThreads implements AutoCloseable {
   private final EventLoopGroup loops;
@@ -50,9 +52,13 @@ public final class NetworkThreads implements AutoCloseable {
     return new NetworkThreads(threads);
   }
 
-  /** One per core the JVM sees. */
+  /** One per two cores the JVM sees, at least one. */
   public static int defaultCount() {
-    return Runtime.getRuntime().availableProcessors();
+    return defaultCount(Runtime.getRuntime().availableProcessors());
+  }
+
+  static int defaultCount(int cores) {
+    return Math.max(1, cores / 2);
   }
 
   /** How many event loops these are. */

@@ -86,6 +86,16 @@ class NetworkThreadsTest {
   }
 
   @Test
+  void theDefaultIsOnePerTwoCoresAndAtLeastOne() {
+    assertThat(NetworkThreads.defaultCount(1)).isEqualTo(1);
+    assertThat(NetworkThreads.defaultCount(2)).isEqualTo(1);
+    assertThat(NetworkThreads.defaultCount(3)).isEqualTo(1);
+    assertThat(NetworkThreads.defaultCount(8)).isEqualTo(4);
+    assertThat(NetworkThreads.defaultCount())
+        .isEqualTo(Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+  }
+
+  @Test
   void fewerThanOneThreadIsRefused() {
     assertThatThrownBy(() -> NetworkThreads.of(0))
         .isInstanceOf(IllegalArgumentException.class)
