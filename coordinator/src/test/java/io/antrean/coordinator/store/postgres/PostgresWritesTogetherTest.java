@@ -66,13 +66,15 @@ class PostgresWritesTogetherTest {
   private JobScheduler scheduler;
 
   @BeforeEach
-  void start() {
+  void start() throws InterruptedException {
     options = postgres.freshSchema();
     store = PostgresJobStore.open(options);
     scheduler =
         new JobScheduler(
             store, Settings.defaults(), clock, new JitteredBackoff(() -> 0.5), timers, dispatch);
     store.subscribeJobsReady(heard::add);
+    // A NOTIFY sent before the LISTEN is in place is not heard, and the probe must be.
+    assertThat(store.awaitListening(Duration.ofSeconds(20))).as("listening").isTrue();
   }
 
   @AfterEach
