@@ -20,6 +20,14 @@ record WorkerLaunch(List<String> command) {
   /** A JVM option that chooses a garbage collector (or turns one off). */
   private static final Pattern COLLECTOR_OPTION = Pattern.compile("-XX:[+-]Use\\w*GC");
 
+  /**
+   * How far C2 inlines in a worker, as {@code bin/antrean worker} runs it: less deep than the JDK's
+   * defaults, so a fresh worker spends half as long compiling (docs/benchmarks.md, "Shallower
+   * inlining"). Before the user's options, which win.
+   */
+  static final List<String> INLINING_OPTIONS =
+      List.of("-XX:FreqInlineSize=100", "-XX:InlineSmallCode=1000", "-XX:MaxInlineLevel=9");
+
   /** Where the runnable worker's jar lies in a checkout, from its root. */
   static final Path JAR_IN_CHECKOUT =
       Path.of("worker-runner", "target", "antrean-worker-runner.jar");
@@ -46,6 +54,7 @@ record WorkerLaunch(List<String> command) {
     }
     List<String> command = new ArrayList<>();
     command.add(javaBinary());
+    command.addAll(INLINING_OPTIONS);
     command.addAll(collectorOptions(jvmOptions));
     command.addAll(jvmOptions);
     command.addAll(classArchiveOptions(chosen, jvmOptions));

@@ -53,6 +53,20 @@ class WorkerLaunchTest {
   }
 
   @Test
+  void workersInlineLessDeeplyUnlessTheUsersOptionsSayOtherwise() {
+    List<String> command =
+        WorkerLaunch.runnableJar(jar, List.of("-XX:MaxInlineLevel=15")).command();
+
+    assertThat(command)
+        .containsSubsequence(
+            "-XX:FreqInlineSize=100",
+            "-XX:InlineSmallCode=1000",
+            "-XX:MaxInlineLevel=9",
+            "-XX:MaxInlineLevel=15",
+            "-jar");
+  }
+
+  @Test
   void noArchiveNoOption() {
     assertThat(WorkerLaunch.runnableJar(jar, List.of()).command())
         .noneMatch(option -> option.contains("SharedArchiveFile"));

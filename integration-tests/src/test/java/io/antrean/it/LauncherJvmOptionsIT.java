@@ -18,9 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The JVM options {@code bin/antrean} gives each program: the bench, a load generator, compiles
  * with C1 only so that its compiler leaves the cores to what it measures, while the coordinator and
- * the worker keep both compilers; the coordinator, the worker and the bench run the parallel
- * collector unless the user chose one; the user's {@code ANTREAN_JAVA_OPTS} come last and win. The
- * launcher runs in a temporary tree with empty jars and a {@code java} that prints its arguments.
+ * the worker keep both compilers, inlining less deeply than the JDK's defaults; the coordinator,
+ * the worker and the bench run the parallel collector unless the user chose one; the user's {@code
+ * ANTREAN_JAVA_OPTS} come last and win. The launcher runs in a temporary tree with empty jars and a
+ * {@code java} that prints its arguments.
  */
 @Timeout(60)
 final class LauncherJvmOptionsIT {
@@ -88,6 +89,26 @@ final class LauncherJvmOptionsIT {
     assertThat(worker)
         .contains(home.resolve("worker-runner/target/antrean-worker-runner.jar").toString())
         .noneMatch(arg -> arg.startsWith("-XX:TieredStopAtLevel"));
+  }
+
+  @Test
+  void theCoordinatorAndTheWorkerInlineLessDeeplyAndTheUsersOptionsWin() throws Exception {
+    for (List<String> arguments :
+        List.of(List.of("coordinator", "--grpc-port", "0"), List.of("worker", "--queue", "q"))) {
+      assertThat(run("-XX:MaxInlineLevel=15", arguments.toArray(String[]::new)))
+          .as("%s", arguments)
+          .containsSubsequence(
+              "-XX:FreqInlineSize=100",
+              "-XX:InlineSmallCode=1000",
+              "-XX:MaxInlineLevel=9",
+              "-XX:MaxInlineLevel=15",
+              "-jar");
+    }
+    for (String program : List.of("bench", "stats")) {
+      assertThat(run("", program))
+          .as(program)
+          .noneMatch(arg -> arg.startsWith("-XX:MaxInlineLevel"));
+    }
   }
 
   @Test
