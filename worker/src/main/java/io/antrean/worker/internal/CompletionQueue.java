@@ -1,13 +1,16 @@
 package io.antrean.worker.internal;
 
 import io.antrean.proto.v1.CompleteItem;
+import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.LeaseRequest;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
 import javax.annotation.concurrent.GuardedBy;
 import org.slf4j.Logger;
@@ -20,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * and when the answer comes sends what gathered meanwhile. There is no timer: a lone completion
  * goes out at once, and under load a batch holds what finished during one round trip. With a {@link
  * SlotRefill}, each batch also leases jobs for the slots its jobs free.
+ *
+ * <p>The jobs one answer brings start together and, when they are short, finish together. So that
+ * they go back in one call rather than in whatever fragments the sender happens to find, a batch
+ * waits, once something is pending, up to {@link #LINGER} for the completions of the jobs the last
+ * answer brought that have not come yet. Jobs that came otherwise (a Lease call, an answer that
+ * brought none, as at a low rate) never make a batch wait.
  *
  * <p>A job is {@linkplain JobSettler settled} (lease dropped, slot freed) only once its item has
  * been answered or given up, so until then heartbeats carry it and shutdown waits for it.
@@ -34,6 +43,13 @@ import org.slf4j.LoggerFactory;
 final class CompletionQueue {
   private static final Logger log = LoggerFactory.getLogger(CompletionQueue.class);
 
+  /**
+   * The longest a pending completion waits for the rest of the jobs the last answer brought. Short
+   * jobs that started together finish well within it; one that runs longer costs the others at most
+   * this much.
+   */
+  static final Duration LINGER = Duration.ofNanos(300_000);
+
   private final CompleteBatchSender sender;
   private final OutcomeReporter reporter;
   private final JobSettler settler;
@@ -46,6 +62,15 @@ final class CompletionQueue {
 
   @GuardedBy("lock")
   private boolean stopped;
+
+  @GuardedBy("lock")
+  private boolean lingering;
+
+  /** The jobs the last answer brought whose completions have not come yet. */
+  @GuardedBy("lock")
+  private final Set<Long> cohort = new HashSet<>();
+
+  private final long lingerNanos;
 
   /** Set once, when the coordinator turns out not to implement CompleteBatch. */
   private volatile boolean unaryOnly;
@@ -63,6 +88,19 @@ final class CompletionQueue {
       OutcomeReporter reporter,
       JobSettler settler,
       @Nullable SlotRefill refill) {
+    this(sender, reporter, settler, refill, LINGER);
+  }
+
+  /**
+   * @param linger the longest a pending completion waits for the rest of the last answer's jobs
+   */
+  CompletionQueue(
+      CompleteBatchSender sender,
+      OutcomeReporter reporter,
+      JobSettler settler,
+      @Nullable SlotRefill refill,
+      Duration linger) {
+    this.lingerNanos = linger.toNanos();
     this.sender = sender;
     this.reporter = reporter;
     this.settler = settler;
@@ -117,9 +155,23 @@ final class CompletionQueue {
       if (stopped) {
         return false;
       }
+      // The sender waits for the first completion, then for the last of the answer's jobs.
+      boolean first = pending.isEmpty();
+      boolean lastOfCohort = cohort.remove(completion.lease().jobId()) && cohort.isEmpty();
       pending.addLast(completion);
-      lock.notifyAll();
+      if (first || lastOfCohort || pending.size() == CompleteBatchSender.MAX_ITEMS) {
+        lock.notifyAll();
+      }
       return true;
+    }
+  }
+
+  /**
+   * Whether the sender is waiting for the last answer's jobs before it takes a batch; for tests.
+   */
+  boolean lingering() {
+    synchronized (lock) {
+      return lingering;
     }
   }
 
@@ -150,6 +202,7 @@ final class CompletionQueue {
         settler.settleAll(batch.stream().map(PendingCompletion::lease).toList(), refilled);
       }
       if (refilled > 0) {
+        expect(sent.leased().subList(0, refilled));
         try {
           refill.dispatch(sent.leased(), leaseNext.getMaxJobs(), sent.receivedNanos());
         } catch (RuntimeException e) {
@@ -159,6 +212,14 @@ final class CompletionQueue {
     }
     settleUnsent();
     log.debug("completion sender stopped");
+  }
+
+  /** The jobs an answer brought, before they go to their handlers: a batch waits for them. */
+  private void expect(List<Job> jobs) {
+    synchronized (lock) {
+      cohort.clear();
+      jobs.forEach(job -> cohort.add(job.getId()));
+    }
   }
 
   private CompleteBatchSender.Sent report(
@@ -184,8 +245,9 @@ final class CompletionQueue {
   }
 
   /**
-   * Waits until something is pending, then takes the oldest completions, up to the protocol's limit
-   * and at most one per job (a later lease of the same job waits for the next batch).
+   * Waits until something is pending and, for the rest of the last answer's jobs, up to {@link
+   * #LINGER} more; then takes the oldest completions, up to the protocol's limit and at most one
+   * per job (a later lease of the same job waits for the next batch).
    *
    * @return the next batch, or an empty list once stopped
    */
@@ -201,7 +263,7 @@ final class CompletionQueue {
         stopped = true;
         return List.of();
       }
-      if (stopped) {
+      if (stopped || !lingered()) {
         return List.of();
       }
       int size = Math.min(pending.size(), CompleteBatchSender.MAX_ITEMS);
@@ -217,6 +279,35 @@ final class CompletionQueue {
       }
       return batch;
     }
+  }
+
+  /**
+   * Waits, with something pending, until every job of the last answer has its completion pending, a
+   * batch is full or {@link #lingerNanos} have passed; then forgets that answer's jobs, so that one
+   * that failed or runs long holds up one batch at most.
+   *
+   * @return false if stopped meanwhile
+   */
+  @GuardedBy("lock")
+  private boolean lingered() {
+    long deadline = System.nanoTime() + lingerNanos;
+    try {
+      while (!stopped && !cohort.isEmpty() && pending.size() < CompleteBatchSender.MAX_ITEMS) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        lingering = true;
+        TimeUnit.NANOSECONDS.timedWait(lock, left);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stopped = true;
+    } finally {
+      lingering = false;
+      cohort.clear();
+    }
+    return !stopped;
   }
 
   private void settleUnsent() {

@@ -6,6 +6,7 @@ import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteItem;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.CompleteStatus;
+import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceBlockingStub;
 import io.antrean.worker.CancellationReason;
@@ -16,9 +17,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -54,12 +55,51 @@ class CompletionQueueTest {
     queue.start();
   }
 
-  @AfterEach
-  void tearDown() {
-    gate.countDown();
+  /** The jobs the refill handed to handlers, in order. */
+  private final List<HeldLease> dispatched = new CopyOnWriteArrayList<>();
+
+  /**
+   * Replaces the queue with one that refills freed slots from each answer, handing the jobs to
+   * {@link #dispatched}, and waits up to {@code linger} for them.
+   */
+  private void lingerWithRefill(Duration linger) {
     queue.stop();
-    reporter.abandon();
-    coordinator.close();
+    WorkerServiceBlockingStub stub = WorkerServiceGrpc.newBlockingStub(coordinator.channel);
+    SlotRefill refill =
+        new SlotRefill(
+            LeaseRequest.newBuilder().setWorkerId("w-1").setMaxJobs(10).build(),
+            () -> true,
+            (job, receivedNanos) -> {
+              HeldLease lease =
+                  new HeldLease(job, ticker.nanos() + Duration.ofSeconds(30).toNanos());
+              leases.add(lease);
+              dispatched.add(lease);
+            },
+            slots);
+    queue =
+        new CompletionQueue(
+            new CompleteBatchSender(stub, "w-1", ticker, Duration.ofSeconds(5), reporter),
+            reporter,
+            new JobSettler(leases, slots),
+            refill,
+            linger);
+    queue.start();
+  }
+
+  /**
+   * Sends job 101 alone and holds its CompleteBatch, reports 102 and 103 meanwhile, then lets the
+   * answer bring the one job the coordinator has; returns that job's id once it is dispatched.
+   */
+  private long answerBringsOneJob() {
+    coordinator.service.completeBatchGate = gate;
+    complete(101);
+    assertThat(awaitBatches(1)).isTrue();
+    long brought = coordinator.service.enqueue("t", "{}");
+    complete(102);
+    complete(103);
+    gate.countDown();
+    assertThat(Polling.await(WAIT, () -> dispatched.size() == 1)).isTrue();
+    return brought;
   }
 
   private HeldLease hold(long jobId, long token) {
@@ -259,5 +299,71 @@ class CompletionQueueTest {
         .extracting(CompleteRequest::getJobId)
         .containsExactly(4L);
     assertThat(coordinator.service.completeBatches).isEmpty();
+  }
+
+  @Test
+  void theJobsOfOneAnswerWaitForEachOtherAndGoBackInOneBatch() {
+    lingerWithRefill(Duration.ofHours(1));
+    long brought = answerBringsOneJob();
+    // Completions 102 and 103 are pending, the answer's job is not done: the sender waits for it.
+    assertThat(Polling.await(WAIT, queue::lingering)).isTrue();
+
+    complete(dispatched.get(0));
+
+    assertThat(awaitAllSettled()).isTrue();
+    assertThat(batchJobIds()).containsExactly(List.of(101L), List.of(102L, 103L, brought));
+  }
+
+  @Test
+  void aBatchWaitsForNoJobThatCameOtherwise() {
+    lingerWithRefill(Duration.ofHours(1));
+    complete(7);
+
+    assertThat(awaitAllSettled()).isTrue();
+    assertThat(batchJobIds()).containsExactly(List.of(7L));
+  }
+
+  @Test
+  void aJobOfTheAnswerThatDoesNotFinishHoldsUpOneBatchAtMost() {
+    lingerWithRefill(Duration.ofMillis(50));
+    long brought = answerBringsOneJob();
+    assertThat(awaitBatches(2)).isTrue();
+    complete(104);
+    assertThat(awaitBatches(3)).isTrue();
+
+    complete(dispatched.get(0));
+
+    assertThat(awaitAllSettled()).isTrue();
+    assertThat(batchJobIds())
+        .containsExactly(List.of(101L), List.of(102L, 103L), List.of(104L), List.of(brought));
+  }
+
+  @Test
+  void aFullBatchGoesWithoutWaitingForTheAnswersJobs() {
+    lingerWithRefill(Duration.ofHours(1));
+    answerBringsOneJob();
+    assertThat(Polling.await(WAIT, queue::lingering)).isTrue();
+    LongStream.rangeClosed(1000, 1997).forEach(this::complete);
+
+    assertThat(awaitBatches(2)).isTrue();
+    complete(dispatched.get(0));
+
+    assertThat(awaitAllSettled()).isTrue();
+    assertThat(coordinator.service.completeBatches)
+        .extracting(CompleteBatchRequest::getItemsCount)
+        .containsExactly(1, 1000, 1);
+  }
+
+  @Test
+  void stopEndsTheWaitAndSettlesWhatWasNotSent() {
+    lingerWithRefill(Duration.ofHours(1));
+    answerBringsOneJob();
+    assertThat(Polling.await(WAIT, queue::lingering)).isTrue();
+
+    queue.stop();
+    complete(dispatched.get(0));
+
+    assertThat(awaitAllSettled()).isTrue();
+    assertThat(batchJobIds()).containsExactly(List.of(101L));
   }
 }
