@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.LongStream;
+import javax.annotation.Nullable;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,12 +49,28 @@ class CompletionQueueTest {
     WorkerServiceBlockingStub stub = WorkerServiceGrpc.newBlockingStub(coordinator.channel);
     Duration rpcTimeout = Duration.ofSeconds(5);
     reporter = new OutcomeReporter(stub, "w-1", ticker, rpcTimeout);
-    queue =
+    queue = startQueue(null, CompletionQueue.LINGER);
+  }
+
+  private CompletionQueue startQueue(@Nullable SlotRefill refill, Duration linger) {
+    WorkerServiceBlockingStub stub = WorkerServiceGrpc.newBlockingStub(coordinator.channel);
+    CompletionQueue started =
         new CompletionQueue(
-            new CompleteBatchSender(stub, "w-1", ticker, rpcTimeout, reporter),
+            new CompleteBatchSender(stub, "w-1", ticker, Duration.ofSeconds(5), reporter),
             reporter,
-            new JobSettler(leases, slots));
-    queue.start();
+            new JobSettler(leases, slots),
+            refill,
+            linger);
+    started.start();
+    return started;
+  }
+
+  @AfterEach
+  void tearDown() {
+    gate.countDown();
+    queue.stop();
+    reporter.abandon();
+    coordinator.close();
   }
 
   /** The jobs the refill handed to handlers, in order. */
@@ -64,7 +82,6 @@ class CompletionQueueTest {
    */
   private void lingerWithRefill(Duration linger) {
     queue.stop();
-    WorkerServiceBlockingStub stub = WorkerServiceGrpc.newBlockingStub(coordinator.channel);
     SlotRefill refill =
         new SlotRefill(
             LeaseRequest.newBuilder().setWorkerId("w-1").setMaxJobs(10).build(),
@@ -76,14 +93,7 @@ class CompletionQueueTest {
               dispatched.add(lease);
             },
             slots);
-    queue =
-        new CompletionQueue(
-            new CompleteBatchSender(stub, "w-1", ticker, Duration.ofSeconds(5), reporter),
-            reporter,
-            new JobSettler(leases, slots),
-            refill,
-            linger);
-    queue.start();
+    queue = startQueue(refill, linger);
   }
 
   /**
