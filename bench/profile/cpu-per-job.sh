@@ -23,6 +23,7 @@
 #                                              too, into coordinator.collapsed when it stops;
 #                                              the first worker likewise into worker-1.collapsed),
 #                                              WORKER_JAVA_OPTS (JVM options of the workers only),
+#                                              WORKER_ARGS (options of their command lines),
 #                                              COORDINATOR_JAVA_OPTS (of the coordinator only),
 #                                              COORDINATOR_ARGS (options of its command line).
 # Also prints the Lease and CompleteBatch calls per job of the measured runs (from /metrics).
@@ -88,7 +89,7 @@ for i in $(seq 1 "$workers"); do
   fi
   "${worker_profiler[@]}" "${worker_command[@]}" --coordinator "$target" \
     --queue bench-real --concurrency "$concurrency" --types bench.noop \
-    --worker-id "cpu-worker-$i" >"$out/worker-$i.log" 2>&1 &
+    --worker-id "cpu-worker-$i" ${WORKER_ARGS:-} >"$out/worker-$i.log" 2>&1 &
   worker_pids+=("$!")
   pids+=("$!")
 done

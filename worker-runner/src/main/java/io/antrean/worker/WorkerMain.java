@@ -91,6 +91,14 @@ public final class WorkerMain implements Callable<Integer> {
   private int concurrency = 4;
 
   @Option(
+      names = "--prefetch",
+      paramLabel = "N",
+      description =
+          "Most jobs leased beyond --concurrency while handlers finish faster than a round trip to"
+              + " the coordinator, 0 for none (default: the same as --concurrency).")
+  private Integer prefetch;
+
+  @Option(
       names = "--lease-ttl",
       paramLabel = "DURATION",
       converter = DurationConverter.class,
@@ -184,6 +192,9 @@ public final class WorkerMain implements Callable<Integer> {
               .shutdownGrace(shutdownGrace);
       if (workerId != null) {
         builder.workerId(workerId);
+      }
+      if (prefetch != null) {
+        builder.prefetch(prefetch);
       }
       handlers.forEach(builder::handler);
       return builder.build();

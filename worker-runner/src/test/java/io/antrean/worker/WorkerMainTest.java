@@ -81,6 +81,8 @@ class WorkerMainTest {
     assertThat(err.toString()).contains("no handler for job type nope");
     assertThat(cli.execute("--lease-ttl", "soon")).isEqualTo(2);
     assertThat(cli.execute("--concurrency", "0")).isEqualTo(2);
+    assertThat(cli.execute("--prefetch", "-1")).isEqualTo(2);
+    assertThat(err.toString()).contains("prefetch must be 0 to 1024: -1");
     assertThat(cli.execute("--coordinator", "h1:7400,,h2:7400")).isEqualTo(2);
     assertThat(err.toString()).contains("bad coordinator address '' (entry 2");
   }
@@ -92,7 +94,7 @@ class WorkerMainTest {
 
     assertThat(cli.execute("--help")).isZero();
     assertThat(out.toString())
-        .contains("--coordinator", "--queue", "--concurrency", "--lease-ttl")
+        .contains("--coordinator", "--queue", "--concurrency", "--prefetch", "--lease-ttl")
         .contains("--shutdown-grace", "--worker-id", "--types");
     assertThat(out.toString().replaceAll("\\s+", " "))
         .contains("HOST:PORT, a comma-separated list, or dns:///name:port")

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import javax.annotation.Nullable;
 
 /**
  * Configures a {@link Worker}. Every setting but the coordinator and at least one handler has a
@@ -29,6 +30,7 @@ public final class WorkerBuilder {
   private ManagedChannel channel;
   private String queue = "default";
   private int concurrency = 4;
+  @Nullable private Integer prefetch;
   private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
   private Duration leaseTtl = Duration.ofSeconds(30);
   private Duration heartbeatInterval;
@@ -106,15 +108,35 @@ public final class WorkerBuilder {
   }
 
   /**
-   * Handler threads, and so the most jobs the worker holds at once; 4 by default, 1 to 1024. A job
-   * holds its place from its lease until its outcome is answered, so a completion waiting in a
-   * CompleteBatch (see {@link Worker}) still counts.
+   * Handler threads, the jobs the worker runs at once; 4 by default, 1 to 1024. Without {@link
+   * #prefetch} it is also the most jobs the worker holds: a job holds its place from its lease
+   * until its outcome is answered, so a completion waiting in a CompleteBatch (see {@link Worker})
+   * still counts.
    *
    * @param concurrency the number of handler threads
    * @return this builder
    */
   public WorkerBuilder concurrency(int concurrency) {
     this.concurrency = concurrency;
+    return this;
+  }
+
+  /**
+   * The most jobs the worker leases beyond its handler threads, to keep them busy while a
+   * CompleteBatch carries finished jobs to the coordinator and brings the next ones; by default as
+   * many as {@link #concurrency}, 0 to turn it off, at most 1024. The worker leases ahead only as
+   * many jobs as its handlers finish during one such round trip (measured as it runs), and none
+   * while its handlers take longer than the round trip times the handler threads, so a long job
+   * never waits in one worker while another worker could run it. A job leased ahead waits in the
+   * worker for a free thread, its lease kept by heartbeats; shutdown releases it without running
+   * it, and it spends no attempt then. After a crash it comes back when its lease expires, like a
+   * running job.
+   *
+   * @param prefetch the most jobs leased ahead
+   * @return this builder
+   */
+  public WorkerBuilder prefetch(int prefetch) {
+    this.prefetch = prefetch;
     return this;
   }
 
@@ -282,6 +304,8 @@ public final class WorkerBuilder {
     check(
         concurrency >= 1 && concurrency <= MAX_CONCURRENCY,
         "concurrency must be 1 to 1024: " + concurrency);
+    int ahead = prefetch != null ? prefetch : concurrency;
+    check(ahead >= 0 && ahead <= MAX_CONCURRENCY, "prefetch must be 0 to 1024: " + ahead);
     check(isPositive(leaseTtl), "leaseTtl must be positive: " + leaseTtl);
     Duration interval = heartbeatInterval != null ? heartbeatInterval : leaseTtl.dividedBy(3);
     check(isPositive(interval), "heartbeatInterval must be positive: " + interval);
@@ -305,6 +329,7 @@ public final class WorkerBuilder {
             id,
             queue,
             concurrency,
+            ahead,
             Map.copyOf(handlers),
             leaseTtl,
             interval,

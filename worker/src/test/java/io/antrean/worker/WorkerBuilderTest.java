@@ -51,6 +51,10 @@ class WorkerBuilderTest {
     assertThatThrownBy(() -> minimal().concurrency(0).build()).hasMessageContaining("concurrency");
     assertThatThrownBy(() -> minimal().concurrency(1025).build())
         .hasMessageContaining("concurrency");
+    assertThatThrownBy(() -> minimal().prefetch(-1).build())
+        .hasMessageContaining("prefetch must be 0 to 1024: -1");
+    assertThatThrownBy(() -> minimal().prefetch(1025).build())
+        .hasMessageContaining("prefetch must be 0 to 1024: 1025");
     assertThatThrownBy(() -> minimal().leaseTtl(Duration.ZERO).build())
         .hasMessageContaining("leaseTtl");
     assertThatThrownBy(

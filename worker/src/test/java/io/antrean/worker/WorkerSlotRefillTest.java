@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The slots of finished jobs refilled by the CompleteBatch that reports them (lease_next): every
- * job still runs once, the worker never holds more jobs than its concurrency, and a coordinator
- * that ignores lease_next or a worker shutting down fall back to the poll loop's Lease.
+ * job still runs once, the worker never holds more jobs than its concurrency (prefetch off; with
+ * it, see WorkerPrefetchTest), and a coordinator that ignores lease_next or a worker shutting down
+ * fall back to the poll loop's Lease.
  */
 @Timeout(30)
 class WorkerSlotRefillTest {
@@ -53,7 +54,11 @@ class WorkerSlotRefillTest {
       coordinator.service.enqueue("t", "{}");
     }
     worker =
-        TestWorkers.builder(coordinator).concurrency(CONCURRENCY).handler("t", ctx -> null).build();
+        TestWorkers.builder(coordinator)
+            .concurrency(CONCURRENCY)
+            .prefetch(0)
+            .handler("t", ctx -> null)
+            .build();
     worker.start();
     assertThat(Polling.await(WAIT, () -> completedJobIds().size() >= jobs)).isTrue();
     assertThat(completedJobIds()).hasSize(jobs).doesNotHaveDuplicates();

@@ -70,9 +70,16 @@ final class CompleteBatchSender {
    *     implement CompleteBatch; empty otherwise
    * @param leased the jobs the answer leased for {@code lease_next}; empty without one
    * @param receivedNanos the ticker's reading when the answer arrived
+   * @param roundTripNanos how long the call that was answered took, or 0 if none was
    */
-  record Sent(List<PendingCompletion> forUnary, List<Job> leased, long receivedNanos) {
-    static final Sent NOTHING = new Sent(List.of(), List.of(), 0);
+  record Sent(
+      List<PendingCompletion> forUnary, List<Job> leased, long receivedNanos, long roundTripNanos) {
+    static final Sent NOTHING = new Sent(List.of(), List.of(), 0, 0);
+
+    /** Items to complete with unary Complete instead. */
+    static Sent forUnary(List<PendingCompletion> items) {
+      return new Sent(items, List.of(), 0, 0);
+    }
   }
 
   /**
@@ -91,14 +98,16 @@ final class CompleteBatchSender {
         return Sent.NOTHING;
       }
       try {
+        long sentNanos = ticker.nanos();
         CompleteBatchResponse response = call(items, leaseNext);
         long receivedNanos = ticker.nanos();
         judge(items, response);
-        return new Sent(List.of(), response.getLeasedJobsList(), receivedNanos);
+        return new Sent(
+            List.of(), response.getLeasedJobsList(), receivedNanos, receivedNanos - sentNanos);
       } catch (StatusRuntimeException e) {
         Status status = e.getStatus();
         if (status.getCode() == Status.Code.UNIMPLEMENTED) {
-          return new Sent(items, List.of(), 0);
+          return Sent.forUnary(items);
         }
         if (!OutcomeReporter.isRetryable(e)) {
           log.warn(

@@ -54,6 +54,7 @@ final class CompletionQueue {
   private final OutcomeReporter reporter;
   private final JobSettler settler;
   @Nullable private final SlotRefill refill;
+  private final Prefetch prefetch;
   private final Thread thread;
   private final Object lock = new Object();
 
@@ -75,36 +76,26 @@ final class CompletionQueue {
   /** Set once, when the coordinator turns out not to implement CompleteBatch. */
   private volatile boolean unaryOnly;
 
-  CompletionQueue(CompleteBatchSender sender, OutcomeReporter reporter, JobSettler settler) {
-    this(sender, reporter, settler, null);
-  }
-
   /**
    * @param refill refills the slots of each batch's jobs in the same call, or null to leave every
    *     lease to the poll loop
-   */
-  CompletionQueue(
-      CompleteBatchSender sender,
-      OutcomeReporter reporter,
-      JobSettler settler,
-      @Nullable SlotRefill refill) {
-    this(sender, reporter, settler, refill, LINGER);
-  }
-
-  /**
+   * @param prefetch hears how long each CompleteBatch took to be answered
    * @param linger the longest a pending completion waits for the rest of the last answer's jobs
+   *     ({@link #LINGER} in the worker)
    */
   CompletionQueue(
       CompleteBatchSender sender,
       OutcomeReporter reporter,
       JobSettler settler,
       @Nullable SlotRefill refill,
+      Prefetch prefetch,
       Duration linger) {
     this.lingerNanos = linger.toNanos();
     this.sender = sender;
     this.reporter = reporter;
     this.settler = settler;
     this.refill = refill;
+    this.prefetch = prefetch;
     this.thread = new WorkerThreads("completer").newThread(WorkerThreads.guarded(this::run));
   }
 
@@ -224,10 +215,18 @@ final class CompletionQueue {
 
   private CompleteBatchSender.Sent report(
       List<PendingCompletion> batch, @Nullable LeaseRequest leaseNext) {
-    CompleteBatchSender.Sent sent =
-        unaryOnly
-            ? new CompleteBatchSender.Sent(batch, List.of(), 0)
-            : sender.send(batch, leaseNext);
+    if (unaryOnly) {
+      return reportUnary(CompleteBatchSender.Sent.forUnary(batch));
+    }
+    CompleteBatchSender.Sent sent = sender.send(batch, leaseNext);
+    if (sent.roundTripNanos() > 0) {
+      prefetch.roundTrip(sent.roundTripNanos());
+    }
+    return reportUnary(sent);
+  }
+
+  /** Completes with unary Complete what the coordinator would not take in a CompleteBatch. */
+  private CompleteBatchSender.Sent reportUnary(CompleteBatchSender.Sent sent) {
     List<PendingCompletion> unary = sent.forUnary();
     if (unary.isEmpty()) {
       return sent;

@@ -29,6 +29,7 @@ final class JobRunner {
   private final CompletionQueue completions;
   private final JobSettler settler;
   private final HandlerTracing tracing;
+  private final Prefetch prefetch;
 
   JobRunner(
       Map<String, JobHandler> handlers,
@@ -36,13 +37,15 @@ final class JobRunner {
       OutcomeReporter reporter,
       CompletionQueue completions,
       JobSettler settler,
-      HandlerTracing tracing) {
+      HandlerTracing tracing,
+      Prefetch prefetch) {
     this.handlers = Map.copyOf(handlers);
     this.classifier = classifier;
     this.reporter = reporter;
     this.completions = completions;
     this.settler = settler;
     this.tracing = tracing;
+    this.prefetch = prefetch;
   }
 
   /**
@@ -91,6 +94,7 @@ final class JobRunner {
     byte[] result = null;
     Throwable error = null;
     Span span = tracing.start(lease.job());
+    long startNanos = System.nanoTime();
     try (Scope ignored = span == null ? Scope.noop() : span.makeCurrent()) {
       if (handler == null) {
         // Another worker may know the type; let the job's retry budget decide.
@@ -103,6 +107,7 @@ final class JobRunner {
       // thread goes on to report and serve other jobs.
       error = t;
     }
+    prefetch.handlerRan(System.nanoTime() - startNanos);
     if (span != null) {
       HandlerTracing.end(span, error);
     }

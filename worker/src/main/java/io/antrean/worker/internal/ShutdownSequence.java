@@ -7,8 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's drain, step by step: stop leasing; let running jobs finish within the grace while
- * the lease keeper goes on heartbeating them; stop (interrupt) what is left so each handler thread
+ * The worker's drain, step by step: stop leasing; release at once the jobs leased ahead that no
+ * handler has started (they spend no attempt); let running jobs finish within the grace while the
+ * lease keeper goes on heartbeating them; stop (interrupt) what is left so each handler thread
  * releases its job; and, for handlers that ignore interruption, release their jobs for them after a
  * short window and ignore their outcome. {@link #skipGrace()} cuts the grace short at any point.
  *
@@ -25,6 +26,7 @@ final class ShutdownSequence {
 
   private final String workerId;
   private final LeasePoller poller;
+  private final Runnable releaseWaiting;
   private final LeaseTable leases;
   private final OutcomeReporter reporter;
   private final Duration grace;
@@ -33,11 +35,13 @@ final class ShutdownSequence {
   ShutdownSequence(
       String workerId,
       LeasePoller poller,
+      Runnable releaseWaiting,
       LeaseTable leases,
       OutcomeReporter reporter,
       Duration grace) {
     this.workerId = workerId;
     this.poller = poller;
+    this.releaseWaiting = releaseWaiting;
     this.leases = leases;
     this.reporter = reporter;
     this.grace = grace;
@@ -59,6 +63,7 @@ final class ShutdownSequence {
     poller.stop();
     try {
       poller.join(POLLER_JOIN);
+      releaseWaiting.run();
       if (!leases.awaitEmpty(grace, () -> graceSkipped)) {
         log.info(
             "stopping {} running jobs ({}); they will be released",

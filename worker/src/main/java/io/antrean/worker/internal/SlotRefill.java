@@ -10,10 +10,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Refills the slots of finished jobs in the CompleteBatch that reports them: the batch asks ({@code
- * lease_next}) for as many jobs as it reports, at most one Lease's worth, and the jobs of its
- * answer go to the dispatcher in the slots the reported jobs free, as BullMQ's workers fetch their
- * next job in the call that completes the last one. A busy worker then sends about half the calls
- * per job: one CompleteBatch instead of a CompleteBatch and a Lease.
+ * lease_next}) for as many jobs as it reports (fewer if the prefetch went down), at most one
+ * Lease's worth, and the jobs of its answer go to the dispatcher in the slots the reported jobs
+ * free, as BullMQ's workers fetch their next job in the call that completes the last one. A busy
+ * worker then sends about half the calls per job: one CompleteBatch instead of a CompleteBatch and
+ * a Lease.
  *
  * <p>Slots the answer does not fill (no job ready, a coordinator older than {@code lease_next},
  * which ignores it) go back to the pool, where the poll loop long-polls for them as before. No
@@ -46,16 +47,18 @@ final class SlotRefill {
   }
 
   /**
-   * The lease to send with a batch whose jobs hold {@code freed} slots, or null for none.
+   * The lease to send with a batch whose jobs hold {@code freed} slots, or null for none: one job
+   * per freed slot, fewer if the prefetch was lowered meanwhile ({@link SlotPool#refillable}).
    *
    * @param freed the number of jobs the batch settles
    */
   @Nullable
   LeaseRequest request(int freed) {
-    if (freed < 1 || !leasing.getAsBoolean()) {
+    int jobs = Math.min(slots.refillable(Math.max(0, freed)), LeasePoller.MAX_JOBS_PER_LEASE);
+    if (jobs < 1 || !leasing.getAsBoolean()) {
       return null;
     }
-    return template.toBuilder().setMaxJobs(Math.min(freed, LeasePoller.MAX_JOBS_PER_LEASE)).build();
+    return template.toBuilder().setMaxJobs(jobs).build();
   }
 
   /**

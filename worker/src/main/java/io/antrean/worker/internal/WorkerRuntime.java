@@ -7,6 +7,8 @@ import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.antrean.worker.CancellationReason;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -43,6 +45,7 @@ public final class WorkerRuntime {
   private final boolean ownsChannel;
   private final LeaseTable leases = new LeaseTable();
   private final SlotPool slots;
+  private final Prefetch prefetch;
   private final OutcomeReporter reporter;
   private final JobSettler settler;
   private final CompletionQueue completions;
@@ -71,6 +74,7 @@ public final class WorkerRuntime {
     this.channel = channel;
     this.ownsChannel = ownsChannel;
     this.slots = new SlotPool(settings.concurrency());
+    this.prefetch = new Prefetch(settings.concurrency(), settings.prefetch(), slots);
     WorkerServiceGrpc.WorkerServiceBlockingStub blockingStub =
         WorkerServiceGrpc.newBlockingStub(channel);
     this.reporter =
@@ -90,10 +94,9 @@ public final class WorkerRuntime {
             reporter,
             settler,
             new SlotRefill(
-                leaseTemplate(settings),
-                () -> state.get() == State.RUNNING,
-                this::dispatch,
-                slots));
+                leaseTemplate(settings), () -> state.get() == State.RUNNING, this::dispatch, slots),
+            prefetch,
+            CompletionQueue.LINGER);
     this.runner =
         new JobRunner(
             settings.handlers(),
@@ -101,14 +104,16 @@ public final class WorkerRuntime {
             reporter,
             completions,
             settler,
-            new HandlerTracing(settings.openTelemetry()));
+            new HandlerTracing(settings.openTelemetry()),
+            prefetch);
     this.handlerThreads =
         new ThreadPoolExecutor(
             settings.concurrency(),
             settings.concurrency(),
             0,
             TimeUnit.MILLISECONDS,
-            new ArrayBlockingQueue<>(settings.concurrency()),
+            // Room for every job leased ahead of a free thread (at most prefetch of them).
+            new ArrayBlockingQueue<>(settings.concurrency() + settings.prefetch()),
             new WorkerThreads("handler"));
     this.keeperThread = new ScheduledThreadPoolExecutor(1, new WorkerThreads("heartbeat"));
     this.keeper =
@@ -132,7 +137,12 @@ public final class WorkerRuntime {
             new WorkerThreads("poller"));
     this.shutdownSequence =
         new ShutdownSequence(
-            settings.workerId(), poller, leases, reporter, settings.shutdownGrace());
+            settings.workerId(),
+            poller,
+            this::releaseWaiting,
+            leases,
+            reporter,
+            settings.shutdownGrace());
   }
 
   private static LeaseRequest leaseTemplate(WorkerSettings settings) {
@@ -162,11 +172,13 @@ public final class WorkerRuntime {
     handlerThreads.prestartAllCoreThreads();
     poller.start();
     log.info(
-        "worker started: id {}, coordinator {}, queue {}, concurrency {}, types {}",
+        "worker started: id {}, coordinator {}, queue {}, concurrency {}, prefetch up to {}, types"
+            + " {}",
         settings.workerId(),
         coordinator,
         settings.queue(),
         settings.concurrency(),
+        settings.prefetch(),
         new TreeSet<>(settings.handlers().keySet()));
   }
 
@@ -223,7 +235,8 @@ public final class WorkerRuntime {
   /**
    * How many leases the worker holds right now.
    *
-   * @return running jobs plus jobs whose outcome is being reported
+   * @return running jobs, jobs leased ahead that wait for a handler thread, and jobs whose outcome
+   *     is being reported
    */
   public int heldLeases() {
     return leases.size();
@@ -237,20 +250,44 @@ public final class WorkerRuntime {
             lease, settings.workerId(), settings.clock(), settings.ticker(), dependencies);
     leases.add(lease);
     if (state.get() != State.RUNNING) {
-      // Leased while shutdown began: hand it straight back.
+      // Leased while shutdown began: hand it straight back, not behind the jobs still running.
       lease.stop(CancellationReason.SHUTDOWN);
+      releaseAside(lease, true);
+      return;
     }
     try {
-      handlerThreads.execute(() -> runner.run(lease, context));
+      handlerThreads.execute(
+          () -> {
+            if (state.get() != State.RUNNING) {
+              // Waited for a thread while shutdown began: released, not run.
+              lease.stop(CancellationReason.SHUTDOWN);
+            }
+            runner.run(lease, context);
+          });
     } catch (RejectedExecutionException e) {
-      // The worker terminated meanwhile. Release is a blocking call: not on this thread.
-      settler.settle(lease);
-      if (lease.claimOutcome()) {
-        new WorkerThreads("release")
-            .newThread(WorkerThreads.guarded(() -> reporter.release(lease, "shutdown", false)))
-            .start();
-      }
+      // The worker terminated meanwhile.
+      releaseAside(lease, false);
     }
+  }
+
+  /**
+   * Releases a job no handler will run on a thread of its own (Release is a blocking call, and this
+   * thread read a Lease or CompleteBatch answer), then settles it.
+   */
+  private void releaseAside(HeldLease lease, boolean retry) {
+    if (!lease.claimOutcome()) {
+      settler.settle(lease);
+      return;
+    }
+    Runnable release =
+        () -> {
+          try {
+            reporter.release(lease, "shutdown", retry);
+          } finally {
+            settler.settle(lease);
+          }
+        };
+    new WorkerThreads("release").newThread(WorkerThreads.guarded(release)).start();
   }
 
   /**
@@ -260,6 +297,16 @@ public final class WorkerRuntime {
   private long localTtlNanos() {
     long ttl = settings.leaseTtl().toNanos();
     return ttl - Math.min(ttl / 10, Duration.ofSeconds(2).toNanos());
+  }
+
+  /**
+   * Releases, on the calling thread, the jobs leased ahead that still wait for a handler thread
+   * (shutdown has begun, so each is stopped before it could start); for the shutdown sequence.
+   */
+  private void releaseWaiting() {
+    List<Runnable> waiting = new ArrayList<>();
+    handlerThreads.getQueue().drainTo(waiting);
+    waiting.forEach(Runnable::run);
   }
 
   private void drainAndTerminate() {

@@ -15,7 +15,8 @@ import java.util.Map;
  *
  * @param workerId who holds the leases
  * @param queue the queue to lease from
- * @param concurrency handler threads, and so the most jobs held at once
+ * @param concurrency handler threads
+ * @param prefetch the most jobs leased beyond the handler threads ({@link Prefetch})
  * @param handlers handler per job type, an immutable map; the keys are sent as Lease's {@code
  *     types}
  * @param leaseTtl how long a lease lasts without a heartbeat
@@ -34,6 +35,7 @@ public record WorkerSettings(
     String workerId,
     String queue,
     int concurrency,
+    int prefetch,
     Map<String, JobHandler> handlers,
     Duration leaseTtl,
     Duration heartbeatInterval,

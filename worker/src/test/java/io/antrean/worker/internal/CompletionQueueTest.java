@@ -60,6 +60,7 @@ class CompletionQueueTest {
             reporter,
             new JobSettler(leases, slots),
             refill,
+            new Prefetch(CAPACITY, 0, slots),
             linger);
     started.start();
     return started;

@@ -1,6 +1,7 @@
 package io.antrean.worker.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -64,5 +65,54 @@ class SlotPoolTest {
     slots.release(taken);
 
     assertThat(slots.free()).isEqualTo(slots.capacity());
+  }
+
+  @Test
+  void aHigherPrefetchFreesPlacesAndWakesAWaiter()
+      throws InterruptedException, ExecutionException, TimeoutException {
+    SlotPool slots = new SlotPool(2);
+    assertThat(slots.acquireUpTo(5)).isEqualTo(2);
+    CompletableFuture<Integer> waiting =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return slots.acquireUpTo(5);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1;
+              }
+            });
+    assertThat(waiting).isNotDone();
+
+    slots.prefetch(3);
+
+    assertThat(waiting.get(5, TimeUnit.SECONDS)).isEqualTo(3);
+    assertThat(slots.capacity()).isEqualTo(5);
+    assertThat(slots.free()).isZero();
+  }
+
+  @Test
+  void aLowerPrefetchKeepsGivenBackPlacesOutUntilTheJobsHeldFit() throws InterruptedException {
+    SlotPool slots = new SlotPool(2);
+    slots.prefetch(3);
+    assertThat(slots.acquireUpTo(5)).isEqualTo(5);
+
+    slots.prefetch(1);
+    assertThat(slots.refillable(2)).as("of 2 places given back, 5 held, 3 allowed").isZero();
+    assertThat(slots.refillable(3)).isEqualTo(1);
+    slots.release(2);
+    assertThat(slots.free()).isZero();
+    assertThat(slots.tryAcquireUpTo(5)).isZero();
+    slots.release(1);
+
+    assertThat(slots.tryAcquireUpTo(5)).isEqualTo(1);
+  }
+
+  @Test
+  void givingBackMorePlacesThanWereTakenIsABug() throws InterruptedException {
+    SlotPool slots = new SlotPool(2);
+    assertThat(slots.acquireUpTo(1)).isEqualTo(1);
+
+    assertThatThrownBy(() -> slots.release(2)).isInstanceOf(IllegalStateException.class);
   }
 }
