@@ -28,16 +28,7 @@ class SlotPoolTest {
     SlotPool slots = new SlotPool(2);
     assertThat(slots.acquireUpTo(2)).isEqualTo(2);
 
-    CompletableFuture<Integer> waiting =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return slots.acquireUpTo(2);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return -1;
-              }
-            });
+    CompletableFuture<Integer> waiting = acquireElsewhere(slots, 2);
     assertThat(waiting).isNotDone();
     slots.release(1);
 
@@ -72,16 +63,7 @@ class SlotPoolTest {
       throws InterruptedException, ExecutionException, TimeoutException {
     SlotPool slots = new SlotPool(2);
     assertThat(slots.acquireUpTo(5)).isEqualTo(2);
-    CompletableFuture<Integer> waiting =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return slots.acquireUpTo(5);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return -1;
-              }
-            });
+    CompletableFuture<Integer> waiting = acquireElsewhere(slots, 5);
     assertThat(waiting).isNotDone();
 
     slots.prefetch(3);
@@ -114,5 +96,18 @@ class SlotPoolTest {
     assertThat(slots.acquireUpTo(1)).isEqualTo(1);
 
     assertThatThrownBy(() -> slots.release(2)).isInstanceOf(IllegalStateException.class);
+  }
+
+  /** Takes places with {@link SlotPool#acquireUpTo} on another thread; -1 if interrupted. */
+  private static CompletableFuture<Integer> acquireElsewhere(SlotPool slots, int max) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return slots.acquireUpTo(max);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+          }
+        });
   }
 }
