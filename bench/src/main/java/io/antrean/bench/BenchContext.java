@@ -43,10 +43,16 @@ record BenchContext(
       return BenchWorkers.EXTERNAL;
     }
     if (settings.inProcessWorkers()) {
-      return InProcessWorkers.start(this, queue, count, settings.workerConcurrency());
+      return InProcessWorkers.start(
+          this, queue, count, settings.workerConcurrency(), settings.workerPrefetch());
     }
     return WorkerProcesses.start(
-        this, workerLaunch.get(), queue, count, settings.workerConcurrency());
+        this,
+        workerLaunch.get(),
+        queue,
+        count,
+        settings.workerConcurrency(),
+        settings.workerPrefetch());
   }
 
   /** A {@code bench.noop} Enqueue request for {@code queue} with {@code payload}. */

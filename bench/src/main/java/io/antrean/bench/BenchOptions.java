@@ -94,6 +94,15 @@ final class BenchOptions {
   private int workerConcurrency;
 
   @Option(
+      names = "--worker-prefetch",
+      paramLabel = "N",
+      description =
+          "Most jobs each worker leases beyond its --worker-concurrency while its handlers finish"
+              + " faster than a round trip, 0 for none (default: the worker's, as many as"
+              + " --worker-concurrency).")
+  private Integer workerPrefetch;
+
+  @Option(
       names = "--worker-jar",
       paramLabel = "JAR",
       description =
@@ -177,6 +186,7 @@ final class BenchOptions {
         workerProcesses,
         inProcessWorkers,
         workerConcurrency,
+        workerPrefetch != null ? workerPrefetch : workerConcurrency,
         workerJar,
         wait,
         drain,

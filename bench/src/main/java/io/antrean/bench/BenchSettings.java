@@ -21,6 +21,7 @@ import javax.annotation.Nullable;
  *     scenario's default; 0 means external workers serve {@code queue}
  * @param inProcessWorkers whether those workers run in the bench's JVM instead of as processes
  * @param workerConcurrency handler threads of each worker the bench starts
+ * @param workerPrefetch the most jobs each of them leases beyond its handler threads
  * @param workerJar the runnable worker's jar, or {@code null} for the one this checkout built
  * @param waitLimit how long to wait for the last job to be run after the last enqueue
  * @param drain whether to run the jobs the enqueue scenarios leave in their fresh queues
@@ -40,6 +41,7 @@ record BenchSettings(
     @Nullable Integer workerProcesses,
     boolean inProcessWorkers,
     int workerConcurrency,
+    int workerPrefetch,
     @Nullable Path workerJar,
     Duration waitLimit,
     boolean drain,
@@ -61,6 +63,7 @@ record BenchSettings(
   static final int MAX_CONCURRENCY = 1_000;
   static final int MAX_WORKERS = 64;
   static final int MAX_WORKER_CONCURRENCY = 256;
+  static final int MAX_WORKER_PREFETCH = 1024;
   static final double MAX_RATE = 100_000;
   static final Duration MAX_DURATION = Duration.ofHours(1);
 
@@ -91,6 +94,9 @@ record BenchSettings(
     require(
         workerConcurrency >= 1 && workerConcurrency <= MAX_WORKER_CONCURRENCY,
         "--worker-concurrency must be 1 to " + MAX_WORKER_CONCURRENCY);
+    require(
+        workerPrefetch >= 0 && workerPrefetch <= MAX_WORKER_PREFETCH,
+        "--worker-prefetch must be 0 to " + MAX_WORKER_PREFETCH);
     require(!waitLimit.isZero(), "--wait must be above 0");
     require(
         rate * duration.toNanos() / 1e9 <= MAX_JOBS,

@@ -34,8 +34,10 @@ final class InProcessWorkers implements BenchWorkers {
    * Builds and starts {@code count} workers on {@code queue}, sharing the target's worker channel.
    *
    * @param concurrency handler threads of each
+   * @param prefetch the most jobs each leases beyond its handler threads
    */
-  static InProcessWorkers start(BenchContext context, String queue, int count, int concurrency) {
+  static InProcessWorkers start(
+      BenchContext context, String queue, int count, int concurrency, int prefetch) {
     BenchTarget target = context.target();
     StartStampHandler handler = new StartStampHandler(Clock.systemUTC());
     String prefix = "bench-" + ProcessHandle.current().pid() + "-" + queue + "-";
@@ -46,6 +48,7 @@ final class InProcessWorkers implements BenchWorkers {
               .channel(target.workerChannel())
               .queue(queue)
               .concurrency(concurrency)
+              .prefetch(prefetch)
               .handler(BenchSettings.JOB_TYPE, handler)
               .workerId(prefix + i)
               .pollWait(POLL_WAIT)

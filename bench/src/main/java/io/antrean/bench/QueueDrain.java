@@ -26,7 +26,11 @@ final class QueueDrain {
     QueueWatch watch = new QueueWatch(context.client(), queue);
     try (InProcessWorkers workers =
             InProcessWorkers.start(
-                context, queue, settings.drainWorkers(), settings.workerConcurrency());
+                context,
+                queue,
+                settings.drainWorkers(),
+                settings.workerConcurrency(),
+                settings.workerPrefetch());
         ProgressTicker ticker =
             context.progress(
                 () ->

@@ -13,10 +13,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * N worker processes the bench starts for one scenario, as a user runs them: the runnable worker
- * with {@code --types bench.noop}, {@code --concurrency K} and its own connection. Each writes its
- * output to a temporary log file, shown when it fails. {@link #close} stops them the way an
- * orchestrator would, with SIGTERM, waits for each to exit and reports any that did not exit 0
- * (then keeps its log); one that outlasts {@link #STOP_WAIT} is killed. Thread-safe.
+ * with {@code --types bench.noop}, {@code --concurrency K} ({@code --prefetch N} too when it is not
+ * the worker's default, K) and its own connection. Each writes its output to a temporary log file,
+ * shown when it fails. {@link #close} stops them the way an orchestrator would, with SIGTERM, waits
+ * for each to exit and reports any that did not exit 0 (then keeps its log); one that outlasts
+ * {@link #STOP_WAIT} is killed. Thread-safe.
  */
 final class WorkerProcesses implements BenchWorkers {
   /** How long a worker may take to exit after SIGTERM (its shutdown grace is shorter). */
@@ -32,13 +33,15 @@ final class WorkerProcesses implements BenchWorkers {
 
   private final BenchContext context;
   private final int concurrency;
+  private final int prefetch;
   private final List<Process> processes = new ArrayList<>();
   private final List<Path> logs = new ArrayList<>();
   private volatile boolean stopping;
 
-  private WorkerProcesses(BenchContext context, int concurrency) {
+  private WorkerProcesses(BenchContext context, int concurrency, int prefetch) {
     this.context = context;
     this.concurrency = concurrency;
+    this.prefetch = prefetch;
   }
 
   /**
@@ -48,8 +51,13 @@ final class WorkerProcesses implements BenchWorkers {
    * @throws BenchFailedException if one cannot be started; those started are stopped first
    */
   static WorkerProcesses start(
-      BenchContext context, WorkerLaunch launch, String queue, int count, int concurrency) {
-    WorkerProcesses workers = new WorkerProcesses(context, concurrency);
+      BenchContext context,
+      WorkerLaunch launch,
+      String queue,
+      int count,
+      int concurrency,
+      int prefetch) {
+    WorkerProcesses workers = new WorkerProcesses(context, concurrency, prefetch);
     String prefix = "bench-" + ProcessHandle.current().pid() + "-" + queue + "-";
     try {
       for (int i = 1; i <= count; i++) {
@@ -79,6 +87,10 @@ final class WorkerProcesses implements BenchWorkers {
             workerId,
             "--shutdown-grace",
             SHUTDOWN_GRACE));
+    if (prefetch != concurrency) {
+      // Only when asked for: a worker jar from before --prefetch (--worker-jar) still starts.
+      command.addAll(List.of("--prefetch", Integer.toString(prefetch)));
+    }
     Path log = Files.createTempFile("antrean-bench-" + workerId + "-", ".log");
     logs.add(log);
     processes.add(

@@ -30,6 +30,7 @@ class BenchSettingsTest {
         workers,
         false,
         25,
+        25,
         null,
         Duration.ofSeconds(60),
         true,

@@ -31,6 +31,8 @@ class QueueDrainTest {
             "1",
             "--worker-concurrency",
             "1",
+            "--worker-prefetch",
+            "0",
             "--wait",
             "500ms",
             "--json");

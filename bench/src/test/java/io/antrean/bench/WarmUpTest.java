@@ -80,6 +80,7 @@ class WarmUpTest {
             null,
             false,
             25,
+            25,
             null,
             Duration.ofMillis(200),
             true,

@@ -37,9 +37,30 @@ class WorkerProcessesTest {
     // Ids the bench gave its processes: bench-<its pid>-<queue>-<1 or 2>.
     assertThat(bench.queues.leaseWorkers)
         .allSatisfy(worker -> assertThat(worker).matches("bench-\\d+-" + queue + "-[12]"));
-    assertThat(bench.queues.leaseMaxJobs).allSatisfy(max -> assertThat(max).isBetween(1, 5));
+    // Five handler threads, and by default up to five jobs leased ahead of them.
+    assertThat(bench.queues.leaseMaxJobs).allSatisfy(max -> assertThat(max).isBetween(1, 10));
     // Both stopped on SIGTERM and exited 0: nothing reported.
     assertThat(result.err()).doesNotContain("worker process");
+  }
+
+  @Test
+  void workerPrefetchReachesTheProcesses() throws Exception {
+    BenchHarness.Result result =
+        bench.run(
+            "end-to-end",
+            "--jobs",
+            "200",
+            "--worker-concurrency",
+            "5",
+            "--worker-prefetch",
+            "0",
+            "--json");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    String queue = onlyResult(result).getFieldsOrThrow("queue").getStringValue();
+    assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(200 + 200);
+    // Nothing leased ahead: never more jobs asked for than the five threads.
+    assertThat(bench.queues.leaseMaxJobs).allSatisfy(max -> assertThat(max).isBetween(1, 5));
   }
 
   @Test
