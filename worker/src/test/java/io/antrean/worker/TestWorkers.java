@@ -1,7 +1,12 @@
 package io.antrean.worker;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.worker.testing.InProcessCoordinator;
+import io.antrean.worker.testing.Polling;
 import java.time.Duration;
+import java.util.List;
 
 /** Worker settings that make tests fast: short polls, short backoff, frequent heartbeats. */
 final class TestWorkers {
@@ -19,5 +24,22 @@ final class TestWorkers {
         .pollWait(Duration.ofSeconds(1))
         .pollBackoff(Duration.ofMillis(20), Duration.ofMillis(100))
         .shutdownGrace(Duration.ofSeconds(5));
+  }
+
+  /**
+   * Enqueues {@code jobs} jobs of type "t", starts {@code worker} and waits until each has been
+   * completed once and the worker holds nothing; the caller shuts the worker down.
+   */
+  static void runAll(InProcessCoordinator coordinator, Worker worker, int jobs, Duration wait) {
+    for (int i = 0; i < jobs; i++) {
+      coordinator.service.enqueue("t", "{}");
+    }
+    worker.start();
+    assertThat(Polling.await(wait, () -> coordinator.service.completes.size() >= jobs)).isTrue();
+    List<Long> completed =
+        coordinator.service.completes.stream().map(CompleteRequest::getJobId).toList();
+    assertThat(completed).hasSize(jobs).doesNotHaveDuplicates();
+    assertThat(Polling.await(wait, () -> worker.heldLeases() == 0)).isTrue();
+    assertThat(coordinator.service.outstanding()).isZero();
   }
 }

@@ -50,20 +50,13 @@ class WorkerPrefetchTest {
   }
 
   private void runAll(int jobs, int concurrency, int prefetch, JobHandler handler) {
-    for (int i = 0; i < jobs; i++) {
-      coordinator.service.enqueue("t", "{}");
-    }
     worker =
         TestWorkers.builder(coordinator)
             .concurrency(concurrency)
             .prefetch(prefetch)
             .handler("t", handler)
             .build();
-    worker.start();
-    assertThat(Polling.await(WAIT, () -> completedJobIds().size() >= jobs)).isTrue();
-    assertThat(completedJobIds()).hasSize(jobs).doesNotHaveDuplicates();
-    assertThat(Polling.await(WAIT, () -> worker.heldLeases() == 0)).isTrue();
-    assertThat(coordinator.service.outstanding()).isZero();
+    TestWorkers.runAll(coordinator, worker, jobs, WAIT);
   }
 
   @Test

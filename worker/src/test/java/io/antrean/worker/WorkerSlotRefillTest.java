@@ -6,7 +6,6 @@ import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.worker.testing.InProcessCoordinator;
-import io.antrean.worker.testing.Polling;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -50,20 +49,13 @@ class WorkerSlotRefillTest {
   }
 
   private void runAll(int jobs) {
-    for (int i = 0; i < jobs; i++) {
-      coordinator.service.enqueue("t", "{}");
-    }
     worker =
         TestWorkers.builder(coordinator)
             .concurrency(CONCURRENCY)
             .prefetch(0)
             .handler("t", ctx -> null)
             .build();
-    worker.start();
-    assertThat(Polling.await(WAIT, () -> completedJobIds().size() >= jobs)).isTrue();
-    assertThat(completedJobIds()).hasSize(jobs).doesNotHaveDuplicates();
-    assertThat(Polling.await(WAIT, () -> worker.heldLeases() == 0)).isTrue();
-    assertThat(coordinator.service.outstanding()).isZero();
+    TestWorkers.runAll(coordinator, worker, jobs, WAIT);
     assertThat(coordinator.service.maxOutstanding.get()).isBetween(1, CONCURRENCY);
     assertThat(coordinator.service.invalidCompleteBatches).hasValue(0);
   }
