@@ -11,10 +11,11 @@ import java.time.Duration;
  * alive with heartbeats, and reports each outcome.
  *
  * <p>Lifecycle: {@link #builder()} … {@link WorkerBuilder#build()}, then {@link #start()}. {@link
- * #shutdown()} stops leasing, lets running jobs finish within the shutdown grace while heartbeats
- * go on, then interrupts what is left and releases it to the coordinator (a release spends no
- * attempt). {@link #shutdownNow()} skips the grace. Both return at once; {@link
- * #awaitTermination(Duration)} waits for the end. A worker cannot be restarted.
+ * #shutdown()} stops leasing, releases the jobs leased ahead that no handler has started, lets
+ * running jobs finish within the shutdown grace while heartbeats go on, then interrupts what is
+ * left and releases it to the coordinator (a release spends no attempt). {@link #shutdownNow()}
+ * skips the grace. Both return at once; {@link #awaitTermination(Duration)} waits for the end. A
+ * worker cannot be restarted.
  *
  * <p>Successful jobs are reported in batches without any added delay: a completion joins a pending
  * list, and one CompleteBatch call sends everything pending (up to 1,000 jobs) as soon as no other
@@ -114,10 +115,11 @@ public final class Worker {
   }
 
   /**
-   * How many leases the worker holds right now: running jobs and jobs whose outcome is being
-   * reported or waits in the completion batch.
+   * How many leases the worker holds right now: running jobs, jobs leased ahead that wait for a
+   * handler thread ({@link WorkerBuilder#prefetch}), and jobs whose outcome is being reported or
+   * waits in the completion batch.
    *
-   * @return the number of held leases, at most the concurrency
+   * @return the number of held leases, at most the concurrency plus the prefetch
    */
   public int heldLeases() {
     return runtime.heldLeases();
