@@ -5,6 +5,7 @@ import io.antrean.worker.CancellationReason;
 import io.antrean.worker.ErrorClassifier;
 import io.antrean.worker.JobHandler;
 import io.antrean.worker.RetryableException;
+import io.antrean.worker.Ticker;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
 import java.util.Map;
@@ -29,6 +30,7 @@ final class JobRunner {
   private final CompletionQueue completions;
   private final JobSettler settler;
   private final HandlerTracing tracing;
+  private final Ticker ticker;
   private final Prefetch prefetch;
 
   JobRunner(
@@ -38,6 +40,7 @@ final class JobRunner {
       CompletionQueue completions,
       JobSettler settler,
       HandlerTracing tracing,
+      Ticker ticker,
       Prefetch prefetch) {
     this.handlers = Map.copyOf(handlers);
     this.classifier = classifier;
@@ -45,6 +48,7 @@ final class JobRunner {
     this.completions = completions;
     this.settler = settler;
     this.tracing = tracing;
+    this.ticker = ticker;
     this.prefetch = prefetch;
   }
 
@@ -56,9 +60,8 @@ final class JobRunner {
   void run(HeldLease lease, LeasedJobContext context) {
     boolean handedOver = false;
     try {
-      long startNanos = System.nanoTime();
       Outcome outcome = invoke(lease, context);
-      long elapsedMillis = (System.nanoTime() - startNanos) / 1_000_000;
+      long elapsedMillis = outcome.nanos() / 1_000_000;
       if (!lease.claimOutcome()) {
         return;
       }
@@ -79,8 +82,12 @@ final class JobRunner {
     }
   }
 
-  /** What the handler did, and why it was stopped if it was. */
-  private record Outcome(byte[] result, Throwable error, CancellationReason stopReason) {
+  /**
+   * What the handler did, how long it ran (0 if it never started), and why it was stopped if it
+   * was.
+   */
+  private record Outcome(
+      byte[] result, Throwable error, CancellationReason stopReason, long nanos) {
     boolean succeeded() {
       return error == null && stopReason == null;
     }
@@ -89,12 +96,12 @@ final class JobRunner {
   private Outcome invoke(HeldLease lease, LeasedJobContext context) {
     JobHandler handler = handlers.get(context.type());
     if (!lease.beginHandler(Thread.currentThread())) {
-      return new Outcome(null, null, lease.endHandler());
+      return new Outcome(null, null, lease.endHandler(), 0);
     }
     byte[] result = null;
     Throwable error = null;
     Span span = tracing.start(lease.job());
-    long startNanos = System.nanoTime();
+    long startNanos = ticker.nanos();
     try (Scope ignored = span == null ? Scope.noop() : span.makeCurrent()) {
       if (handler == null) {
         // Another worker may know the type; let the job's retry budget decide.
@@ -107,11 +114,12 @@ final class JobRunner {
       // thread goes on to report and serve other jobs.
       error = t;
     }
-    prefetch.handlerRan(System.nanoTime() - startNanos);
+    long nanos = ticker.nanos() - startNanos;
+    prefetch.handlerRan(nanos);
     if (span != null) {
       HandlerTracing.end(span, error);
     }
-    return new Outcome(result, error, lease.endHandler());
+    return new Outcome(result, error, lease.endHandler(), nanos);
   }
 
   /** Reports an outcome other than success: releases, drops or fails the job. */

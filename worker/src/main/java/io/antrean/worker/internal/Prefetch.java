@@ -20,7 +20,6 @@ final class Prefetch {
   /** Each new measurement moves an average by this fraction of its distance, as TCP's SRTT does. */
   private static final double WEIGHT = 0.125;
 
-  private final int threads;
   private final int max;
   private final SlotPool slots;
   private final Object lock = new Object();
@@ -32,15 +31,14 @@ final class Prefetch {
   private double roundTripNanos = Double.NaN;
 
   /**
-   * @param threads the worker's handler threads
    * @param max the most jobs to lease ahead; 0 turns prefetch off
-   * @param slots where the prefetch takes effect
+   * @param slots the worker's places for jobs, one per handler thread, where the prefetch takes
+   *     effect
    */
-  Prefetch(int threads, int max, SlotPool slots) {
+  Prefetch(int max, SlotPool slots) {
     if (max < 0) {
       throw new IllegalArgumentException("max must not be negative: " + max);
     }
-    this.threads = threads;
     this.max = max;
     this.slots = slots;
   }
@@ -74,7 +72,7 @@ final class Prefetch {
       if (Double.isNaN(handlerNanos) || Double.isNaN(roundTripNanos)) {
         return 0;
       }
-      double finishedPerRoundTrip = threads * roundTripNanos / Math.max(1.0, handlerNanos);
+      double finishedPerRoundTrip = slots.threads() * roundTripNanos / Math.max(1.0, handlerNanos);
       return (int) Math.min(max, Math.floor(finishedPerRoundTrip));
     }
   }

@@ -110,6 +110,11 @@ final class SlotPool {
     }
   }
 
+  /** The worker's handler threads, the places there are without prefetch. */
+  int threads() {
+    return threads;
+  }
+
   /** The places there are now: the handler threads plus the current prefetch. */
   int capacity() {
     synchronized (lock) {

@@ -74,7 +74,7 @@ public final class WorkerRuntime {
     this.channel = channel;
     this.ownsChannel = ownsChannel;
     this.slots = new SlotPool(settings.concurrency());
-    this.prefetch = new Prefetch(settings.concurrency(), settings.prefetch(), slots);
+    this.prefetch = new Prefetch(settings.prefetch(), slots);
     WorkerServiceGrpc.WorkerServiceBlockingStub blockingStub =
         WorkerServiceGrpc.newBlockingStub(channel);
     this.reporter =
@@ -105,6 +105,7 @@ public final class WorkerRuntime {
             completions,
             settler,
             new HandlerTracing(settings.openTelemetry()),
+            settings.ticker(),
             prefetch);
     this.handlerThreads =
         new ThreadPoolExecutor(

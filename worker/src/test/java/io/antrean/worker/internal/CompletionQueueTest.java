@@ -60,7 +60,7 @@ class CompletionQueueTest {
             reporter,
             new JobSettler(leases, slots),
             refill,
-            new Prefetch(CAPACITY, 0, slots),
+            new Prefetch(0, slots),
             linger);
     started.start();
     return started;

@@ -11,7 +11,7 @@ class PrefetchTest {
 
   @Test
   void leasesNothingAheadBeforeBothTimesAreMeasured() {
-    Prefetch prefetch = new Prefetch(4, 10, slots);
+    Prefetch prefetch = new Prefetch(10, slots);
     prefetch.handlerRan(MS / 100);
 
     assertThat(prefetch.jobs()).isZero();
@@ -20,7 +20,7 @@ class PrefetchTest {
 
   @Test
   void leasesAheadWhatTheHandlersFinishInOneRoundTrip() {
-    Prefetch prefetch = new Prefetch(4, 100, slots);
+    Prefetch prefetch = new Prefetch(100, slots);
     prefetch.handlerRan(2 * MS);
 
     prefetch.roundTrip(3 * MS);
@@ -32,7 +32,7 @@ class PrefetchTest {
 
   @Test
   void neverMoreThanTheMaximum() {
-    Prefetch prefetch = new Prefetch(4, 10, slots);
+    Prefetch prefetch = new Prefetch(10, slots);
     prefetch.handlerRan(MS / 1000);
 
     prefetch.roundTrip(3 * MS);
@@ -43,7 +43,7 @@ class PrefetchTest {
 
   @Test
   void noneForHandlersSlowerThanTheRoundTripTimesTheThreads() {
-    Prefetch prefetch = new Prefetch(4, 10, slots);
+    Prefetch prefetch = new Prefetch(10, slots);
     prefetch.handlerRan(13 * MS);
 
     prefetch.roundTrip(3 * MS);
@@ -54,7 +54,7 @@ class PrefetchTest {
 
   @Test
   void handlersThatTurnSlowBringThePrefetchDownAtTheNextRoundTrip() {
-    Prefetch prefetch = new Prefetch(4, 10, slots);
+    Prefetch prefetch = new Prefetch(10, slots);
     prefetch.handlerRan(MS / 1000);
     prefetch.roundTrip(3 * MS);
     assertThat(slots.capacity()).isEqualTo(14);
@@ -68,7 +68,7 @@ class PrefetchTest {
 
   @Test
   void aMaximumOfZeroTurnsItOff() {
-    Prefetch prefetch = new Prefetch(4, 0, slots);
+    Prefetch prefetch = new Prefetch(0, slots);
     prefetch.handlerRan(MS / 1000);
 
     prefetch.roundTrip(3 * MS);
