@@ -88,6 +88,30 @@ public interface ReadContract extends JobStoreFixture {
   }
 
   @Test
+  default void statsTellDueFromScheduledJobsInEveryPriority() {
+    store()
+        .enqueue(
+            List.of(
+                job("high-due").priority(5).runAt(at(-20)).build(),
+                job("high-later").priority(5).runAt(at(40)).build(),
+                job("mid-oldest").runAt(at(-50)).build(),
+                job("mid-later").runAt(at(10)).build(),
+                job("mid-much-later").runAt(at(100)).build(),
+                job("low-later").priority(-3).runAt(at(5)).build(),
+                job("only-later").queue("later").runAt(at(1)).build()),
+            T0);
+
+    assertThat(store().stats(null, T0))
+        .containsExactly(
+            new QueueCounts(QUEUE, 2, 4, 0, 0, 0, 0, Duration.ofSeconds(50)),
+            new QueueCounts("later", 0, 1, 0, 0, 0, 0, Duration.ZERO));
+    assertThat(store().stats(QUEUE, at(10)))
+        .containsExactly(new QueueCounts(QUEUE, 4, 2, 0, 0, 0, 0, Duration.ofSeconds(60)));
+    assertThat(store().stats("later", at(2)))
+        .containsExactly(new QueueCounts("later", 1, 0, 0, 0, 0, 0, Duration.ofSeconds(1)));
+  }
+
+  @Test
   default void statsOfAnUnknownQueueAreZero() {
     assertThat(store().stats("nothing-here", T0))
         .containsExactly(new QueueCounts("nothing-here", 0, 0, 0, 0, 0, 0, Duration.ZERO));

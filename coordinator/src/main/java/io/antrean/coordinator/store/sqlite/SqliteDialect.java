@@ -1,7 +1,6 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.EnqueueResult;
@@ -14,7 +13,6 @@ import io.antrean.coordinator.store.jdbc.JdbcSession;
 import io.antrean.coordinator.store.jdbc.LimitedLeases;
 import io.antrean.coordinator.store.jdbc.ProducerWrites;
 import io.antrean.coordinator.store.jdbc.QueueRows;
-import io.antrean.coordinator.store.jdbc.QueueStats;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -49,12 +47,6 @@ final class SqliteDialect extends JdbcDialect {
   private static final String REMEMBER_KEY =
       "INSERT OR REPLACE INTO idempotency_keys (queue, key, job_id, fingerprint, expires_at)"
           + " VALUES (?, ?, ?, ?, ?)";
-  private static final String COUNT_BY_STATE =
-      "SELECT queue, state, count(*) FROM jobs INDEXED BY jobs_queue_state WHERE %s"
-          + " GROUP BY queue, state";
-  private static final String READY_PENDING =
-      "SELECT queue, count(*), min(run_at) FROM jobs INDEXED BY jobs_pending"
-          + " WHERE state = 'PENDING' AND run_at <= ? AND %s GROUP BY queue";
 
   private SqliteDialect() {}
 
@@ -252,31 +244,10 @@ final class SqliteDialect extends JdbcDialect {
     return BatchWrites.succeed(session, workerId, completions, now);
   }
 
-  /** Two index walks: counts by queue and state, then the ready PENDING jobs. */
+  /** The counts kept by triggers, and the PENDING jobs not yet due ({@link QueueCountRows}). */
   @Override
   public List<QueueCounts> stats(JdbcSession session, @Nullable String queue, Instant now)
       throws SQLException {
-    QueueStats stats = new QueueStats(queue);
-    String queueFilter = queue == null ? "1 = 1" : "queue = ?";
-    PreparedStatement counts = session.prepare(COUNT_BY_STATE.formatted(queueFilter));
-    if (queue != null) {
-      counts.setString(1, queue);
-    }
-    try (ResultSet rows = counts.executeQuery()) {
-      while (rows.next()) {
-        stats.count(rows.getString(1), JobState.valueOf(rows.getString(2)), rows.getLong(3));
-      }
-    }
-    PreparedStatement pending = session.prepare(READY_PENDING.formatted(queueFilter));
-    pending.setLong(1, Micros.of(now));
-    if (queue != null) {
-      pending.setString(2, queue);
-    }
-    try (ResultSet rows = pending.executeQuery()) {
-      while (rows.next()) {
-        stats.ready(rows.getString(1), rows.getLong(2), Micros.toInstant(rows.getLong(3)));
-      }
-    }
-    return stats.counts(now);
+    return QueueCountRows.stats(session, queue, now);
   }
 }

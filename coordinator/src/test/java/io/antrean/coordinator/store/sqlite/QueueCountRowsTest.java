@@ -1,0 +1,158 @@
+package io.antrean.coordinator.store.sqlite;
+
+import static io.antrean.coordinator.store.TestJobs.NEVER_RETRY;
+import static io.antrean.coordinator.store.TestJobs.QUEUE;
+import static io.antrean.coordinator.store.TestJobs.T0;
+import static io.antrean.coordinator.store.TestJobs.at;
+import static io.antrean.coordinator.store.TestJobs.job;
+import static io.antrean.coordinator.store.TestJobs.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.JobStoreFixture;
+import io.antrean.coordinator.store.QueueCounts;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The counts per queue and state that triggers keep (migration V12) and the stats read from them.
+ * That they stay right under every write is checked after each of {@link SqliteJobStoreTest}'s
+ * tests, the whole store contract among them.
+ */
+class QueueCountRowsTest implements JobStoreFixture {
+  /** The kept counts, one line per queue and state, zeros left out but not negative ones. */
+  static final String KEPT_COUNTS =
+      "SELECT queue || '/' || state || '=' || jobs FROM queue_counts WHERE jobs <> 0"
+          + " ORDER BY queue, state";
+
+  /** The same lines counted from the jobs. */
+  static final String COUNTED =
+      "SELECT queue || '/' || state || '=' || count(*) FROM jobs GROUP BY queue, state"
+          + " ORDER BY queue, state";
+
+  /** Runs one SQL statement. */
+  @FunctionalInterface
+  interface Sql {
+    void run(String sql) throws SQLException;
+  }
+
+  /** Takes back V12, for the tests of databases from before it. */
+  static void undoQueueCounts(Sql sql) throws SQLException {
+    sql.run("DROP TRIGGER jobs_counted_on_insert");
+    sql.run("DROP TRIGGER jobs_counted_on_update");
+    sql.run("DROP TRIGGER jobs_counted_on_delete");
+    sql.run("DROP TABLE queue_counts");
+    sql.run("DELETE FROM flyway_schema_history WHERE version = '12'");
+  }
+
+  @TempDir Path dataDir;
+  private SqliteJobStore store;
+
+  @Override
+  public JobStore store() {
+    return store;
+  }
+
+  @BeforeEach
+  void open() {
+    store = SqliteJobStore.open(dataDir);
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  @Test
+  void aDatabaseFromBeforeTheCountsGainsThemForTheJobsItHolds() throws SQLException {
+    store.enqueue(
+        List.of(
+            job("a").build(),
+            job("b").build(),
+            job("c").build(),
+            job("later").runAt(at(60)).build(),
+            job("elsewhere").queue("other").build()),
+        T0);
+    List<Job> leased = store.lease(spec("w", 2, at(30)), T0);
+    store.complete(leased.get(0).id(), claim(leased.get(0)), "w", null, null, T0);
+    store.close();
+    undoQueueCounts(this::update);
+    assertThat(query("SELECT count(*) FROM sqlite_master WHERE name = 'queue_counts'"))
+        .containsExactly("0");
+
+    store = SqliteJobStore.open(dataDir);
+
+    assertThat(query(KEPT_COUNTS))
+        .containsExactly(
+            "default/PENDING=2", "default/RUNNING=1", "default/SUCCEEDED=1", "other/PENDING=1");
+    assertThat(store.stats(null, T0))
+        .containsExactly(
+            new QueueCounts(QUEUE, 1, 1, 1, 1, 0, 0, Duration.ZERO),
+            new QueueCounts("other", 1, 0, 0, 0, 0, 0, Duration.ZERO));
+    store.fail(leased.get(1).id(), claim(leased.get(1)), "w", PERMANENT, NEVER_RETRY, T0);
+    assertThat(query(KEPT_COUNTS)).isEqualTo(query(COUNTED));
+  }
+
+  @Test
+  void statsReadTheKeptCountsAndWalkOnlyTheJobsNotYetDue() throws SQLException {
+    assertThat(plan(QueueCountRows.ALL_COUNTS)).allMatch(step -> !step.contains("jobs"));
+    assertThat(plan(QueueCountRows.NEXT_PRIORITY))
+        .containsExactly("SEARCH jobs USING COVERING INDEX jobs_pending (queue=? AND priority<?)");
+    assertThat(plan(QueueCountRows.NOT_YET_DUE))
+        .containsExactly(
+            "SEARCH jobs USING COVERING INDEX jobs_pending (queue=? AND priority=? AND run_at>?)");
+  }
+
+  @Test
+  void finishedAndDeletedJobsLeaveTheCountsOfTheirQueue() throws SQLException {
+    Job done = enqueue(job("a").queue("gone").build());
+    Job leased = leaseIn("gone", T0);
+    store.complete(leased.id(), claim(leased), "w", null, null, T0);
+    assertThat(store.stats(null, T0)).extracting(QueueCounts::queue).containsExactly("gone");
+
+    update("DELETE FROM jobs WHERE id = " + done.id());
+
+    assertThat(query(KEPT_COUNTS)).isEmpty();
+    assertThat(store.stats(null, T0)).isEmpty();
+  }
+
+  private List<String> plan(String sql) throws SQLException {
+    return query("EXPLAIN QUERY PLAN " + sql);
+  }
+
+  private List<String> query(String sql) throws SQLException {
+    try (Connection connection = connect();
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(sql)) {
+      List<String> lines = new ArrayList<>();
+      while (rows.next()) {
+        lines.add(rows.getString(rows.getMetaData().getColumnCount()));
+      }
+      return lines;
+    }
+  }
+
+  private void update(String sql) throws SQLException {
+    try (Connection connection = connect();
+        Statement statement = connection.createStatement()) {
+      statement.executeUpdate(sql);
+    }
+  }
+
+  private Connection connect() throws SQLException {
+    return DriverManager.getConnection(
+        "jdbc:sqlite:" + dataDir.resolve(SqliteOptions.DATABASE_FILE));
+  }
+}
