@@ -36,10 +36,13 @@ final class TestWorkers {
     }
     worker.start();
     assertThat(Polling.await(wait, () -> coordinator.service.completes.size() >= jobs)).isTrue();
-    List<Long> completed =
-        coordinator.service.completes.stream().map(CompleteRequest::getJobId).toList();
-    assertThat(completed).hasSize(jobs).doesNotHaveDuplicates();
+    assertThat(completedJobIds(coordinator)).hasSize(jobs).doesNotHaveDuplicates();
     assertThat(Polling.await(wait, () -> worker.heldLeases() == 0)).isTrue();
     assertThat(coordinator.service.outstanding()).isZero();
+  }
+
+  /** The job ids of the coordinator's Complete calls, in the order they came. */
+  static List<Long> completedJobIds(InProcessCoordinator coordinator) {
+    return coordinator.service.completes.stream().map(CompleteRequest::getJobId).toList();
   }
 }

@@ -2,7 +2,6 @@ package io.antrean.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.ReleaseRequest;
 import io.antrean.worker.testing.InProcessCoordinator;
 import io.antrean.worker.testing.Polling;
@@ -43,10 +42,6 @@ class WorkerPrefetchTest {
       assertThat(worker.awaitTermination(WAIT)).isTrue();
     }
     coordinator.close();
-  }
-
-  private List<Long> completedJobIds() {
-    return coordinator.service.completes.stream().map(CompleteRequest::getJobId).toList();
   }
 
   private void runAll(int jobs, int concurrency, int prefetch, JobHandler handler) {
@@ -145,7 +140,9 @@ class WorkerPrefetchTest {
         .allSatisfy(r -> assertThat(r.getReason()).isEqualTo("shutdown"));
     unblock.countDown();
     assertThat(worker.awaitTermination(WAIT)).isTrue();
-    assertThat(completedJobIds()).contains(blocker).doesNotContainAnyElementsOf(released);
+    assertThat(TestWorkers.completedJobIds(coordinator))
+        .contains(blocker)
+        .doesNotContainAnyElementsOf(released);
     assertThat(coordinator.service.outstanding()).isZero();
   }
 }

@@ -3,12 +3,10 @@ package io.antrean.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.antrean.proto.v1.CompleteBatchRequest;
-import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.worker.testing.InProcessCoordinator;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -42,10 +40,6 @@ class WorkerSlotRefillTest {
       assertThat(worker.awaitTermination(WAIT)).isTrue();
     }
     coordinator.close();
-  }
-
-  private List<Long> completedJobIds() {
-    return coordinator.service.completes.stream().map(CompleteRequest::getJobId).toList();
   }
 
   private void runAll(int jobs) {
@@ -112,7 +106,7 @@ class WorkerSlotRefillTest {
     release.countDown();
 
     assertThat(worker.awaitTermination(WAIT)).isTrue();
-    assertThat(completedJobIds()).containsExactlyInAnyOrder(first, second);
+    assertThat(TestWorkers.completedJobIds(coordinator)).containsExactlyInAnyOrder(first, second);
     assertThat(coordinator.service.completeBatches)
         .isNotEmpty()
         .allSatisfy(batch -> assertThat(batch.hasLeaseNext()).isFalse());

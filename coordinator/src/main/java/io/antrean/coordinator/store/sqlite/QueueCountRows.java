@@ -67,9 +67,12 @@ final class QueueCountRows {
     long notYetDue = 0;
     long oldestDue = Long.MAX_VALUE;
     long below = Long.MAX_VALUE;
+    PreparedStatement next = session.prepare(NEXT_PRIORITY);
+    next.setString(1, queue);
+    PreparedStatement later = session.prepare(NOT_YET_DUE);
+    later.setString(1, queue);
+    later.setLong(3, nowMicros);
     while (true) {
-      PreparedStatement next = session.prepare(NEXT_PRIORITY);
-      next.setString(1, queue);
       next.setLong(2, below);
       long priority;
       long earliest;
@@ -83,10 +86,7 @@ final class QueueCountRows {
       if (earliest <= nowMicros) {
         oldestDue = Math.min(oldestDue, earliest);
       }
-      PreparedStatement later = session.prepare(NOT_YET_DUE);
-      later.setString(1, queue);
       later.setLong(2, priority);
-      later.setLong(3, nowMicros);
       try (ResultSet row = later.executeQuery()) {
         row.next();
         notYetDue += row.getLong(1);

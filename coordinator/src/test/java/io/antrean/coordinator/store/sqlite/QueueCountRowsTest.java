@@ -13,13 +13,8 @@ import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.JobStoreFixture;
 import io.antrean.coordinator.store.QueueCounts;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -133,26 +128,10 @@ class QueueCountRowsTest implements JobStoreFixture {
   }
 
   private List<String> query(String sql) throws SQLException {
-    try (Connection connection = connect();
-        Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery(sql)) {
-      List<String> lines = new ArrayList<>();
-      while (rows.next()) {
-        lines.add(rows.getString(rows.getMetaData().getColumnCount()));
-      }
-      return lines;
-    }
+    return DatabaseFile.lines(dataDir, sql);
   }
 
   private void update(String sql) throws SQLException {
-    try (Connection connection = connect();
-        Statement statement = connection.createStatement()) {
-      statement.executeUpdate(sql);
-    }
-  }
-
-  private Connection connect() throws SQLException {
-    return DriverManager.getConnection(
-        "jdbc:sqlite:" + dataDir.resolve(SqliteOptions.DATABASE_FILE));
+    DatabaseFile.update(dataDir, sql);
   }
 }

@@ -25,11 +25,7 @@ import io.antrean.coordinator.store.jdbc.DeadLetterQueue;
 import io.antrean.coordinator.store.jdbc.LeaseWrites;
 import io.antrean.coordinator.store.jdbc.RetentionWrites;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -72,26 +68,11 @@ class SqliteJobStoreTest extends JobStoreContract {
 
   /** Runs SQL on the database file while the store is closed (or only reads while it is open). */
   private String query(String sql) throws SQLException {
-    try (Connection connection =
-            DriverManager.getConnection(
-                "jdbc:sqlite:" + dataDir.resolve(SqliteOptions.DATABASE_FILE));
-        Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery(sql)) {
-      List<String> lines = new ArrayList<>();
-      while (rows.next()) {
-        lines.add(rows.getString(rows.getMetaData().getColumnCount()));
-      }
-      return String.join("\n", lines);
-    }
+    return String.join("\n", DatabaseFile.lines(dataDir, sql));
   }
 
   private void update(String sql) throws SQLException {
-    try (Connection connection =
-            DriverManager.getConnection(
-                "jdbc:sqlite:" + dataDir.resolve(SqliteOptions.DATABASE_FILE));
-        Statement statement = connection.createStatement()) {
-      statement.executeUpdate(sql);
-    }
+    DatabaseFile.update(dataDir, sql);
   }
 
   private static final String LATEST_FLYWAY_VERSION =

@@ -1,0 +1,44 @@
+package io.antrean.coordinator.store.sqlite;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * SQL run straight on a store's database file, on a connection of its own: changes while the store
+ * is closed, reads at any time (WAL lets them run beside the store's writer).
+ */
+final class DatabaseFile {
+  private DatabaseFile() {}
+
+  /** The last column of each row {@code sql} returns, as text. */
+  static List<String> lines(Path dataDir, String sql) throws SQLException {
+    try (Connection connection = connect(dataDir);
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(sql)) {
+      List<String> lines = new ArrayList<>();
+      while (rows.next()) {
+        lines.add(rows.getString(rows.getMetaData().getColumnCount()));
+      }
+      return lines;
+    }
+  }
+
+  /** Runs one statement that returns no rows. */
+  static void update(Path dataDir, String sql) throws SQLException {
+    try (Connection connection = connect(dataDir);
+        Statement statement = connection.createStatement()) {
+      statement.executeUpdate(sql);
+    }
+  }
+
+  private static Connection connect(Path dataDir) throws SQLException {
+    return DriverManager.getConnection(
+        "jdbc:sqlite:" + dataDir.resolve(SqliteOptions.DATABASE_FILE));
+  }
+}
