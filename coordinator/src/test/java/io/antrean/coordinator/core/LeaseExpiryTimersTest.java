@@ -45,6 +45,23 @@ class LeaseExpiryTimersTest {
   }
 
   @Test
+  void nextDueSkipsTheTimersOfFinishedAndRenewedLeases() {
+    timers.track(new LeaseRef(1, 1, T0.plusSeconds(10)));
+    timers.track(new LeaseRef(2, 1, T0.plusSeconds(20)));
+    timers.track(new LeaseRef(3, 1, T0.plusSeconds(30)));
+
+    timers.untrack(1);
+    timers.track(new LeaseRef(2, 1, T0.plusSeconds(40)));
+    assertThat(timers.nextDue()).isEqualTo(T0.plusSeconds(30));
+
+    timers.untrack(3);
+    assertThat(timers.nextDue()).isEqualTo(T0.plusSeconds(40));
+    timers.untrack(2);
+    assertThat(timers.nextDue()).isNull();
+    assertThat(timers.takeDue(T0.plusSeconds(60))).isEmpty();
+  }
+
+  @Test
   void endedLeaseAnswersWhenThisCoordinatorGrantedIt() {
     timers.track(new LeaseRef(1, 7, T0.plusSeconds(30)), T0);
     timers.track(new LeaseRef(1, 7, T0.plusSeconds(60)));
