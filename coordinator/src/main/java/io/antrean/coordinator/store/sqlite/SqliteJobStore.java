@@ -49,10 +49,13 @@ public final class SqliteJobStore extends JdbcJobStore {
 
   /**
    * How long nothing must have been written before a write runs on its caller's thread (see {@link
-   * SqliteWriter}): longer than the writer's gaps between groups under load, shorter than the time
-   * between one call's answer and the next call of a caller with one call in flight.
+   * SqliteWriter}): longer than the gap between calls that arrive together (the next of many in
+   * flight is read while one commits, and goes to the writer thread, which groups them), shorter
+   * than the gap between the Enqueue, Lease and CompleteBatch calls of jobs that come one at a time
+   * (at 500 jobs/s, 250 µs left most of those writes to the writer thread, a hop there and back;
+   * docs/benchmarks.md).
    */
-  private static final Duration CALLER_RUNS_AFTER_IDLE = Duration.ofNanos(250_000);
+  private static final Duration CALLER_RUNS_AFTER_IDLE = Duration.ofNanos(50_000);
 
   private final SqliteFile file;
   private final SqliteWriter writer;
