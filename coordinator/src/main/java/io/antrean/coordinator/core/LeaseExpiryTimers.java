@@ -80,13 +80,12 @@ final class LeaseExpiryTimers {
   List<LeaseRef> takeDue(Instant now) {
     List<LeaseRef> due = new ArrayList<>();
     synchronized (lock) {
-      while (!timers.isEmpty() && !timers.peek().expiresAt().isAfter(now)) {
-        LeaseRef timer = timers.poll();
-        if (timer.equals(current.get(timer.jobId()))) {
-          current.remove(timer.jobId());
-          grants.remove(timer.jobId());
-          due.add(timer);
-        }
+      LeaseRef timer;
+      while ((timer = earliestLive()) != null && !timer.expiresAt().isAfter(now)) {
+        timers.poll();
+        current.remove(timer.jobId());
+        grants.remove(timer.jobId());
+        due.add(timer);
       }
     }
     return due;
