@@ -15,7 +15,6 @@ import io.antrean.coordinator.store.jdbc.JobRowReader;
 import io.antrean.coordinator.store.jdbc.JobRows;
 import io.antrean.coordinator.store.jdbc.LeaseGrants;
 import io.antrean.coordinator.store.jdbc.Leases;
-import io.antrean.coordinator.store.jdbc.LimitedLeases;
 import io.antrean.coordinator.store.jdbc.QueueStats;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -167,64 +166,30 @@ final class PostgresDialect extends JdbcDialect {
   }
 
   /**
-   * The candidates of a lease, none while the queue is paused or has limits (its row is read in the
-   * same statement; a limited queue leases through {@link LimitedLeases#leaseLocked}); parameters:
-   * queue, now, [types,] queue, limit. The check names the queue again instead of joining on {@code
-   * jobs.queue}, so it is a one-time filter and the index walk keeps its order.
+   * One statement picks, leases and opens each job's history entry: the function {@code lease_jobs}
+   * (migration V13), whose plan PostgreSQL makes once per connection instead of at every call.
+   * Parameters: queue, now, types (null: any type), limit, the lease-id digests (the n-th picked
+   * job takes the n-th), worker id, expiry.
    */
-  static String pickSql(boolean byType) {
-    return "SELECT id FROM jobs WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
-        + (byType ? " AND type = ANY (?)" : "")
-        + " AND NOT EXISTS (SELECT 1 FROM queues WHERE name = ? AND (paused_at IS NOT NULL"
-        + " OR max_running IS NOT NULL OR max_running_per_key IS NOT NULL"
-        + " OR rate_starts IS NOT NULL OR rate_per_key_starts IS NOT NULL))"
-        + " ORDER BY priority DESC, run_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
-  }
-
-  /**
-   * One statement picks, leases and opens each job's history entry. The n-th picked row takes the
-   * n-th of the lease-id digests given (as many as the limit), so row and history entry get it in
-   * the writes they make anyway. Parameters: those of {@link #pickSql}, then the digests, worker
-   * id, expiry, now (updated_at), now (leased_at).
-   */
-  static String leaseSql(boolean byType) {
-    return "WITH picked AS MATERIALIZED ("
-        + pickSql(byType)
-        + "), numbered AS (SELECT id, row_number() OVER () AS n FROM picked),"
-        + " digests AS (SELECT ?::bytea[] AS digests),"
-        + " leased AS (UPDATE jobs SET state = 'RUNNING', attempts = attempts + 1,"
-        + " lease_token = lease_token + 1, lease_worker_id = ?, lease_expires_at = ?,"
-        + " lease_id_sha256 = digests.digests[numbered.n], updated_at = ?"
-        + " FROM numbered, digests WHERE jobs.id = numbered.id RETURNING "
-        + columnsOf("jobs")
-        + "), started AS (INSERT INTO attempts"
-        + " (job_id, attempt, worker_id, fencing_token, leased_at, outcome, lease_id_sha256)"
-        + " SELECT id, attempts, lease_worker_id, lease_token, ?, 'RUNNING', lease_id_sha256"
-        + " FROM leased)"
-        + " SELECT "
-        + JobRowReader.JOB_COLUMNS
-        + " FROM leased";
-  }
+  static final String LEASE =
+      "SELECT "
+          + JobRowReader.JOB_COLUMNS
+          + " FROM lease_jobs(?, ?, ?::text[], ?, ?::bytea[], ?, ?)";
 
   @Override
   public List<Job> lease(JdbcSession session, LeaseSpec spec, Instant now) throws SQLException {
-    boolean byType = !spec.types().isEmpty();
-    PreparedStatement lease = session.prepare(leaseSql(byType));
+    PreparedStatement lease = session.prepare(LEASE);
     List<LeaseId> leaseIds = LeaseGrants.newLeaseIds(spec.maxJobs());
-    int index = 1;
-    lease.setString(index++, spec.queue());
-    Timestamps.set(lease, index++, now);
-    if (byType) {
-      lease.setArray(index++, session.connection().createArrayOf("text", spec.types().toArray()));
-    }
-    lease.setString(index++, spec.queue());
-    lease.setInt(index++, spec.maxJobs());
+    Connection connection = session.connection();
+    lease.setString(1, spec.queue());
+    Timestamps.set(lease, 2, now);
     lease.setArray(
-        index++, session.connection().createArrayOf("bytea", LeaseGrants.digests(leaseIds)));
-    lease.setString(index++, spec.workerId());
-    Timestamps.set(lease, index++, spec.expiresAt());
-    Timestamps.set(lease, index++, now);
-    Timestamps.set(lease, index, now);
+        3,
+        spec.types().isEmpty() ? null : connection.createArrayOf("text", spec.types().toArray()));
+    lease.setInt(4, spec.maxJobs());
+    lease.setArray(5, connection.createArrayOf("bytea", LeaseGrants.digests(leaseIds)));
+    lease.setString(6, spec.workerId());
+    Timestamps.set(lease, 7, spec.expiresAt());
     return LeaseGrants.withTexts(Leases.inGrantOrder(JobRows.jobs(session, lease)), leaseIds);
   }
 

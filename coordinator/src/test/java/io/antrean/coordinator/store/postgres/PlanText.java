@@ -4,10 +4,55 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
 
 /** The plan PostgreSQL picks for a statement with its parameters bound, as EXPLAIN's text. */
 final class PlanText {
+  /** The arguments of {@code lease_jobs} (migration V13), as parameters of its query. */
+  private static final Map<String, String> LEASE_ARGUMENTS =
+      Map.of(
+          "p_queue", "($1::text)",
+          "p_now", "($2::timestamptz)",
+          "p_types", "($3::text[])",
+          "p_limit", "($4::integer)",
+          "p_digests", "($5::bytea[])",
+          "p_worker_id", "($6::text)",
+          "p_expires_at", "($7::timestamptz)");
+
   private PlanText() {}
+
+  /**
+   * The plan {@code lease_jobs} keeps: the generic plan (the function asks for one) of the query in
+   * its body as the connection's schema holds it, its arguments made parameters.
+   */
+  static String explainLease(Connection connection) throws SQLException {
+    String body;
+    try (PreparedStatement source =
+            connection.prepareStatement(
+                "SELECT prosrc FROM pg_proc WHERE proname = 'lease_jobs'"
+                    + " AND pronamespace = current_schema()::regnamespace");
+        ResultSet row = source.executeQuery()) {
+      row.next();
+      body = row.getString(1);
+    }
+    String query =
+        body.substring(
+            body.indexOf("RETURN QUERY") + "RETURN QUERY".length(), body.lastIndexOf(';'));
+    for (Map.Entry<String, String> argument : LEASE_ARGUMENTS.entrySet()) {
+      query = query.replace(argument.getKey(), argument.getValue());
+    }
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("PREPARE lease_plan AS " + query);
+      statement.execute("SET plan_cache_mode = force_generic_plan");
+      try {
+        return explain(connection, "EXECUTE lease_plan (NULL, NULL, NULL, NULL, NULL, NULL, NULL)");
+      } finally {
+        statement.execute("RESET plan_cache_mode");
+        statement.execute("DEALLOCATE lease_plan");
+      }
+    }
+  }
 
   /**
    * Explains {@code sql} on {@code connection}; a {@code String[]} parameter is bound as a text

@@ -1,7 +1,6 @@
 package io.antrean.coordinator.store.postgres;
 
 import static io.antrean.coordinator.store.TestJobs.T0;
-import static io.antrean.coordinator.store.TestJobs.at;
 import static io.antrean.coordinator.store.TestJobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -15,8 +14,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongPredicate;
@@ -29,8 +26,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The store keeps the planner's statistics of the jobs table current ({@link PlannerStatistics}):
- * after a burst into a queue the last ANALYZE never saw, a lease plans to read and sort every
- * pending job of the queue, until the store analyzes the table; then it walks {@code jobs_pending}.
+ * after a burst into a table whose last ANALYZE saw no pending job, a lease plans to read and sort
+ * every pending job of the queue, until the store analyzes the table; then it walks {@code
+ * jobs_pending}. The plan is the one {@code lease_jobs} keeps, which an ANALYZE makes again.
  */
 @Timeout(60)
 class PostgresPlannerStatisticsTest {
@@ -59,14 +57,17 @@ class PostgresPlannerStatisticsTest {
   }
 
   @Test
-  void aBurstIntoAQueueTheStatisticsHaveNotSeenIsAnalyzedThenLeasedInIndexOrder() throws Exception {
+  void aBurstIntoATableAnalyzedWithNoPendingJobIsAnalyzedThenLeasedInIndexOrder() throws Exception {
+    // Direct updates are only for the table's shape; the store never writes like this.
+    execute("UPDATE jobs SET state = 'SUCCEEDED', finished_at = updated_at");
+    execute("ANALYZE jobs");
     long analyzed = analyzeCount();
     enqueue("burst", 4_000);
-    assertThat(leasePlan("burst")).contains("Sort").doesNotContain("Index Scan using jobs_pending");
+    assertThat(leasePlan()).contains("Sort").doesNotContain("Index Scan using jobs_pending");
 
     awaitStat("analyze_count", count -> count > analyzed);
 
-    assertThat(leasePlan("burst")).contains("Index Scan using jobs_pending").doesNotContain("Sort");
+    assertThat(leasePlan()).contains("Index Scan using jobs_pending").doesNotContain("Sort");
   }
 
   @Test
@@ -109,21 +110,9 @@ class PostgresPlannerStatisticsTest {
     assertThat(captured.list.get(1).getFormattedMessage()).contains("works again");
   }
 
-  private String leasePlan(String queue) throws SQLException {
+  private String leasePlan() throws SQLException {
     try (Connection connection = postgres.connect(options)) {
-      return PlanText.explain(
-          connection,
-          PostgresDialect.leaseSql(true),
-          queue,
-          time(60),
-          new String[] {"t"},
-          queue,
-          25,
-          new byte[][] {new byte[32]},
-          "w",
-          time(90),
-          time(60),
-          time(60));
+      return PlanText.explainLease(connection);
     }
   }
 
@@ -159,9 +148,5 @@ class PostgresPlannerStatisticsTest {
 
   private void execute(String sql) throws SQLException {
     postgres.execute(options, sql);
-  }
-
-  private static OffsetDateTime time(long secondsAfterT0) {
-    return at(secondsAfterT0).atOffset(ZoneOffset.UTC);
   }
 }

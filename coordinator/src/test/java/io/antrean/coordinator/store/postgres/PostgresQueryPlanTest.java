@@ -12,6 +12,7 @@ import io.antrean.coordinator.store.jdbc.DeadLetterQueue;
 import io.antrean.coordinator.store.jdbc.LeaseWrites;
 import io.antrean.coordinator.store.jdbc.RetentionWrites;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
@@ -85,39 +86,26 @@ class PostgresQueryPlanTest {
 
   @Test
   void leaseWalksThePendingIndexInOrderWithoutSorting() throws SQLException {
-    String plan =
-        explain(
-            PostgresDialect.leaseSql(false),
-            "default",
-            time(60),
-            "default",
-            32,
-            new byte[][] {new byte[32]},
-            "w",
-            time(90),
-            time(60),
-            time(60));
+    String plan;
+    try (Connection connection = postgres.connect(options)) {
+      plan = PlanText.explainLease(connection);
+    }
 
     assertThat(plan).contains("Index Scan using jobs_pending").doesNotContain("Sort");
   }
 
   @Test
-  void leaseOfSomeTypesStillWalksThePendingIndex() throws SQLException {
-    String plan =
-        explain(
-            PostgresDialect.leaseSql(true),
-            "default",
-            time(60),
-            new String[] {"t1", "t2"},
-            "default",
-            32,
-            new byte[][] {new byte[32]},
-            "w",
-            time(90),
-            time(60),
-            time(60));
-
-    assertThat(plan).contains("Index Scan using jobs_pending").doesNotContain("Sort");
+  void leaseKeepsOnePlanInsteadOfPlanningEachCall() throws SQLException {
+    try (Connection connection = postgres.connect(options);
+        Statement statement = connection.createStatement();
+        ResultSet row =
+            statement.executeQuery(
+                "SELECT proconfig FROM pg_proc WHERE proname = 'lease_jobs'"
+                    + " AND pronamespace = current_schema()::regnamespace")) {
+      row.next();
+      assertThat((String[]) row.getArray(1).getArray())
+          .containsExactly("plan_cache_mode=force_generic_plan");
+    }
   }
 
   @Test
