@@ -27,15 +27,7 @@ final class PlanText {
    * its body as the connection's schema holds it, its arguments made parameters.
    */
   static String explainLease(Connection connection) throws SQLException {
-    String body;
-    try (PreparedStatement source =
-            connection.prepareStatement(
-                "SELECT prosrc FROM pg_proc WHERE proname = 'lease_jobs'"
-                    + " AND pronamespace = current_schema()::regnamespace");
-        ResultSet row = source.executeQuery()) {
-      row.next();
-      body = row.getString(1);
-    }
+    String body = (String) leaseFunction(connection, "prosrc");
     String query =
         body.substring(
             body.indexOf("RETURN QUERY") + "RETURN QUERY".length(), body.lastIndexOf(';'));
@@ -51,6 +43,20 @@ final class PlanText {
         statement.execute("RESET plan_cache_mode");
         statement.execute("DEALLOCATE lease_plan");
       }
+    }
+  }
+
+  /** A column of {@code lease_jobs}'s row in {@code pg_proc}, in the connection's schema. */
+  static Object leaseFunction(Connection connection, String column) throws SQLException {
+    try (PreparedStatement function =
+            connection.prepareStatement(
+                "SELECT "
+                    + column
+                    + " FROM pg_proc WHERE proname = 'lease_jobs'"
+                    + " AND pronamespace = current_schema()::regnamespace");
+        ResultSet row = function.executeQuery()) {
+      row.next();
+      return row.getObject(1);
     }
   }
 

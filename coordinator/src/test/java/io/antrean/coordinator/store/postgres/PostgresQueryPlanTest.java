@@ -11,8 +11,8 @@ import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.jdbc.DeadLetterQueue;
 import io.antrean.coordinator.store.jdbc.LeaseWrites;
 import io.antrean.coordinator.store.jdbc.RetentionWrites;
+import java.sql.Array;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
@@ -96,14 +96,9 @@ class PostgresQueryPlanTest {
 
   @Test
   void leaseKeepsOnePlanInsteadOfPlanningEachCall() throws SQLException {
-    try (Connection connection = postgres.connect(options);
-        Statement statement = connection.createStatement();
-        ResultSet row =
-            statement.executeQuery(
-                "SELECT proconfig FROM pg_proc WHERE proname = 'lease_jobs'"
-                    + " AND pronamespace = current_schema()::regnamespace")) {
-      row.next();
-      assertThat((String[]) row.getArray(1).getArray())
+    try (Connection connection = postgres.connect(options)) {
+      Array settings = (Array) PlanText.leaseFunction(connection, "proconfig");
+      assertThat((String[]) settings.getArray())
           .containsExactly("plan_cache_mode=force_generic_plan");
     }
   }
