@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
           + " which runs every scenario but lease.",
       "Warm-up: enqueue-1 and enqueue-50 first make min(N, 1000) calls the same way,"
           + " end-to-end first runs min(N, 2000) jobs (--warm-up-jobs) the same way, and latency"
-          + " first runs one job, then sends for one second at --rate; those are not measured, so"
+          + " first runs one job, then sends for one second at --rate (or --warm-up-jobs jobs);"
+          + " those are not measured, so"
           + " the workers are serving and the JVMs have begun compiling the paths measured (fresh"
           + " worker JVMs take tens of thousands of jobs to finish: a larger --warm-up-jobs"
           + " measures long-running workers).",

@@ -23,9 +23,11 @@ final class BenchOptions {
       names = "--warm-up-jobs",
       paramLabel = "W",
       description =
-          "Unmeasured jobs end-to-end runs first on the same workers (default: N, at most 2000; 0:"
-              + " none). Fresh worker JVMs need tens of thousands of jobs to finish compiling the"
-              + " path, so a larger W measures the steady state of long-running workers.")
+          "Unmeasured jobs end-to-end runs first on the same workers (default: N, at most 2000),"
+              + " and latency sends at --rate before its measured window (default: one second's"
+              + " worth); 0: none. Fresh worker JVMs need tens of thousands of jobs to finish"
+              + " compiling the path, so a larger W measures the steady state of long-running"
+              + " workers.")
   @Nullable
   private Integer warmUpJobs;
 

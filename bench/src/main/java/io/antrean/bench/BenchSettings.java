@@ -27,7 +27,8 @@ import javax.annotation.Nullable;
  * @param drain whether to run the jobs the enqueue scenarios leave in their fresh queues
  * @param prefill whether end-to-end enqueues its jobs into the paused queue and times the workers
  *     from resuming it, rather than from the first enqueue while they run
- * @param warmUpJobs the unmeasured jobs end-to-end runs first, or {@code null} for its default
+ * @param warmUpJobs the unmeasured jobs end-to-end runs first and latency sends before its measured
+ *     window, or {@code null} for their defaults
  * @param progress whether to print progress lines to stderr
  * @param backlog pending jobs lease puts in its queue before it measures
  */
@@ -128,6 +129,16 @@ record BenchSettings(
   /** The unmeasured jobs end-to-end runs first: {@code --warm-up-jobs}, else min(N, 2,000). */
   int warmUpJobsFor(int jobs) {
     return warmUpJobs != null ? warmUpJobs : Math.min(jobs, DEFAULT_WARM_UP_JOBS);
+  }
+
+  /**
+   * The unmeasured jobs latency sends at the rate before its measured window: {@code
+   * --warm-up-jobs}, else one second's worth ({@link LatencyScenario#WARM_UP}).
+   */
+  long latencyWarmUpJobs() {
+    return warmUpJobs != null
+        ? warmUpJobs
+        : (long) Math.ceil(rate * LatencyScenario.WARM_UP.toNanos() / 1e9);
   }
 
   /** The queue {@code --queue} names, or a fresh {@code bench-<8 hex digits>} for each call. */

@@ -17,11 +17,16 @@ import java.util.concurrent.locks.LockSupport;
  * --concurrency} calls in flight, so a slow answer does not delay the next send while fewer than
  * that many are in flight; if the coordinator falls further behind, sends wait, and the achieved
  * rate shows it. The run starts with one job, which shows the workers serve the queue, then {@link
- * #WARM_UP} at the same rate whose jobs are not measured, so the JIT compilers of every process are
- * done with the paths before the measured window.
+ * #WARM_UP} (or {@code --warm-up-jobs} jobs) at the same rate whose jobs are not measured, so every
+ * process has begun compiling the paths before the measured window. Fresh worker JVMs keep
+ * compiling for longer than that: at 500 jobs/s the first 20 seconds had three to four times the
+ * latency of the next (docs/benchmarks.md), so a larger warm-up measures long-running workers.
  */
 final class LatencyScenario {
-  /** Sent at the same rate before the measured window; not measured. */
+  /**
+   * Sent at the same rate before the measured window, not measured, unless {@code --warm-up-jobs}
+   * says how many jobs.
+   */
   static final Duration WARM_UP = Duration.ofSeconds(1);
 
   // Sends over a whole run lose a little to scheduling; less than this share is falling behind.
@@ -38,7 +43,7 @@ final class LatencyScenario {
   BenchResult run() throws InterruptedException {
     BenchSettings settings = context.settings();
     int jobs = settings.jobsFor(Scenario.LATENCY);
-    long warmUpJobs = (long) Math.ceil(settings.rate() * WARM_UP.toNanos() / 1e9);
+    long warmUpJobs = settings.latencyWarmUpJobs();
     String queue = settings.queueForScenario();
     try (BenchWorkers workers = context.startWorkers(queue, Scenario.LATENCY)) {
       WarmUp.runJobs(context, workers, queue, 1);

@@ -253,6 +253,33 @@ class BenchCommandTest {
   }
 
   @Test
+  void latencySendsAsManyUnmeasuredJobsFirstAsWarmUpJobsSays() throws Exception {
+    BenchHarness.Result result =
+        bench.run(
+            "latency",
+            "--rate",
+            "200",
+            "--duration",
+            "200ms",
+            "--warm-up-jobs",
+            "30",
+            "--in-process-workers",
+            "--json");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    Struct row = onlyResult(result);
+    assertThat(
+            row.getFieldsOrThrow("latency")
+                .getStructValue()
+                .getFieldsOrThrow("count")
+                .getNumberValue())
+        .isEqualTo(40);
+    // The job that showed the workers serve, the 30 unmeasured ones, the 40 measured.
+    String queue = row.getFieldsOrThrow("queue").getStringValue();
+    assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(1 + 30 + 40);
+  }
+
+  @Test
   void latencyRefusesResultsWithoutAHandlerStart() throws Exception {
     // External "workers" complete the jobs with an empty result, like an old bench.noop handler.
     bench.queues.externalWorkers = true;

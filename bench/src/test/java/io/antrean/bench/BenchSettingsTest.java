@@ -122,6 +122,14 @@ class BenchSettingsTest {
   }
 
   @Test
+  void latencyWarmsUpForOneSecondAtTheRateUnlessWarmUpJobsSays() {
+    // The rate is 500 jobs/s.
+    assertThat(settings(null, null, null).latencyWarmUpJobs()).isEqualTo(500);
+    assertThat(settings(null, null, null, 0, 10_000).latencyWarmUpJobs()).isEqualTo(10_000);
+    assertThat(settings(null, null, null, 0, 0).latencyWarmUpJobs()).isZero();
+  }
+
+  @Test
   void endToEndWarmsUpWithAtMost2000JobsUnlessWarmUpJobsSays() {
     assertThat(settings(null, null, null).warmUpJobsFor(20_000)).isEqualTo(2_000);
     assertThat(settings(null, null, null).warmUpJobsFor(300)).isEqualTo(300);
