@@ -19,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
  * rate shows it. The run starts with one job, which shows the workers serve the queue, then {@link
  * #WARM_UP} (or {@code --warm-up-jobs} jobs) at the same rate whose jobs are not measured, so every
  * process has begun compiling the paths before the measured window. Fresh worker JVMs keep
- * compiling for longer than that: at 500 jobs/s the first 20 seconds had three to four times the
+ * compiling for longer than that: at 500 jobs/s the first 20 seconds had four to five times the
  * latency of the next (docs/benchmarks.md), so a larger warm-up measures long-running workers.
  */
 final class LatencyScenario {
