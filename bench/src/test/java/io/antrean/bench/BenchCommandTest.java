@@ -7,6 +7,7 @@ import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import io.antrean.client.InvalidArgumentException;
 import io.grpc.Status;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -277,6 +278,66 @@ class BenchCommandTest {
     // The job that showed the workers serve, the 30 unmeasured ones, the 40 measured.
     String queue = row.getFieldsOrThrow("queue").getStringValue();
     assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(1 + 30 + 40);
+  }
+
+  @Test
+  void latencyReadsBackThisRunsJobsNotTheQueuesOlderOnes() throws Exception {
+    bench.queues.createdAgo = Duration.ofMinutes(5);
+    BenchHarness.Result older =
+        bench.run(
+            "end-to-end",
+            "--queue",
+            "q",
+            "--jobs",
+            "1500",
+            "--worker-processes",
+            "2",
+            "--in-process-workers");
+    assertThat(older.exitCode()).as(older.err()).isZero();
+    bench.queues.createdAgo = Duration.ZERO;
+    int listedBefore = bench.queues.listJobsCalls.get();
+
+    BenchHarness.Result result = latencyOnQueueQ();
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    assertThat(latencyCount(result)).isEqualTo(40);
+    // 3,000 older jobs would have taken three pages more.
+    assertThat(bench.queues.listJobsCalls.get() - listedBefore).isEqualTo(1);
+  }
+
+  @Test
+  void latencyReadsEveryJobOfTheQueueWhenTheCoordinatorsClockIsFarBehind() throws Exception {
+    bench.queues.createdAgo = Duration.ofMinutes(5);
+
+    BenchHarness.Result result = latencyOnQueueQ();
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    assertThat(latencyCount(result)).isEqualTo(40);
+    // The reading from the window's start found none; the whole queue's found them all.
+    assertThat(bench.queues.listJobsCalls).hasValue(2);
+  }
+
+  private BenchHarness.Result latencyOnQueueQ() throws Exception {
+    return bench.run(
+        "latency",
+        "--queue",
+        "q",
+        "--rate",
+        "200",
+        "--duration",
+        "200ms",
+        "--worker-processes",
+        "2",
+        "--in-process-workers",
+        "--json");
+  }
+
+  private static double latencyCount(BenchHarness.Result result) throws Exception {
+    return onlyResult(result)
+        .getFieldsOrThrow("latency")
+        .getStructValue()
+        .getFieldsOrThrow("count")
+        .getNumberValue();
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.antrean.bench;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.util.Timestamps;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
@@ -92,6 +93,10 @@ final class FakeQueues {
   final List<LeaseRequest> leaseRequests = new CopyOnWriteArrayList<>();
   final AtomicInteger unaryCompletes = new AtomicInteger();
   final AtomicInteger listJobsCalls = new AtomicInteger();
+
+  /** How long ago the jobs stored from now on were created, as their created_at says. */
+  volatile java.time.Duration createdAgo = java.time.Duration.ZERO;
+
   final AtomicInteger completeBatchCalls = new AtomicInteger();
   final List<Integer> completeBatchSizes = new CopyOnWriteArrayList<>();
   final Map<String, AtomicInteger> completeBatchesInFlight = new ConcurrentHashMap<>();
@@ -166,8 +171,9 @@ final class FakeQueues {
   }
 
   /**
-   * One ListJobs page of succeeded jobs of {@code queue}; the page token is the offset. Other
-   * filters than queue and state SUCCEEDED are not supported.
+   * One ListJobs page of succeeded jobs of {@code queue}, created at or after created_after when
+   * set; the page token is the offset. Other filters than queue, state SUCCEEDED and created_after
+   * are not supported.
    */
   ListJobsResponse listSucceeded(ListJobsRequest request) {
     listJobsCalls.incrementAndGet();
@@ -178,7 +184,13 @@ final class FakeQueues {
     }
     synchronized (lock) {
       List<Job> matching =
-          done.stream().filter(job -> job.getQueue().equals(request.getQueue())).toList();
+          done.stream()
+              .filter(job -> job.getQueue().equals(request.getQueue()))
+              .filter(
+                  job ->
+                      !request.hasCreatedAfter()
+                          || Timestamps.compare(job.getCreatedAt(), request.getCreatedAfter()) >= 0)
+              .toList();
       int from = request.getPageToken().isEmpty() ? 0 : Integer.parseInt(request.getPageToken());
       int to = Math.min(matching.size(), from + request.getPageSize());
       return ListJobsResponse.newBuilder()
@@ -207,6 +219,8 @@ final class FakeQueues {
               .setType(admitted.getType())
               .setPayload(admitted.getPayload())
               .setState(JobState.JOB_STATE_PENDING)
+              .setCreatedAt(
+                  Timestamps.fromMillis(System.currentTimeMillis() - createdAgo.toMillis()))
               .build();
       if (externalWorkers) {
         succeeded.merge(job.getQueue(), 1L, Long::sum);
