@@ -121,7 +121,7 @@ record BenchSettings(
   /** How many jobs {@code scenario} sends; latency sends {@code rate * duration}. */
   int jobsFor(Scenario scenario) {
     if (scenario == Scenario.LATENCY) {
-      return (int) Math.max(1, Math.ceil(rate * duration.toNanos() / 1e9));
+      return (int) Math.max(1, jobsAtRate(duration));
     }
     return jobs != null ? jobs : scenario.defaultJobs();
   }
@@ -136,9 +136,12 @@ record BenchSettings(
    * --warm-up-jobs}, else one second's worth ({@link LatencyScenario#WARM_UP}).
    */
   long latencyWarmUpJobs() {
-    return warmUpJobs != null
-        ? warmUpJobs
-        : (long) Math.ceil(rate * LatencyScenario.WARM_UP.toNanos() / 1e9);
+    return warmUpJobs != null ? warmUpJobs : jobsAtRate(LatencyScenario.WARM_UP);
+  }
+
+  /** The jobs sent at {@code --rate} over {@code time}, rounded up. */
+  private long jobsAtRate(Duration time) {
+    return (long) Math.ceil(rate * time.toNanos() / 1e9);
   }
 
   /** The queue {@code --queue} names, or a fresh {@code bench-<8 hex digits>} for each call. */

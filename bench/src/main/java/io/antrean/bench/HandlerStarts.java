@@ -1,6 +1,6 @@
 package io.antrean.bench;
 
-import com.google.protobuf.Timestamp;
+import com.google.protobuf.util.Timestamps;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.ListJobsRequest;
@@ -39,7 +39,7 @@ final class HandlerStarts {
    *     bench.noop} handler does not report one
    */
   static LatencySamples read(BenchContext context, String queue, long fromMicros, int expected) {
-    long createdFromMicros = fromMicros - TimeUnit.NANOSECONDS.toMicros(CLOCK_MARGIN.toNanos());
+    long createdFromMicros = fromMicros - TimeUnit.MICROSECONDS.convert(CLOCK_MARGIN);
     LatencySamples samples = read(context, queue, fromMicros, expected, createdFromMicros);
     if (samples.count() < expected) {
       samples = read(context, queue, fromMicros, expected, null);
@@ -65,7 +65,7 @@ final class HandlerStarts {
               .setPageSize(PAGE_SIZE)
               .setPageToken(pageToken);
       if (createdFromMicros != null) {
-        request.setCreatedAfter(timestamp(createdFromMicros));
+        request.setCreatedAfter(Timestamps.fromMicros(createdFromMicros));
       }
       ListJobsResponse page = context.client().listJobs(request.build());
       for (Job job : page.getJobsList()) {
@@ -94,12 +94,5 @@ final class HandlerStarts {
               + " handler than this checkout's");
     }
     return samples;
-  }
-
-  private static Timestamp timestamp(long epochMicros) {
-    return Timestamp.newBuilder()
-        .setSeconds(Math.floorDiv(epochMicros, 1_000_000L))
-        .setNanos((int) Math.floorMod(epochMicros, 1_000_000L) * 1_000)
-        .build();
   }
 }

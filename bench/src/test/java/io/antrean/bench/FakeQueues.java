@@ -27,6 +27,7 @@ import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -95,7 +96,7 @@ final class FakeQueues {
   final AtomicInteger listJobsCalls = new AtomicInteger();
 
   /** How long ago the jobs stored from now on were created, as their created_at says. */
-  volatile java.time.Duration createdAgo = java.time.Duration.ZERO;
+  volatile Duration createdAgo = Duration.ZERO;
 
   final AtomicInteger completeBatchCalls = new AtomicInteger();
   final List<Integer> completeBatchSizes = new CopyOnWriteArrayList<>();
