@@ -8,6 +8,7 @@ import com.google.protobuf.util.JsonFormat;
 import io.antrean.client.InvalidArgumentException;
 import io.grpc.Status;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -255,17 +256,7 @@ class BenchCommandTest {
 
   @Test
   void latencySendsAsManyUnmeasuredJobsFirstAsWarmUpJobsSays() throws Exception {
-    BenchHarness.Result result =
-        bench.run(
-            "latency",
-            "--rate",
-            "200",
-            "--duration",
-            "200ms",
-            "--warm-up-jobs",
-            "30",
-            "--in-process-workers",
-            "--json");
+    BenchHarness.Result result = shortLatency("--warm-up-jobs", "30");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     assertThat(latencyCount(result)).isEqualTo(40);
@@ -291,7 +282,7 @@ class BenchCommandTest {
     bench.queues.createdAgo = Duration.ZERO;
     int listedBefore = bench.queues.listJobsCalls.get();
 
-    BenchHarness.Result result = latencyOnQueueQ();
+    BenchHarness.Result result = shortLatency("--queue", "q", "--worker-processes", "2");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     assertThat(latencyCount(result)).isEqualTo(40);
@@ -303,7 +294,7 @@ class BenchCommandTest {
   void latencyReadsEveryJobOfTheQueueWhenTheCoordinatorsClockIsFarBehind() throws Exception {
     bench.queues.createdAgo = Duration.ofMinutes(5);
 
-    BenchHarness.Result result = latencyOnQueueQ();
+    BenchHarness.Result result = shortLatency("--queue", "q", "--worker-processes", "2");
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     assertThat(latencyCount(result)).isEqualTo(40);
@@ -311,19 +302,17 @@ class BenchCommandTest {
     assertThat(bench.queues.listJobsCalls).hasValue(2);
   }
 
-  private BenchHarness.Result latencyOnQueueQ() throws Exception {
-    return bench.run(
-        "latency",
-        "--queue",
-        "q",
-        "--rate",
-        "200",
-        "--duration",
-        "200ms",
-        "--worker-processes",
-        "2",
-        "--in-process-workers",
-        "--json");
+  /**
+   * {@code latency} for 40 jobs (200 ms at 200 jobs/s) with in-process workers, and {@code
+   * options}.
+   */
+  private BenchHarness.Result shortLatency(String... options) {
+    List<String> arguments =
+        new ArrayList<>(
+            List.of("latency", "--rate", "200", "--duration", "200ms", "--in-process-workers"));
+    arguments.addAll(List.of(options));
+    arguments.add("--json");
+    return bench.run(arguments.toArray(String[]::new));
   }
 
   private static double latencyCount(BenchHarness.Result result) throws Exception {

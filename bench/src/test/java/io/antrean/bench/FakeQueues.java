@@ -94,14 +94,13 @@ final class FakeQueues {
   final List<LeaseRequest> leaseRequests = new CopyOnWriteArrayList<>();
   final AtomicInteger unaryCompletes = new AtomicInteger();
   final AtomicInteger listJobsCalls = new AtomicInteger();
-
-  /** How long ago the jobs stored from now on were created, as their created_at says. */
-  volatile Duration createdAgo = Duration.ZERO;
-
   final AtomicInteger completeBatchCalls = new AtomicInteger();
   final List<Integer> completeBatchSizes = new CopyOnWriteArrayList<>();
   final Map<String, AtomicInteger> completeBatchesInFlight = new ConcurrentHashMap<>();
   final AtomicInteger maxCompleteBatchesInFlight = new AtomicInteger();
+
+  /** How long ago the jobs stored from now on were created, as their created_at says. */
+  volatile Duration createdAgo = Duration.ZERO;
 
   /** Checks each enqueued job; throw a {@link StatusRuntimeException} to refuse it. */
   volatile UnaryOperator<EnqueueRequest> admission = request -> request;
