@@ -160,6 +160,8 @@ public final class Coordinator implements AutoCloseable {
                 clock,
                 callThreads,
                 security.reflection(),
+                admission,
+                metrics.rpcDurations(),
                 interceptors.toArray(ServerInterceptor[]::new))
             .start();
     this.http = httpEndpoint == null ? null : startHttp(httpEndpoint, settings, clock, security);

@@ -194,6 +194,8 @@ class WorkerShutdownTest {
     CountDownLatch running = new CountDownLatch(1);
     CountDownLatch leaseHeld = new CountDownLatch(1);
     coordinator.service.emptyLeaseGate = leaseHeld;
+    // The race is a Lease call's; on a Work stream a lease is a message, cancelled by another.
+    coordinator.service.workImplemented = false;
     try {
       worker =
           TestWorkers.builder(coordinator)

@@ -2,9 +2,11 @@ package io.antrean.coordinator.grpc;
 
 import io.antrean.coordinator.api.AdminServiceCalls;
 import io.antrean.coordinator.api.ScheduleServiceCalls;
+import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
 import io.antrean.coordinator.core.WorkerRegistry;
+import io.antrean.coordinator.metrics.RpcDurations;
 import io.antrean.proto.v1.AdminServiceGrpc;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ScheduleServiceGrpc;
@@ -23,6 +25,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
 
 /**
  * The gRPC server's lifecycle: JobService, WorkerService, AdminService, ScheduleService, health and
@@ -32,6 +35,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CoordinatorServer {
   private final Server server;
+  private final GrpcWorkerService workerService;
   private final HealthStatusManager health = new HealthStatusManager();
   private final UnparseableRequests unparseable = new UnparseableRequests(System::nanoTime);
 
@@ -44,6 +48,9 @@ public final class CoordinatorServer {
    *     writes never block, every call but the hot ones, which stay on the network thread ({@link
    *     HotCallExecutors}); the caller shuts it down after the server
    * @param reflection whether to serve gRPC server reflection
+   * @param admission admits each request of a Work stream (the stream itself is not counted); null
+   *     admits all
+   * @param rpcDurations times each request of a Work stream; null times none
    * @param interceptors run on every call whose request parses, for example {@link
    *     RpcMetricsInterceptor}; they see typed requests; the last one runs first
    */
@@ -57,19 +64,22 @@ public final class CoordinatorServer {
       Clock clock,
       Executor callThreads,
       boolean reflection,
+      @Nullable Admission admission,
+      @Nullable RpcDurations rpcDurations,
       ServerInterceptor... interceptors) {
     if (scheduler.asyncNeverBlocks()) {
       builder.directExecutor().callExecutor(new HotCallExecutors(callThreads));
     } else {
       builder.executor(callThreads);
     }
+    this.workerService = new GrpcWorkerService(scheduler, workers, clock, admission, rpcDurations);
     // The queue check runs after every given interceptor (authentication among them).
     ServerInterceptor[] withQueues = new ServerInterceptor[interceptors.length + 1];
     withQueues[0] = new QueueAccessInterceptor();
     System.arraycopy(interceptors, 0, withQueues, 1, interceptors.length);
     builder
         .addService(guarded(new GrpcJobService(scheduler, clock, watchers), withQueues))
-        .addService(guarded(new GrpcWorkerService(scheduler, workers, clock), withQueues))
+        .addService(guarded(workerService, withQueues))
         .addService(guarded(new GrpcAdminService(admin), withQueues))
         .addService(guarded(new GrpcScheduleService(schedules), withQueues))
         .addService(guarded(health.getHealthService(), interceptors));
@@ -115,10 +125,14 @@ public final class CoordinatorServer {
     return server.getPort();
   }
 
-  /** Reports NOT_SERVING, so balancing clients move away, and stops accepting new calls. */
+  /**
+   * Reports NOT_SERVING, so balancing clients move away, stops accepting new calls and ends the
+   * Work streams once their completions in flight are answered.
+   */
   public void beginShutdown() {
     health.enterTerminalState();
     server.shutdown();
+    workerService.stopWorkStreams();
   }
 
   /** Waits for calls in flight up to the grace, then cancels the rest. */

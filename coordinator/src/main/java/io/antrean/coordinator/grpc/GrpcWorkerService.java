@@ -4,6 +4,7 @@ import io.antrean.coordinator.api.CallerIdentity;
 import io.antrean.coordinator.api.JobMapper;
 import io.antrean.coordinator.api.ProtoTime;
 import io.antrean.coordinator.api.WorkerMapper;
+import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.core.CompletionsAndLeases;
 import io.antrean.coordinator.core.HeldHeartbeat;
 import io.antrean.coordinator.core.JobScheduler;
@@ -14,6 +15,7 @@ import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.metrics.RpcDurations;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
@@ -34,13 +36,17 @@ import io.antrean.proto.v1.LeaseState;
 import io.antrean.proto.v1.LeaseStatus;
 import io.antrean.proto.v1.ReleaseRequest;
 import io.antrean.proto.v1.ReleaseResponse;
+import io.antrean.proto.v1.WorkRequest;
+import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.annotation.Nullable;
 
 /**
@@ -51,58 +57,137 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   private final JobScheduler scheduler;
   private final WorkerRegistry workers;
   private final Clock clock;
+  @Nullable private final Admission admission;
+  @Nullable private final RpcDurations durations;
+  private final Set<WorkStream> streams = ConcurrentHashMap.newKeySet();
+  private volatile boolean stopping;
 
-  public GrpcWorkerService(JobScheduler scheduler, WorkerRegistry workers, Clock clock) {
+  /**
+   * @param admission admits each request of a Work stream, as the interceptors admit a call; null
+   *     admits all
+   * @param durations times each request of a Work stream under its unary method; null times none
+   */
+  public GrpcWorkerService(
+      JobScheduler scheduler,
+      WorkerRegistry workers,
+      Clock clock,
+      @Nullable Admission admission,
+      @Nullable RpcDurations durations) {
     this.scheduler = scheduler;
     this.workers = workers;
     this.clock = clock;
+    this.admission = admission;
+    this.durations = durations;
+  }
+
+  /** Lease and CompleteBatch as messages of one stream ({@link WorkStream}). */
+  @Override
+  public StreamObserver<WorkRequest> work(StreamObserver<WorkResponse> observer) {
+    WorkStream stream =
+        new WorkStream(
+            (ServerCallStreamObserver<WorkResponse>) observer,
+            new WorkStream.Answers() {
+              @Override
+              public CompletableFuture<LeaseResponse> lease(LeaseRequest request) {
+                return leaseAnswer(request);
+              }
+
+              @Override
+              public CompletableFuture<CompleteBatchResponse> completeBatch(
+                  CompleteBatchRequest request) {
+                return completeBatchAnswer(request);
+              }
+            },
+            admission,
+            durations);
+    streams.add(stream);
+    stream.onEnd(() -> streams.remove(stream));
+    if (stopping) {
+      stream.stop();
+    }
+    return stream;
+  }
+
+  /**
+   * Ends every Work stream once its completions in flight are answered, and every one opened from
+   * now on at once: the coordinator is stopping, and its workers move to another one.
+   */
+  void stopWorkStreams() {
+    stopping = true;
+    streams.forEach(WorkStream::stop);
   }
 
   @Override
   public void lease(LeaseRequest request, StreamObserver<LeaseResponse> observer) {
-    CompletableFuture<List<Job>> jobs;
-    String workerId = CallerIdentity.workerId(request.getWorkerId());
-    // Only an acceptable id is registered; the core rejects the call with the reason below.
-    boolean known = WorkerIds.problem(workerId) == null;
-    WorkerIdentity identity;
+    CompletableFuture<LeaseResponse> answer;
     try {
-      identity = WorkerMapper.identity(request.hasWorker(), request.getWorker());
+      answer = leaseAnswer(request);
     } catch (RuntimeException e) {
-      // A bad worker description is the request's fault; it must not escape as UNKNOWN.
       observer.onError(StatusMapping.toStatus(e));
       return;
     }
+    if (observer instanceof ServerCallStreamObserver<LeaseResponse> call) {
+      call.setOnCancelHandler(() -> answer.cancel(false));
+    }
+    answer.whenComplete(
+        (response, error) -> {
+          if (answer.isCancelled()) {
+            return;
+          }
+          if (error != null) {
+            observer.onError(StatusMapping.toStatus(error));
+            return;
+          }
+          observer.onNext(response);
+          observer.onCompleted();
+        });
+  }
+
+  /**
+   * Lease's answer, for the unary call and for a {@link WorkStream}'s lease. Cancelling it
+   * withdraws a lease that still waits.
+   *
+   * @throws RuntimeException for a request refused before it could wait
+   */
+  CompletableFuture<LeaseResponse> leaseAnswer(LeaseRequest request) {
+    String workerId = CallerIdentity.workerId(request.getWorkerId());
+    // Only an acceptable id is registered; the core rejects the call with the reason below.
+    boolean known = WorkerIds.problem(workerId) == null;
+    // A bad worker description is the request's fault; it must not escape as UNKNOWN.
+    WorkerIdentity identity = WorkerMapper.identity(request.hasWorker(), request.getWorker());
     if (known) {
       leaseStarted(workerId, identity, request);
     }
+    CompletableFuture<List<Job>> jobs;
     try {
       jobs = scheduler.lease(leaseCommand(request, ""));
     } catch (RuntimeException e) {
       if (known) {
         workers.leaseEnded(workerId, 0, clock.instant());
       }
-      observer.onError(StatusMapping.toStatus(e));
-      return;
+      throw e;
     }
-    if (observer instanceof ServerCallStreamObserver<LeaseResponse> call) {
-      call.setOnCancelHandler(() -> jobs.cancel(false));
-    }
+    CompletableFuture<LeaseResponse> answer = new CompletableFuture<>();
+    answer.whenComplete(
+        (response, error) -> {
+          if (answer.isCancelled()) {
+            jobs.cancel(false);
+          }
+        });
     jobs.whenComplete(
         (leased, error) -> {
           if (known) {
             workers.leaseEnded(workerId, error == null ? leased.size() : 0, clock.instant());
           }
           if (error != null) {
-            if (!jobs.isCancelled()) {
-              observer.onError(StatusMapping.toStatus(error));
-            }
+            answer.completeExceptionally(error);
             return;
           }
           LeaseResponse.Builder b = LeaseResponse.newBuilder();
           leased.forEach(j -> b.addJobs(JobMapper.leasedJob(j)));
-          observer.onNext(b.build());
-          observer.onCompleted();
+          answer.complete(b.build());
         });
+    return answer;
   }
 
   @Override
@@ -203,29 +288,33 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   @Override
   public void completeBatch(
       CompleteBatchRequest request, StreamObserver<CompleteBatchResponse> observer) {
+    Unary.answerAsync(observer, () -> completeBatchAnswer(request));
+  }
+
+  /**
+   * CompleteBatch's answer, for the unary call and for a {@link WorkStream}'s complete_batch.
+   *
+   * @throws RuntimeException for a request refused before any item was judged
+   */
+  CompletableFuture<CompleteBatchResponse> completeBatchAnswer(CompleteBatchRequest request) {
     String workerId = CallerIdentity.workerId(request.getWorkerId());
-    Unary.answerAsync(
-        observer,
-        () -> {
-          List<Completion> completions = new ArrayList<>(request.getItemsCount());
-          for (int n = 0; n < request.getItemsCount(); n++) {
-            CompleteItem i = request.getItems(n);
-            completions.add(
-                new Completion(
-                    i.getJobId(),
-                    LeaseClaims.of(
-                        i.getFencingToken(), i.getLeaseId(), "items[" + n + "].lease_id"),
-                    i.getResult().toByteArray(),
-                    emptyToNull(i.getResultContentType())));
-          }
-          if (!request.hasLeaseNext()) {
-            return scheduler
-                .completeAll(workerId, completions)
-                .whenComplete((o, e) -> reported(workerId, completions.size()))
-                .thenApply(o -> completeBatchResponse(o, List.of()));
-          }
-          return completeThenLease(workerId, completions, request.getLeaseNext());
-        });
+    List<Completion> completions = new ArrayList<>(request.getItemsCount());
+    for (int n = 0; n < request.getItemsCount(); n++) {
+      CompleteItem i = request.getItems(n);
+      completions.add(
+          new Completion(
+              i.getJobId(),
+              LeaseClaims.of(i.getFencingToken(), i.getLeaseId(), "items[" + n + "].lease_id"),
+              i.getResult().toByteArray(),
+              emptyToNull(i.getResultContentType())));
+    }
+    if (!request.hasLeaseNext()) {
+      return scheduler
+          .completeAll(workerId, completions)
+          .whenComplete((o, e) -> reported(workerId, completions.size()))
+          .thenApply(o -> completeBatchResponse(o, List.of()));
+    }
+    return completeThenLease(workerId, completions, request.getLeaseNext());
   }
 
   /** A CompleteBatch with lease_next: its items, then a lease that does not wait. */

@@ -10,9 +10,9 @@ import java.util.concurrent.Executor;
 import javax.annotation.Nullable;
 
 /**
- * Runs the hot calls (Enqueue, EnqueueBatch, Lease, Complete, CompleteBatch) wholly on the network
- * thread that read them, and every other call on {@code others}. Only for a server whose own
- * executor is direct, and a store whose async forms never block ({@code
+ * Runs the hot calls (Enqueue, EnqueueBatch, Lease, Complete, CompleteBatch, Work) wholly on the
+ * network thread that read them, and every other call on {@code others}. Only for a server whose
+ * own executor is direct, and a store whose async forms never block ({@code
  * JobStore.asyncWrites().neverBlock()}): those handlers then only check the request and hand it to
  * the store, and answer from the thread that completes the store's future. grpc-java starts every
  * call (method lookup, interceptors, {@code startCall}) on the server's executor and only then
@@ -28,7 +28,8 @@ final class HotCallExecutors implements ServerCallExecutorSupplier {
           JobServiceGrpc.getEnqueueBatchMethod().getFullMethodName(),
           WorkerServiceGrpc.getLeaseMethod().getFullMethodName(),
           WorkerServiceGrpc.getCompleteMethod().getFullMethodName(),
-          WorkerServiceGrpc.getCompleteBatchMethod().getFullMethodName());
+          WorkerServiceGrpc.getCompleteBatchMethod().getFullMethodName(),
+          WorkerServiceGrpc.getWorkMethod().getFullMethodName());
 
   private final Executor others;
 

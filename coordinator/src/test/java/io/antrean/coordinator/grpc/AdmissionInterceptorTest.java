@@ -19,7 +19,9 @@ import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.GetStatsRequest;
 import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.ListJobsRequest;
+import io.antrean.proto.v1.WorkResponse;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -199,6 +201,37 @@ class AdmissionInterceptorTest {
     assertThat(coordinator.admission().bytesInFlight()).isZero();
     assertThat(jobs().listJobs(ListJobsRequest.getDefaultInstance()).getJobsCount()).isEqualTo(10);
     assertThat(jobs().enqueueBatch(batch(10, 1_000)).getResultsCount()).isEqualTo(10);
+  }
+
+  @Test
+  void aWorkStreamsRequestsAreAdmittedOneByOneAndTheStreamItselfHoldsNoPlace() throws Exception {
+    start(new InFlightLimits(16L << 20, 1, 1, 8, Duration.ofMillis(250)));
+    TestWorkStream stream = new TestWorkStream(channel);
+    LeaseRequest.Builder waiting =
+        LeaseRequest.newBuilder()
+            .setWorkerId("w")
+            .setWait(com.google.protobuf.Duration.newBuilder().setSeconds(20));
+
+    stream.lease(1, waiting);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> admission().inFlight(Admission.Kind.LONG_POLL) == 1);
+    stream.lease(2, waiting);
+
+    WorkResponse refused = stream.next();
+    assertThat(refused.getRequestId()).isEqualTo(2);
+    assertOverloaded(StatusProto.toStatusRuntimeException(refused.getError()), "long_polls");
+    // The open stream takes no place of a call: one still fits under a limit of one.
+    jobs().getStats(GetStatsRequest.getDefaultInstance());
+    stream.cancel(1);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> admission().inFlight(Admission.Kind.LONG_POLL) == 0);
+    stream.lease(3, waiting.clone().setWait(TestWorkStream.NO_WAIT));
+    WorkResponse answered = stream.next();
+    assertThat(answered.getRequestId()).isEqualTo(3);
+    assertThat(answered.hasLease()).isTrue();
+    stream.requests.onCompleted();
   }
 
   private static void assertOverloadedUnchecked(StatusRuntimeException e, String limit) {

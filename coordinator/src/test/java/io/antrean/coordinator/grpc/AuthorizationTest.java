@@ -27,6 +27,7 @@ import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRef;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseStatus;
+import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -74,6 +75,7 @@ class AuthorizationTest {
   private final Map<Role, String> tokens = new EnumMap<>(Role.class);
   private String otherWorker;
   private String mailProducer;
+  private String mailWorker;
 
   @BeforeEach
   void start() throws Exception {
@@ -84,6 +86,8 @@ class AuthorizationTest {
     }
     otherWorker = TokenFile.create(file, "worker-b", EnumSet.of(Role.WORKER), Set.of(), now);
     mailProducer = TokenFile.create(file, "mailer", EnumSet.of(Role.PRODUCER), Set.of("mail"), now);
+    mailWorker =
+        TokenFile.create(file, "mail-worker", EnumSet.of(Role.WORKER), Set.of("mail"), now);
     String name = InProcessServerBuilder.generateName();
     coordinator =
         Coordinator.start(
@@ -170,6 +174,33 @@ class AuthorizationTest {
         catching(() -> mailer.listJobs(io.antrean.proto.v1.ListJobsRequest.getDefaultInstance())),
         Status.Code.PERMISSION_DENIED,
         "QUEUE_NOT_ALLOWED");
+  }
+
+  @Test
+  void aWorkStreamRefusesEachRequestForAQueueTheIdentityMayNotUseAndGoesOn() throws Exception {
+    JobServiceGrpc.newBlockingStub(as(mailProducer))
+        .withDeadlineAfter(10, TimeUnit.SECONDS)
+        .enqueue(enqueue("mail"));
+    TestWorkStream stream = new TestWorkStream(as(mailWorker));
+    LeaseRequest.Builder lease =
+        LeaseRequest.newBuilder()
+            .setWorkerId("w1")
+            .setWait(com.google.protobuf.Duration.getDefaultInstance());
+
+    stream.lease(1, lease);
+    stream.lease(2, lease.clone().setQueue("mail"));
+
+    WorkResponse refused = stream.next();
+    assertThat(refused.getRequestId()).isEqualTo(1);
+    assertRefused(
+        StatusProto.toStatusRuntimeException(refused.getError()),
+        Status.Code.PERMISSION_DENIED,
+        "QUEUE_NOT_ALLOWED");
+    WorkResponse leased = stream.next();
+    assertThat(leased.getRequestId()).isEqualTo(2);
+    assertThat(leased.getLease().getJobs(0).getQueue()).isEqualTo("mail");
+    assertThat(leased.getLease().getJobs(0).getLease().getWorkerId()).isEqualTo("mail-worker/w1");
+    stream.requests.onCompleted();
   }
 
   @Test

@@ -4,10 +4,14 @@ import static io.antrean.coordinator.http.HttpApiFixture.emailBody;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.antrean.coordinator.grpc.TestWorkStream;
 import io.antrean.coordinator.http.HttpApiFixture;
+import io.antrean.proto.v1.CompleteBatchRequest;
+import io.antrean.proto.v1.CompleteItem;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.WorkRequest;
 import io.grpc.StatusRuntimeException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -129,6 +133,38 @@ class MetricsEndpointTest {
 
     assertThat(expired).isEqualTo(1);
     assertThat(scrape().value("antrean_jobs_leased_total", "queue", Q)).isEqualTo(1);
+  }
+
+  @Test
+  void theRequestsOfAWorkStreamAreTimedAsTheCallsTheyStandFor() throws Exception {
+    api.post("/v1/jobs", emailBody(""));
+    TestWorkStream stream = new TestWorkStream(api.workers.getChannel());
+    stream.lease(1, LeaseRequest.newBuilder().setWorkerId("w1").setWait(TestWorkStream.NO_WAIT));
+    Job job = stream.next().getLease().getJobs(0);
+    stream.requests.onNext(
+        WorkRequest.newBuilder()
+            .setRequestId(2)
+            .setCompleteBatch(
+                CompleteBatchRequest.newBuilder()
+                    .setWorkerId("w1")
+                    .addItems(
+                        CompleteItem.newBuilder()
+                            .setJobId(job.getId())
+                            .setFencingToken(job.getLease().getFencingToken())
+                            .setLeaseId(job.getLease().getLeaseId())))
+            .build());
+    stream.completeBatch(3);
+    assertThat(stream.next().getRequestId()).isEqualTo(2);
+    assertThat(stream.next().getRequestId()).isEqualTo(3);
+
+    PrometheusText m = scrape();
+
+    assertThat(rpcCount(m, "antrean.v1.WorkerService/Lease", "OK")).isEqualTo(1);
+    assertThat(rpcCount(m, "antrean.v1.WorkerService/CompleteBatch", "OK")).isEqualTo(1);
+    assertThat(rpcCount(m, "antrean.v1.WorkerService/CompleteBatch", "INVALID_ARGUMENT"))
+        .isEqualTo(1);
+    assertThat(m.value("antrean_jobs_completed_total", "queue", Q)).isEqualTo(1);
+    stream.requests.onCompleted();
   }
 
   private PrometheusText scrape() throws Exception {

@@ -5,14 +5,12 @@ import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.CompleteOutcome;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.LeaseRequest;
-import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceBlockingStub;
 import io.antrean.worker.Ticker;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,19 +42,19 @@ final class CompleteBatchSender {
   private static final Status NOT_FOUND =
       Status.NOT_FOUND.withDescription("no such job (CompleteBatch item)");
 
-  private final WorkerServiceBlockingStub stub;
+  private final WorkStreamClient work;
   private final String workerId;
   private final Ticker ticker;
   private final Duration rpcTimeout;
   private final OutcomeReporter reporter;
 
   CompleteBatchSender(
-      WorkerServiceBlockingStub stub,
+      WorkStreamClient work,
       String workerId,
       Ticker ticker,
       Duration rpcTimeout,
       OutcomeReporter reporter) {
-    this.stub = stub;
+    this.work = work;
     this.workerId = workerId;
     this.ticker = ticker;
     this.rpcTimeout = rpcTimeout;
@@ -166,7 +164,7 @@ final class CompleteBatchSender {
     long timeout =
         Math.max(OutcomeReporter.MIN_CALL_NANOS, Math.min(rpcTimeout.toNanos(), longestRemaining));
     log.debug("sending CompleteBatch of {} jobs", items.size());
-    return stub.withDeadlineAfter(timeout, TimeUnit.NANOSECONDS).completeBatch(request.build());
+    return work.completeBatch(request.build(), timeout);
   }
 
   private static void judge(List<PendingCompletion> items, CompleteBatchResponse response) {

@@ -7,7 +7,6 @@ import io.antrean.worker.Ticker;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCallStreamObserver;
-import io.grpc.stub.ClientResponseObserver;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -28,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: the answer's thread and the loop's thread share it.
  */
-final class LeaseCall implements ClientResponseObserver<LeaseRequest, LeaseResponse> {
+final class LeaseCall implements WorkStreamClient.LeaseObserver {
   private static final Logger log = LoggerFactory.getLogger(LeaseCall.class);
 
   private final int held;
@@ -39,7 +38,7 @@ final class LeaseCall implements ClientResponseObserver<LeaseRequest, LeaseRespo
   private final long sentNanos = System.nanoTime();
   private final AtomicBoolean slotsClaimed = new AtomicBoolean();
   private final AtomicBoolean ended = new AtomicBoolean();
-  private volatile ClientCallStreamObserver<LeaseRequest> call;
+  private volatile Runnable canceller;
   private volatile boolean cancelled;
   // Written before the end callback runs, read by it or after it (through its hand-off).
   private volatile boolean answered;
@@ -66,9 +65,14 @@ final class LeaseCall implements ClientResponseObserver<LeaseRequest, LeaseRespo
 
   @Override
   public void beforeStart(ClientCallStreamObserver<LeaseRequest> requestStream) {
-    this.call = requestStream;
+    started(() -> requestStream.cancel("worker stopping", null));
+  }
+
+  @Override
+  public void started(Runnable cancel) {
+    this.canceller = cancel;
     if (cancelled) {
-      requestStream.cancel("worker stopping", null);
+      cancel.run();
     }
   }
 
@@ -133,12 +137,12 @@ final class LeaseCall implements ClientResponseObserver<LeaseRequest, LeaseRespo
    */
   void cancel() {
     cancelled = true;
-    ClientCallStreamObserver<LeaseRequest> started = call;
+    Runnable started = canceller;
     if (started == null) {
       return;
     }
     try {
-      started.cancel("worker stopping", null);
+      started.run();
     } catch (RuntimeException e) {
       log.debug("cancelling a Lease call in flight failed; it ends by its deadline", e);
     }

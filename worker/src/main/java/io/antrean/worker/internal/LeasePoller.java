@@ -2,7 +2,6 @@ package io.antrean.worker.internal;
 
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.LeaseRequest;
-import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceStub;
 import io.antrean.worker.Ticker;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -54,7 +53,7 @@ final class LeasePoller implements Runnable {
     void dispatch(Job job, long receivedNanos);
   }
 
-  private final WorkerServiceStub stub;
+  private final WorkStreamClient work;
   private final LeaseRequest template;
   private final Duration wait;
   private final SlotPool slots;
@@ -86,7 +85,7 @@ final class LeasePoller implements Runnable {
   }
 
   LeasePoller(
-      WorkerServiceStub stub,
+      WorkStreamClient work,
       LeaseRequest template,
       SlotPool slots,
       Dispatcher dispatcher,
@@ -94,7 +93,7 @@ final class LeasePoller implements Runnable {
       Backoff backoff,
       ThreadFactory threads) {
     // The answer is handled where it is read: no executor hand-off before the dispatcher.
-    this.stub = stub.withExecutor(Runnable::run);
+    this.work = work;
     this.template = template;
     this.wait = Duration.ofSeconds(template.getWait().getSeconds(), template.getWait().getNanos());
     this.slots = slots;
@@ -186,8 +185,10 @@ final class LeasePoller implements Runnable {
     log.debug("leasing up to {} jobs", held);
     turn.sending = Thread.currentThread();
     try {
-      stub.withDeadlineAfter(wait.plus(LEASE_DEADLINE_MARGIN).toNanos(), TimeUnit.NANOSECONDS)
-          .lease(template.toBuilder().setMaxJobs(held).build(), call);
+      work.lease(
+          template.toBuilder().setMaxJobs(held).build(),
+          wait.plus(LEASE_DEADLINE_MARGIN).toNanos(),
+          call);
     } catch (RuntimeException e) {
       call.startFailed(e);
       return;

@@ -43,6 +43,7 @@ public final class WorkerRuntime {
   private final ManagedChannel channel;
   private final DependencyReader dependencies;
   private final boolean ownsChannel;
+  private final WorkStreamClient work;
   private final LeaseTable leases = new LeaseTable();
   private final SlotPool slots;
   private final Prefetch prefetch;
@@ -77,6 +78,10 @@ public final class WorkerRuntime {
     this.prefetch = new Prefetch(settings.prefetch(), slots);
     WorkerServiceGrpc.WorkerServiceBlockingStub blockingStub =
         WorkerServiceGrpc.newBlockingStub(channel);
+    this.keeperThread = new ScheduledThreadPoolExecutor(1, new WorkerThreads("heartbeat"));
+    // Each Lease on the Work stream has a deadline here, nearly always cancelled by its answer.
+    keeperThread.setRemoveOnCancelPolicy(true);
+    this.work = new WorkStreamClient(WorkerServiceGrpc.newStub(channel), keeperThread);
     this.reporter =
         new OutcomeReporter(
             blockingStub, settings.workerId(), settings.ticker(), settings.rpcTimeout());
@@ -86,11 +91,7 @@ public final class WorkerRuntime {
     this.completions =
         new CompletionQueue(
             new CompleteBatchSender(
-                blockingStub,
-                settings.workerId(),
-                settings.ticker(),
-                settings.rpcTimeout(),
-                reporter),
+                work, settings.workerId(), settings.ticker(), settings.rpcTimeout(), reporter),
             reporter,
             settler,
             new SlotRefill(
@@ -116,7 +117,6 @@ public final class WorkerRuntime {
             // Room for every job leased ahead of a free thread (at most prefetch of them).
             new ArrayBlockingQueue<>(settings.concurrency() + settings.prefetch()),
             new WorkerThreads("handler"));
-    this.keeperThread = new ScheduledThreadPoolExecutor(1, new WorkerThreads("heartbeat"));
     this.keeper =
         new LeaseKeeper(
             WorkerServiceGrpc.newStub(channel),
@@ -129,7 +129,7 @@ public final class WorkerRuntime {
             keeperThread);
     this.poller =
         new LeasePoller(
-            WorkerServiceGrpc.newStub(channel),
+            work,
             leaseTemplate(settings),
             slots,
             this::dispatch,
@@ -322,6 +322,7 @@ public final class WorkerRuntime {
     state.set(State.TERMINATED);
     reporter.abandon();
     completions.stop();
+    work.close();
     handlerThreads.shutdownNow();
     keeperThread.shutdownNow();
     if (ownsChannel) {

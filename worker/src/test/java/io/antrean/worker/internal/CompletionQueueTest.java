@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.LongStream;
 import javax.annotation.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -38,6 +40,7 @@ class CompletionQueueTest {
   private final FakeTicker ticker = new FakeTicker();
   private final LeaseTable leases = new LeaseTable();
   private final SlotPool slots = new SlotPool(CAPACITY);
+  private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor();
   private final CountDownLatch gate = new CountDownLatch(1);
   private InProcessCoordinator coordinator;
   private OutcomeReporter reporter;
@@ -53,10 +56,11 @@ class CompletionQueueTest {
   }
 
   private CompletionQueue startQueue(@Nullable SlotRefill refill, Duration linger) {
-    WorkerServiceBlockingStub stub = WorkerServiceGrpc.newBlockingStub(coordinator.channel);
+    WorkStreamClient work =
+        new WorkStreamClient(WorkerServiceGrpc.newStub(coordinator.channel), deadlines);
     CompletionQueue started =
         new CompletionQueue(
-            new CompleteBatchSender(stub, "w-1", ticker, Duration.ofSeconds(5), reporter),
+            new CompleteBatchSender(work, "w-1", ticker, Duration.ofSeconds(5), reporter),
             reporter,
             new JobSettler(leases, slots),
             refill,
@@ -68,6 +72,7 @@ class CompletionQueueTest {
 
   @AfterEach
   void tearDown() {
+    deadlines.shutdownNow();
     gate.countDown();
     queue.stop();
     reporter.abandon();

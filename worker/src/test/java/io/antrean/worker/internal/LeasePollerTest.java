@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseResponse;
+import io.antrean.proto.v1.WorkRequest;
+import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.antrean.worker.testing.FakeTicker;
 import io.antrean.worker.testing.Polling;
@@ -12,6 +14,7 @@ import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
+import io.grpc.ForwardingClientCall;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
@@ -23,7 +26,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,6 +48,7 @@ class LeasePollerTest {
 
   private final FakeTicker ticker = new FakeTicker();
   private final SlotPool slots = new SlotPool(4);
+  private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor();
   private final List<Job> dispatched = new CopyOnWriteArrayList<>();
   private final List<Thread> dispatchThreads = new CopyOnWriteArrayList<>();
   private final List<Thread> leaseSenders = new CopyOnWriteArrayList<>();
@@ -68,8 +74,21 @@ class LeasePollerTest {
             .addService(
                 new WorkerServiceGrpc.WorkerServiceImplBase() {
                   @Override
-                  public void lease(LeaseRequest request, StreamObserver<LeaseResponse> answer) {
-                    waiting.add(new Waiting(request, answer));
+                  public StreamObserver<WorkRequest> work(StreamObserver<WorkResponse> answers) {
+                    return new StreamObserver<>() {
+                      @Override
+                      public void onNext(WorkRequest request) {
+                        if (request.hasLease()) {
+                          waiting.add(new Waiting(request.getLease(), answerOn(answers, request)));
+                        }
+                      }
+
+                      @Override
+                      public void onError(Throwable t) {}
+
+                      @Override
+                      public void onCompleted() {}
+                    };
                   }
                 })
             .build()
@@ -77,8 +96,32 @@ class LeasePollerTest {
     channel = InProcessChannelBuilder.forName(name).build();
   }
 
+  /** Answers a lease of a Work stream under its request id. */
+  private static StreamObserver<LeaseResponse> answerOn(
+      StreamObserver<WorkResponse> answers, WorkRequest request) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(LeaseResponse response) {
+        synchronized (answers) {
+          answers.onNext(
+              WorkResponse.newBuilder()
+                  .setRequestId(request.getRequestId())
+                  .setLease(response)
+                  .build());
+        }
+      }
+
+      @Override
+      public void onError(Throwable t) {}
+
+      @Override
+      public void onCompleted() {}
+    };
+  }
+
   @AfterEach
   void tearDown() throws InterruptedException {
+    deadlines.shutdownNow();
     if (poller != null) {
       poller.stop();
       assertThat(poller.join(WAIT)).isTrue();
@@ -93,13 +136,22 @@ class LeasePollerTest {
           @Override
           public <Q, R> ClientCall<Q, R> interceptCall(
               MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
-            leaseSenders.add(Thread.currentThread());
-            return next.newCall(method, options);
+            return new ForwardingClientCall.SimpleForwardingClientCall<>(
+                next.newCall(method, options)) {
+              @Override
+              public void sendMessage(Q message) {
+                if (message instanceof WorkRequest r && r.hasLease()) {
+                  leaseSenders.add(Thread.currentThread());
+                }
+                super.sendMessage(message);
+              }
+            };
           }
         };
     poller =
         new LeasePoller(
-            WorkerServiceGrpc.newStub(channel).withInterceptors(recordSender),
+            new WorkStreamClient(
+                WorkerServiceGrpc.newStub(channel).withInterceptors(recordSender), deadlines),
             LeaseRequest.newBuilder()
                 .setWorkerId("w-1")
                 .addTypes("t")
@@ -197,7 +249,7 @@ class LeasePollerTest {
     AtomicInteger deepestStack = new AtomicInteger();
     LeasePoller loop =
         new LeasePoller(
-            WorkerServiceGrpc.newStub(directChannel),
+            new WorkStreamClient(WorkerServiceGrpc.newStub(directChannel), deadlines),
             LeaseRequest.newBuilder().setWorkerId("w-1").addTypes("t").build(),
             slots,
             // Each job's slot is free again at once, so every answer could chain the next Lease.

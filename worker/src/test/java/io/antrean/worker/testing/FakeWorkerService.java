@@ -23,6 +23,8 @@ import io.antrean.proto.v1.LeaseState;
 import io.antrean.proto.v1.LeaseStatus;
 import io.antrean.proto.v1.ReleaseRequest;
 import io.antrean.proto.v1.ReleaseResponse;
+import io.antrean.proto.v1.WorkRequest;
+import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -183,6 +185,17 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   /** Jobs leased and not yet completed, failed or released. */
   public int outstanding() {
     return outstanding.get();
+  }
+
+  /** False plays a coordinator older than Work: the worker then sends Lease and CompleteBatch. */
+  public volatile boolean workImplemented = true;
+
+  @Override
+  public StreamObserver<WorkRequest> work(StreamObserver<WorkResponse> answers) {
+    if (!workImplemented) {
+      return super.work(answers);
+    }
+    return new WorkOverCalls(this, answers);
   }
 
   @Override

@@ -1,0 +1,379 @@
+package io.antrean.worker.internal;
+
+import io.antrean.proto.v1.CompleteBatchRequest;
+import io.antrean.proto.v1.CompleteBatchResponse;
+import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.LeaseResponse;
+import io.antrean.proto.v1.WorkCancel;
+import io.antrean.proto.v1.WorkRequest;
+import io.antrean.proto.v1.WorkResponse;
+import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceStub;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.annotation.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lease and CompleteBatch as messages of one Work stream to the coordinator instead of a call each:
+ * a message costs both ends much less than a call, most of all in a JVM that has not compiled
+ * gRPC's call machinery yet. The stream opens with the first request and again with the first one
+ * after it ended. A request still unanswered when its stream ends fails with the stream's status,
+ * as a call fails on a broken connection, and one unanswered by its deadline fails with {@code
+ * DEADLINE_EXCEEDED} and is withdrawn at the coordinator; callers retry as they retry calls.
+ * Against a coordinator without Work ({@code UNIMPLEMENTED}) every request is sent as its unary
+ * call, then and from then on.
+ *
+ * <p>Thread-safe. Answers are delivered on the transport's thread: the Lease observer's callbacks
+ * must not block.
+ */
+final class WorkStreamClient {
+  private static final Logger log = LoggerFactory.getLogger(WorkStreamClient.class);
+
+  private final WorkerServiceStub stub;
+  private final ScheduledExecutorService deadlines;
+  private final AtomicLong lastId = new AtomicLong();
+  private final Object lock = new Object();
+  @Nullable private OpenStream current; // guarded by lock
+  private boolean closed; // guarded by lock
+  private volatile boolean unary;
+
+  /**
+   * @param stub the worker service; answers are taken on the transport's thread
+   * @param deadlines runs the deadline of each Lease sent on the stream
+   */
+  WorkStreamClient(WorkerServiceStub stub, ScheduledExecutorService deadlines) {
+    this.stub = stub.withExecutor(Runnable::run);
+    this.deadlines = deadlines;
+  }
+
+  /**
+   * Takes a Lease's answer as from a call: the response and then {@code onCompleted}, or {@code
+   * onError}, once. Before that, {@link #started} gets what cancels the request (sent on the
+   * stream; {@code beforeStart} when it goes as a call).
+   */
+  interface LeaseObserver extends ClientResponseObserver<LeaseRequest, LeaseResponse> {
+    void started(Runnable cancel);
+  }
+
+  /** Sends a Lease; {@code observer} gets its answer. */
+  void lease(LeaseRequest request, long timeoutNanos, LeaseObserver observer) {
+    PendingLease pending =
+        new PendingLease(lastId.incrementAndGet(), timeoutNanos, request, observer);
+    if (!unary) {
+      pending.deadline = deadlines.schedule(pending::expire, timeoutNanos, TimeUnit.NANOSECONDS);
+    }
+    send(pending);
+  }
+
+  /**
+   * Sends a CompleteBatch and waits for its answer.
+   *
+   * @throws StatusRuntimeException as the unary call would throw
+   */
+  CompleteBatchResponse completeBatch(CompleteBatchRequest request, long timeoutNanos) {
+    PendingBatch pending = new PendingBatch(lastId.incrementAndGet(), timeoutNanos, request);
+    send(pending);
+    try {
+      return pending.answer.get(timeoutNanos, TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      pending.withdraw();
+      throw Status.DEADLINE_EXCEEDED
+          .withDescription("CompleteBatch unanswered on the Work stream")
+          .asRuntimeException();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      pending.withdraw();
+      throw Status.CANCELLED.withDescription("interrupted").withCause(e).asRuntimeException();
+    } catch (ExecutionException e) {
+      throw asStatusException(e.getCause());
+    }
+  }
+
+  /** Half-closes the stream: the coordinator answers what it is storing and ends it. */
+  void close() {
+    synchronized (lock) {
+      closed = true;
+      if (current != null && !current.ended) {
+        current.requests.onCompleted();
+      }
+    }
+  }
+
+  private void send(Pending pending) {
+    StatusRuntimeException refused;
+    synchronized (lock) {
+      if (closed) {
+        refused = Status.CANCELLED.withDescription("worker stopping").asRuntimeException();
+      } else if (unary) {
+        refused = null;
+      } else {
+        OpenStream stream = current;
+        if (stream == null || stream.ended) {
+          // With a direct transport the stream may end inside its own start.
+          stream = new OpenStream();
+          if (!stream.ended) {
+            current = stream;
+          }
+        }
+        if (!stream.ended) {
+          pending.stream = stream;
+          stream.pending.put(pending.id, pending);
+          stream.requests.onNext(pending.message());
+          return;
+        }
+        refused = unary ? null : stream.endError;
+      }
+    }
+    if (refused == null) {
+      pending.sendUnary();
+    } else {
+      pending.fail(refused);
+    }
+  }
+
+  /** The error as a call would throw it, with its details (the trailers) kept. */
+  private static StatusRuntimeException asStatusException(Throwable t) {
+    if (t instanceof StatusRuntimeException e) {
+      return e;
+    }
+    return Status.fromThrowable(t).asRuntimeException(Status.trailersFromThrowable(t));
+  }
+
+  /** One Work stream; ended once the coordinator ended it or it broke. */
+  private final class OpenStream implements ClientResponseObserver<WorkRequest, WorkResponse> {
+    final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+    final StreamObserver<WorkRequest> requests;
+    boolean ended; // guarded by lock
+    StatusRuntimeException endError; // guarded by lock, set once ended
+
+    OpenStream() {
+      this.requests = stub.work(this);
+    }
+
+    @Override
+    public void beforeStart(ClientCallStreamObserver<WorkRequest> requestStream) {
+      // Requests are bounded by the worker's slots; nothing to pace here.
+    }
+
+    @Override
+    public void onNext(WorkResponse response) {
+      Pending answered = pending.remove(response.getRequestId());
+      if (answered != null) {
+        answered.answer(response);
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      ended(asStatusException(t));
+    }
+
+    @Override
+    public void onCompleted() {
+      ended(
+          Status.UNAVAILABLE
+              .withDescription("the coordinator ended the Work stream")
+              .asRuntimeException());
+    }
+
+    private void ended(StatusRuntimeException error) {
+      Status status = error.getStatus();
+      synchronized (lock) {
+        ended = true;
+        endError = error;
+        if (current == this) {
+          current = null;
+        }
+        if (status.getCode() == Status.Code.UNIMPLEMENTED && !unary) {
+          log.info("the coordinator has no Work stream; sending Lease and CompleteBatch calls");
+          unary = true;
+        }
+      }
+      for (Long id : pending.keySet()) {
+        Pending left = pending.remove(id);
+        if (left == null) {
+          continue;
+        }
+        if (unary) {
+          left.sendUnary();
+        } else {
+          left.fail(error);
+        }
+      }
+    }
+
+    /** Withdraws a request still unanswered at the coordinator. */
+    void cancel(long id) {
+      synchronized (lock) {
+        if (!ended) {
+          requests.onNext(
+              WorkRequest.newBuilder()
+                  .setRequestId(id)
+                  .setCancel(WorkCancel.getDefaultInstance())
+                  .build());
+        }
+      }
+    }
+  }
+
+  /** A request sent and not yet answered. */
+  private abstract class Pending {
+    final long id;
+    final long timeoutNanos;
+    @Nullable volatile OpenStream stream;
+
+    Pending(long id, long timeoutNanos) {
+      this.id = id;
+      this.timeoutNanos = timeoutNanos;
+    }
+
+    abstract WorkRequest message();
+
+    abstract void answer(WorkResponse response);
+
+    abstract void fail(StatusRuntimeException failure);
+
+    /** Sends the request as its unary call, with its deadline from now; never blocks. */
+    abstract void sendUnary();
+
+    /** Takes the request back if it is still unanswered; true if it was. */
+    boolean withdraw() {
+      OpenStream sentOn = stream;
+      if (sentOn == null || !sentOn.pending.remove(id, this)) {
+        return false;
+      }
+      sentOn.cancel(id);
+      return true;
+    }
+
+    StatusRuntimeException error(WorkResponse response) {
+      return StatusProto.toStatusRuntimeException(response.getError());
+    }
+  }
+
+  private final class PendingLease extends Pending {
+    private final LeaseRequest request;
+    private final LeaseObserver observer;
+    @Nullable volatile ScheduledFuture<?> deadline;
+
+    PendingLease(long id, long timeoutNanos, LeaseRequest request, LeaseObserver o) {
+      super(id, timeoutNanos);
+      this.request = request;
+      this.observer = o;
+      o.started(
+          () -> {
+            if (withdraw()) {
+              fail(Status.CANCELLED.withDescription("worker stopping").asRuntimeException());
+            }
+          });
+    }
+
+    @Override
+    WorkRequest message() {
+      return WorkRequest.newBuilder().setRequestId(id).setLease(request).build();
+    }
+
+    @Override
+    void answer(WorkResponse response) {
+      stopDeadline();
+      if (response.hasLease()) {
+        observer.onNext(response.getLease());
+        observer.onCompleted();
+      } else {
+        observer.onError(error(response));
+      }
+    }
+
+    @Override
+    void fail(StatusRuntimeException failure) {
+      stopDeadline();
+      observer.onError(failure);
+    }
+
+    @Override
+    void sendUnary() {
+      stopDeadline();
+      stub.withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS).lease(request, observer);
+    }
+
+    void expire() {
+      if (withdraw()) {
+        observer.onError(
+            Status.DEADLINE_EXCEEDED
+                .withDescription("Lease unanswered on the Work stream")
+                .asRuntimeException());
+      }
+    }
+
+    private void stopDeadline() {
+      ScheduledFuture<?> d = deadline;
+      if (d != null) {
+        d.cancel(false);
+      }
+    }
+  }
+
+  private final class PendingBatch extends Pending {
+    private final CompleteBatchRequest request;
+    final CompletableFuture<CompleteBatchResponse> answer = new CompletableFuture<>();
+
+    PendingBatch(long id, long timeoutNanos, CompleteBatchRequest request) {
+      super(id, timeoutNanos);
+      this.request = request;
+    }
+
+    @Override
+    WorkRequest message() {
+      return WorkRequest.newBuilder().setRequestId(id).setCompleteBatch(request).build();
+    }
+
+    @Override
+    void answer(WorkResponse response) {
+      if (response.hasCompleteBatch()) {
+        answer.complete(response.getCompleteBatch());
+      } else {
+        answer.completeExceptionally(error(response));
+      }
+    }
+
+    @Override
+    void fail(StatusRuntimeException failure) {
+      answer.completeExceptionally(failure);
+    }
+
+    @Override
+    void sendUnary() {
+      stub.withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS)
+          .completeBatch(
+              request,
+              new StreamObserver<>() {
+                @Override
+                public void onNext(CompleteBatchResponse response) {
+                  answer.complete(response);
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                  answer.completeExceptionally(asStatusException(t));
+                }
+
+                @Override
+                public void onCompleted() {}
+              });
+    }
+  }
+}
