@@ -13,6 +13,7 @@ import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseResponse;
+import io.antrean.proto.v1.WorkError;
 import io.antrean.proto.v1.WorkRequest;
 import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
@@ -200,7 +201,7 @@ final class WorkStream implements StreamObserver<WorkRequest> {
     if (error == null) {
       answer.set(b, response);
     } else {
-      b.setError(StatusProto.fromThrowable(error));
+      b.setError(workError(error));
     }
     if (durations != null) {
       Status.Code code = error == null ? Status.Code.OK : error.getStatus().getCode();
@@ -211,6 +212,23 @@ final class WorkStream implements StreamObserver<WorkRequest> {
         emit(() -> out.onNext(b.build()));
       }
     }
+  }
+
+  /** The call's status, details included, as the stream carries it. */
+  static WorkError workError(StatusRuntimeException error) {
+    com.google.rpc.Status status = StatusProto.fromThrowable(error);
+    if (status == null) {
+      Status plain = error.getStatus();
+      return WorkError.newBuilder()
+          .setCode(plain.getCode().value())
+          .setMessage(plain.getDescription() == null ? "" : plain.getDescription())
+          .build();
+    }
+    return WorkError.newBuilder()
+        .setCode(status.getCode())
+        .setMessage(status.getMessage())
+        .addAllDetails(status.getDetailsList())
+        .build();
   }
 
   private static StatusRuntimeException invalid(String field, String description) {

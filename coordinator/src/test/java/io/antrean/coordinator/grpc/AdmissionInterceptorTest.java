@@ -220,7 +220,7 @@ class AdmissionInterceptorTest {
 
     WorkResponse refused = stream.next();
     assertThat(refused.getRequestId()).isEqualTo(2);
-    assertOverloaded(StatusProto.toStatusRuntimeException(refused.getError()), "long_polls");
+    assertOverloaded(TestWorkStream.error(refused), "long_polls");
     // The open stream takes no place of a call: one still fits under a limit of one.
     jobs().getStats(GetStatsRequest.getDefaultInstance());
     stream.cancel(1);

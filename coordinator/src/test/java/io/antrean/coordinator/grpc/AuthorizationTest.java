@@ -193,9 +193,7 @@ class AuthorizationTest {
     WorkResponse refused = stream.next();
     assertThat(refused.getRequestId()).isEqualTo(1);
     assertRefused(
-        StatusProto.toStatusRuntimeException(refused.getError()),
-        Status.Code.PERMISSION_DENIED,
-        "QUEUE_NOT_ALLOWED");
+        TestWorkStream.error(refused), Status.Code.PERMISSION_DENIED, "QUEUE_NOT_ALLOWED");
     WorkResponse leased = stream.next();
     assertThat(leased.getRequestId()).isEqualTo(2);
     assertThat(leased.getLease().getJobs(0).getQueue()).isEqualTo("mail");

@@ -2,6 +2,7 @@ package io.antrean.coordinator.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteItem;
 import io.antrean.proto.v1.LeaseRequest;
@@ -11,6 +12,8 @@ import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Channel;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
@@ -77,6 +80,19 @@ public final class TestWorkStream implements ClientResponseObserver<WorkRequest,
     WorkResponse answer = answers.poll(10, TimeUnit.SECONDS);
     assertThat(answer).as("an answer on the stream").isNotNull();
     return answer;
+  }
+
+  /**
+   * An error answer as the unary call would have thrown it: its bytes read as the google.rpc.Status
+   * they are laid out as.
+   */
+  public static StatusRuntimeException error(WorkResponse answer) {
+    try {
+      return StatusProto.toStatusRuntimeException(
+          com.google.rpc.Status.parseFrom(answer.getError().toByteString()));
+    } catch (InvalidProtocolBufferException e) {
+      throw new AssertionError("a WorkError is a google.rpc.Status on the wire", e);
+    }
   }
 
   /** Cancels the whole stream, as a worker's broken connection would. */

@@ -5,6 +5,7 @@ import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseResponse;
 import io.antrean.proto.v1.WorkCancel;
+import io.antrean.proto.v1.WorkError;
 import io.antrean.proto.v1.WorkRequest;
 import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceStub;
@@ -260,8 +261,15 @@ final class WorkStreamClient {
       return true;
     }
 
+    /** The error answered, as the unary call would have thrown it, details included. */
     StatusRuntimeException error(WorkResponse response) {
-      return StatusProto.toStatusRuntimeException(response.getError());
+      WorkError error = response.getError();
+      return StatusProto.toStatusRuntimeException(
+          com.google.rpc.Status.newBuilder()
+              .setCode(error.getCode())
+              .setMessage(error.getMessage())
+              .addAllDetails(error.getDetailsList())
+              .build());
     }
   }
 

@@ -11,6 +11,7 @@ import io.antrean.proto.v1.CompleteOutcome;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseResponse;
+import io.antrean.proto.v1.WorkError;
 import io.antrean.proto.v1.WorkRequest;
 import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
@@ -234,7 +235,7 @@ class WorkStreamClientTest {
         WorkResponse.newBuilder()
             .setRequestId(request.getRequestId())
             .setError(
-                com.google.rpc.Status.newBuilder()
+                WorkError.newBuilder()
                     .setCode(Status.Code.RESOURCE_EXHAUSTED.value())
                     .setMessage("busy")
                     .addDetails(Any.pack(retry)))

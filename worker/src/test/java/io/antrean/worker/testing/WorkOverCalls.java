@@ -1,5 +1,6 @@
 package io.antrean.worker.testing;
 
+import io.antrean.proto.v1.WorkError;
 import io.antrean.proto.v1.WorkRequest;
 import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
@@ -73,7 +74,15 @@ final class WorkOverCalls implements StreamObserver<WorkRequest> {
                   .setMessage(s.getDescription() == null ? "" : s.getDescription())
                   .build();
         }
-        send(WorkResponse.newBuilder().setRequestId(id).setError(status).build());
+        send(
+            WorkResponse.newBuilder()
+                .setRequestId(id)
+                .setError(
+                    WorkError.newBuilder()
+                        .setCode(status.getCode())
+                        .setMessage(status.getMessage())
+                        .addAllDetails(status.getDetailsList()))
+                .build());
       }
 
       @Override
