@@ -5,27 +5,19 @@ import io.antrean.coordinator.api.JobMapper;
 import io.antrean.coordinator.api.ProtoTime;
 import io.antrean.coordinator.api.WorkerMapper;
 import io.antrean.coordinator.core.Admission;
-import io.antrean.coordinator.core.CompletionsAndLeases;
 import io.antrean.coordinator.core.HeldHeartbeat;
 import io.antrean.coordinator.core.JobScheduler;
-import io.antrean.coordinator.core.LeaseCommand;
-import io.antrean.coordinator.core.WorkerIdentity;
-import io.antrean.coordinator.core.WorkerIds;
 import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.metrics.RpcDurations;
-import io.antrean.coordinator.store.Completion;
-import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
-import io.antrean.proto.v1.CompleteItem;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.CompleteResponse;
-import io.antrean.proto.v1.CompleteStatus;
 import io.antrean.proto.v1.FailRequest;
 import io.antrean.proto.v1.FailResponse;
 import io.antrean.proto.v1.HeartbeatRequest;
@@ -51,7 +43,8 @@ import javax.annotation.Nullable;
 
 /**
  * The worker-facing RPCs. Lease is asynchronous: a waiting call holds no thread. Every call is also
- * reported to the {@link WorkerRegistry}, at the clock's time.
+ * reported to the {@link WorkerRegistry}, at the clock's time. Lease and CompleteBatch are answered
+ * by {@link WorkerAnswers}, as calls and as the messages of a Work stream ({@link WorkStream}).
  */
 public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImplBase {
   private final JobScheduler scheduler;
@@ -59,6 +52,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   private final Clock clock;
   @Nullable private final Admission admission;
   @Nullable private final RpcDurations durations;
+  private final WorkerAnswers answers;
   private final Set<WorkStream> streams = ConcurrentHashMap.newKeySet();
   private volatile boolean stopping;
 
@@ -78,6 +72,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
     this.clock = clock;
     this.admission = admission;
     this.durations = durations;
+    this.answers = new WorkerAnswers(scheduler, workers, clock);
   }
 
   /** Lease and CompleteBatch as messages of one stream ({@link WorkStream}). */
@@ -85,21 +80,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   public StreamObserver<WorkRequest> work(StreamObserver<WorkResponse> observer) {
     WorkStream stream =
         new WorkStream(
-            (ServerCallStreamObserver<WorkResponse>) observer,
-            new WorkStream.Answers() {
-              @Override
-              public CompletableFuture<LeaseResponse> lease(LeaseRequest request) {
-                return leaseAnswer(request);
-              }
-
-              @Override
-              public CompletableFuture<CompleteBatchResponse> completeBatch(
-                  CompleteBatchRequest request) {
-                return completeBatchAnswer(request);
-              }
-            },
-            admission,
-            durations);
+            (ServerCallStreamObserver<WorkResponse>) observer, answers, admission, durations);
     streams.add(stream);
     stream.onEnd(() -> streams.remove(stream));
     if (stopping) {
@@ -121,7 +102,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   public void lease(LeaseRequest request, StreamObserver<LeaseResponse> observer) {
     CompletableFuture<LeaseResponse> answer;
     try {
-      answer = leaseAnswer(request);
+      answer = answers.lease(request);
     } catch (RuntimeException e) {
       observer.onError(StatusMapping.toStatus(e));
       return;
@@ -141,53 +122,6 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
           observer.onNext(response);
           observer.onCompleted();
         });
-  }
-
-  /**
-   * Lease's answer, for the unary call and for a {@link WorkStream}'s lease. Cancelling it
-   * withdraws a lease that still waits.
-   *
-   * @throws RuntimeException for a request refused before it could wait
-   */
-  CompletableFuture<LeaseResponse> leaseAnswer(LeaseRequest request) {
-    String workerId = CallerIdentity.workerId(request.getWorkerId());
-    // Only an acceptable id is registered; the core rejects the call with the reason below.
-    boolean known = WorkerIds.problem(workerId) == null;
-    // A bad worker description is the request's fault; it must not escape as UNKNOWN.
-    WorkerIdentity identity = WorkerMapper.identity(request.hasWorker(), request.getWorker());
-    if (known) {
-      leaseStarted(workerId, identity, request);
-    }
-    CompletableFuture<List<Job>> jobs;
-    try {
-      jobs = scheduler.lease(leaseCommand(request, ""));
-    } catch (RuntimeException e) {
-      if (known) {
-        workers.leaseEnded(workerId, 0, clock.instant());
-      }
-      throw e;
-    }
-    CompletableFuture<LeaseResponse> answer = new CompletableFuture<>();
-    answer.whenComplete(
-        (response, error) -> {
-          if (answer.isCancelled()) {
-            jobs.cancel(false);
-          }
-        });
-    jobs.whenComplete(
-        (leased, error) -> {
-          if (known) {
-            workers.leaseEnded(workerId, error == null ? leased.size() : 0, clock.instant());
-          }
-          if (error != null) {
-            answer.completeExceptionally(error);
-            return;
-          }
-          LeaseResponse.Builder b = LeaseResponse.newBuilder();
-          leased.forEach(j -> b.addJobs(JobMapper.leasedJob(j)));
-          answer.complete(b.build());
-        });
-    return answer;
   }
 
   @Override
@@ -281,108 +215,14 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                     request.getResult().toByteArray(),
                     emptyToNull(request.getResultContentType()))
                 .whenComplete(
-                    (job, e) -> reported(CallerIdentity.workerId(request.getWorkerId()), 1))
+                    (job, e) -> answers.reported(CallerIdentity.workerId(request.getWorkerId()), 1))
                 .thenApply(job -> CompleteResponse.getDefaultInstance()));
   }
 
   @Override
   public void completeBatch(
       CompleteBatchRequest request, StreamObserver<CompleteBatchResponse> observer) {
-    Unary.answerAsync(observer, () -> completeBatchAnswer(request));
-  }
-
-  /**
-   * CompleteBatch's answer, for the unary call and for a {@link WorkStream}'s complete_batch.
-   *
-   * @throws RuntimeException for a request refused before any item was judged
-   */
-  CompletableFuture<CompleteBatchResponse> completeBatchAnswer(CompleteBatchRequest request) {
-    String workerId = CallerIdentity.workerId(request.getWorkerId());
-    List<Completion> completions = new ArrayList<>(request.getItemsCount());
-    for (int n = 0; n < request.getItemsCount(); n++) {
-      CompleteItem i = request.getItems(n);
-      completions.add(
-          new Completion(
-              i.getJobId(),
-              LeaseClaims.of(i.getFencingToken(), i.getLeaseId(), "items[" + n + "].lease_id"),
-              i.getResult().toByteArray(),
-              emptyToNull(i.getResultContentType())));
-    }
-    if (!request.hasLeaseNext()) {
-      return scheduler
-          .completeAll(workerId, completions)
-          .whenComplete((o, e) -> reported(workerId, completions.size()))
-          .thenApply(o -> completeBatchResponse(o, List.of()));
-    }
-    return completeThenLease(workerId, completions, request.getLeaseNext());
-  }
-
-  /** A CompleteBatch with lease_next: its items, then a lease that does not wait. */
-  private CompletableFuture<CompleteBatchResponse> completeThenLease(
-      String workerId, List<Completion> completions, LeaseRequest next) {
-    WorkerIdentity identity = WorkerMapper.identity(next.hasWorker(), next.getWorker());
-    CompletableFuture<CompletionsAndLeases> answer =
-        scheduler.completeAllThenLease(workerId, completions, leaseCommand(next, "lease_next."));
-    boolean known = WorkerIds.problem(workerId) == null;
-    if (known) {
-      leaseStarted(workerId, identity, next);
-    }
-    return answer
-        .whenComplete(
-            (a, e) -> {
-              reported(workerId, completions.size());
-              if (known) {
-                workers.leaseEnded(workerId, e == null ? a.leased().size() : 0, clock.instant());
-              }
-            })
-        .thenApply(a -> completeBatchResponse(a.outcomes(), a.leased()));
-  }
-
-  /**
-   * The request as the core takes it; its durations' fields are named under {@code fieldPrefix}. An
-   * empty worker id stays empty.
-   */
-  private static LeaseCommand leaseCommand(LeaseRequest request, String fieldPrefix) {
-    return new LeaseCommand(
-        CallerIdentity.workerId(request.getWorkerId()),
-        request.getQueue(),
-        request.getTypesList(),
-        request.getMaxJobs(),
-        request.hasLeaseTtl()
-            ? ProtoTime.requestDuration(request.getLeaseTtl(), fieldPrefix + "lease_ttl")
-            : null,
-        request.hasWait()
-            ? ProtoTime.requestDuration(request.getWait(), fieldPrefix + "wait")
-            : null);
-  }
-
-  /** Tells the worker registry a lease began, with what the worker said about itself. */
-  private void leaseStarted(
-      String workerId, @Nullable WorkerIdentity identity, LeaseRequest request) {
-    workers.leaseStarted(
-        workerId,
-        identity,
-        request.getQueue().isEmpty() ? "default" : request.getQueue(),
-        request.getTypesList(),
-        clock.instant());
-  }
-
-  private static CompleteBatchResponse completeBatchResponse(
-      List<CompletionOutcome> outcomes, List<Job> leased) {
-    CompleteBatchResponse.Builder b = CompleteBatchResponse.newBuilder();
-    for (CompletionOutcome o : outcomes) {
-      b.addOutcomesBuilder().setJobId(o.jobId()).setStatus(completeStatus(o.status()));
-    }
-    leased.forEach(j -> b.addLeasedJobs(JobMapper.leasedJob(j)));
-    return b.build();
-  }
-
-  private static CompleteStatus completeStatus(CompletionOutcome.Status s) {
-    return switch (s) {
-      case COMPLETED -> CompleteStatus.COMPLETE_STATUS_COMPLETED;
-      case LEASE_LOST -> CompleteStatus.COMPLETE_STATUS_LEASE_LOST;
-      case NOT_FOUND -> CompleteStatus.COMPLETE_STATUS_NOT_FOUND;
-    };
+    Unary.answerAsync(observer, () -> answers.completeBatch(request));
   }
 
   @Override
@@ -408,7 +248,7 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                     CallerIdentity.workerId(request.getWorkerId()),
                     failure);
           } finally {
-            reported(CallerIdentity.workerId(request.getWorkerId()), 1);
+            answers.reported(CallerIdentity.workerId(request.getWorkerId()), 1);
           }
           FailResponse.Builder b = FailResponse.newBuilder().setState(JobMapper.state(job.state()));
           if (job.state() == JobState.PENDING) {
@@ -430,20 +270,13 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                 CallerIdentity.workerId(request.getWorkerId()),
                 request.getReason().isEmpty() ? "released" : request.getReason());
           } finally {
-            reported(CallerIdentity.workerId(request.getWorkerId()), 1);
+            answers.reported(CallerIdentity.workerId(request.getWorkerId()), 1);
           }
           return ReleaseResponse.getDefaultInstance();
         });
   }
 
-  /** Counts reported jobs of a worker the registry already knows; ignores a missing or bad id. */
-  private void reported(String workerId, int jobs) {
-    if (WorkerIds.problem(workerId) == null) {
-      workers.reported(workerId, jobs, clock.instant());
-    }
-  }
-
   private static String emptyToNull(String s) {
-    return s.isEmpty() ? null : s;
+    return WorkerAnswers.emptyToNull(s);
   }
 }

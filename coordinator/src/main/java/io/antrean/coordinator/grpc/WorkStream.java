@@ -9,10 +9,6 @@ import io.antrean.coordinator.metrics.RpcDurations;
 import io.antrean.coordinator.security.AccessPolicy;
 import io.antrean.coordinator.security.Identity;
 import io.antrean.coordinator.security.RequestQueues;
-import io.antrean.proto.v1.CompleteBatchRequest;
-import io.antrean.proto.v1.CompleteBatchResponse;
-import io.antrean.proto.v1.LeaseRequest;
-import io.antrean.proto.v1.LeaseResponse;
 import io.antrean.proto.v1.WorkError;
 import io.antrean.proto.v1.WorkRequest;
 import io.antrean.proto.v1.WorkResponse;
@@ -32,11 +28,10 @@ import javax.annotation.Nullable;
 /**
  * One worker's Work stream: Lease and CompleteBatch as messages instead of calls. Each request is
  * checked as its unary call would be by the interceptors (the caller's queues, admission), answered
- * by the same code ({@link GrpcWorkerService#leaseAnswer}, {@link
- * GrpcWorkerService#completeBatchAnswer}) and timed under the unary method's name, so the metrics
- * read the same whichever way a worker sends them. Answers go out in the order they are ready, each
- * under its request's id; a cancel, the client's half-close or the stream's end withdraws what
- * still waits; so does the coordinator's shutdown ({@link #stop}).
+ * by the same code as the calls ({@link WorkerAnswers}) and timed under the unary method's name, so
+ * the metrics read the same whichever way a worker sends them. Answers go out in the order they are
+ * ready, each under its request's id; a cancel, the client's half-close or the stream's end
+ * withdraws what still waits; so does the coordinator's shutdown ({@link #stop}).
  *
  * <p>Thread-safe: requests arrive on the call's thread, answers come from whichever thread
  * completes them, and every send to the stream is serialized here.
@@ -46,15 +41,8 @@ final class WorkStream implements StreamObserver<WorkRequest> {
   private static final String COMPLETE_BATCH =
       WorkerServiceGrpc.getCompleteBatchMethod().getFullMethodName();
 
-  /** The unary calls' answers a stream serves. */
-  interface Answers {
-    CompletableFuture<LeaseResponse> lease(LeaseRequest request);
-
-    CompletableFuture<CompleteBatchResponse> completeBatch(CompleteBatchRequest request);
-  }
-
   private final ServerCallStreamObserver<WorkResponse> out;
-  private final Answers answers;
+  private final WorkerAnswers answers;
   @Nullable private final Admission admission;
   @Nullable private final RpcDurations durations;
   @Nullable private final Identity identity = CallerIdentity.current();
@@ -71,7 +59,7 @@ final class WorkStream implements StreamObserver<WorkRequest> {
    */
   WorkStream(
       ServerCallStreamObserver<WorkResponse> out,
-      Answers answers,
+      WorkerAnswers answers,
       @Nullable Admission admission,
       @Nullable RpcDurations durations) {
     this.out = out;
