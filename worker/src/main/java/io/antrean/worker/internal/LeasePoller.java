@@ -92,7 +92,7 @@ final class LeasePoller implements Runnable {
       Ticker ticker,
       Backoff backoff,
       ThreadFactory threads) {
-    // The answer is handled where it is read: no executor hand-off before the dispatcher.
+    // WorkStreamClient delivers the answer where it is read: no hand-off before the dispatcher.
     this.work = work;
     this.template = template;
     this.wait = Duration.ofSeconds(template.getWait().getSeconds(), template.getWait().getNanos());
