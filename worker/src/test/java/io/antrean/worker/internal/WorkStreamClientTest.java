@@ -59,6 +59,7 @@ class WorkStreamClientTest {
 
   private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor();
   private final List<String> methods = new CopyOnWriteArrayList<>();
+  private final FakeStreams coordinator = new FakeStreams();
   private Server server;
   private ManagedChannel channel;
 
@@ -157,6 +158,13 @@ class WorkStreamClientTest {
     }
   }
 
+  /** The next Work stream the worker opened, waited for up to 10 s. */
+  private FakeStream nextStream() throws InterruptedException {
+    FakeStream stream = coordinator.streams.poll(10, TimeUnit.SECONDS);
+    assertThat(stream).as("a Work stream").isNotNull();
+    return stream;
+  }
+
   private WorkStreamClient client(WorkerServiceGrpc.WorkerServiceImplBase service)
       throws IOException {
     String name = InProcessServerBuilder.generateName();
@@ -196,12 +204,11 @@ class WorkStreamClientTest {
 
   @Test
   void answersReachTheirOwnRequestsInWhateverOrderTheyComeOnOneStream() throws Exception {
-    FakeStreams coordinator = new FakeStreams();
     WorkStreamClient work = client(coordinator);
     RecordedLease lease = new RecordedLease();
 
     work.lease(LEASE, TIMEOUT_NANOS, lease);
-    FakeStream stream = coordinator.streams.poll(10, TimeUnit.SECONDS);
+    FakeStream stream = nextStream();
     WorkRequest leaseRequest = stream.next();
     assertThat(leaseRequest.getLease()).isEqualTo(LEASE);
     CompletableFuture<CompleteBatchResponse> batch =
@@ -221,11 +228,10 @@ class WorkStreamClientTest {
 
   @Test
   void anErrorAnswerIsThrownAsTheCallWouldThrowItWithItsDetails() throws Exception {
-    FakeStreams coordinator = new FakeStreams();
     WorkStreamClient work = client(coordinator);
     CompletableFuture<CompleteBatchResponse> batch =
         CompletableFuture.supplyAsync(() -> work.completeBatch(BATCH, TIMEOUT_NANOS));
-    FakeStream stream = coordinator.streams.poll(10, TimeUnit.SECONDS);
+    FakeStream stream = nextStream();
     WorkRequest request = stream.next();
     RetryInfo retry =
         RetryInfo.newBuilder()
@@ -260,11 +266,10 @@ class WorkStreamClientTest {
 
   @Test
   void aBrokenStreamFailsWhatItCarriedAndTheNextRequestOpensAnother() throws Exception {
-    FakeStreams coordinator = new FakeStreams();
     WorkStreamClient work = client(coordinator);
     RecordedLease lease = new RecordedLease();
     work.lease(LEASE, TIMEOUT_NANOS, lease);
-    FakeStream first = coordinator.streams.poll(10, TimeUnit.SECONDS);
+    FakeStream first = nextStream();
     first.next();
 
     first.answers.onError(Status.UNAVAILABLE.withDescription("going away").asRuntimeException());
@@ -273,22 +278,21 @@ class WorkStreamClientTest {
     assertThat(failure.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     CompletableFuture<CompleteBatchResponse> batch =
         CompletableFuture.supplyAsync(() -> work.completeBatch(BATCH, TIMEOUT_NANOS));
-    FakeStream second = coordinator.streams.poll(10, TimeUnit.SECONDS);
-    assertThat(second).as("a second stream").isNotNull().isNotSameAs(first);
+    FakeStream second = nextStream();
+    assertThat(second).as("a second stream").isNotSameAs(first);
     second.answer(completed(second.next().getRequestId(), 3));
     assertThat(batch.get(10, TimeUnit.SECONDS).getOutcomes(0).getJobId()).isEqualTo(3);
   }
 
   @Test
   void aLeaseUnansweredByItsDeadlineFailsAndIsWithdrawnAtTheCoordinator() throws Exception {
-    FakeStreams coordinator = new FakeStreams();
     WorkStreamClient work = client(coordinator);
     RecordedLease lease = new RecordedLease();
 
     work.lease(LEASE, Duration.ofMillis(50).toNanos(), lease);
 
     assertThat(lease.failure().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
-    FakeStream stream = coordinator.streams.poll(10, TimeUnit.SECONDS);
+    FakeStream stream = nextStream();
     WorkRequest sent = stream.next();
     WorkRequest cancel = stream.next();
     assertThat(cancel.hasCancel()).isTrue();
@@ -300,11 +304,10 @@ class WorkStreamClientTest {
 
   @Test
   void cancellingALeaseFailsItCancelledAndWithdrawsItAtTheCoordinator() throws Exception {
-    FakeStreams coordinator = new FakeStreams();
     WorkStreamClient work = client(coordinator);
     RecordedLease lease = new RecordedLease();
     work.lease(LEASE, TIMEOUT_NANOS, lease);
-    FakeStream stream = coordinator.streams.poll(10, TimeUnit.SECONDS);
+    FakeStream stream = nextStream();
     WorkRequest sent = stream.next();
 
     lease.cancel.get().run();
