@@ -1,5 +1,7 @@
 package io.antrean.coordinator.grpc;
 
+import static io.antrean.coordinator.grpc.WorkerAnswers.emptyToNull;
+
 import io.antrean.coordinator.api.CallerIdentity;
 import io.antrean.coordinator.api.JobMapper;
 import io.antrean.coordinator.api.ProtoTime;
@@ -274,9 +276,5 @@ public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
           }
           return ReleaseResponse.getDefaultInstance();
         });
-  }
-
-  private static String emptyToNull(String s) {
-    return WorkerAnswers.emptyToNull(s);
   }
 }

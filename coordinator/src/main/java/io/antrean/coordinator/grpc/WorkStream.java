@@ -203,7 +203,7 @@ final class WorkStream implements StreamObserver<WorkRequest> {
   }
 
   /** The call's status, details included, as the stream carries it. */
-  static WorkError workError(StatusRuntimeException error) {
+  private static WorkError workError(StatusRuntimeException error) {
     com.google.rpc.Status status = StatusProto.fromThrowable(error);
     if (status == null) {
       Status plain = error.getStatus();

@@ -12,7 +12,6 @@ import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceStub;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
-import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.Map;
@@ -155,7 +154,7 @@ final class WorkStreamClient {
   }
 
   /** One Work stream; ended once the coordinator ended it or it broke. */
-  private final class OpenStream implements ClientResponseObserver<WorkRequest, WorkResponse> {
+  private final class OpenStream implements StreamObserver<WorkResponse> {
     final Map<Long, Pending> pending = new ConcurrentHashMap<>();
     final StreamObserver<WorkRequest> requests;
     boolean ended; // guarded by lock
@@ -163,11 +162,6 @@ final class WorkStreamClient {
 
     OpenStream() {
       this.requests = stub.work(this);
-    }
-
-    @Override
-    public void beforeStart(ClientCallStreamObserver<WorkRequest> requestStream) {
-      // Requests are bounded by the worker's slots; nothing to pace here.
     }
 
     @Override
