@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * a unary call's request message holds its serialized size in bytes until the call ends. Past a
  * limit the call is answered {@code RESOURCE_EXHAUSTED} with {@code ErrorInfo} reason {@code
  * OVERLOADED} and a {@code RetryInfo} delay, and the service never sees it. Health and reflection
- * calls are not counted, nor is a Work stream: each of its requests is admitted as the call it
- * stands for ({@link WorkStream}). Thread-safe.
+ * calls are not counted, nor is a Work or Produce stream: each of its requests is admitted as the
+ * call it stands for ({@link RequestStream}). Thread-safe.
  */
 public final class AdmissionInterceptor implements ServerInterceptor {
   private static final Set<String> SERVICES =
@@ -47,8 +47,10 @@ public final class AdmissionInterceptor implements ServerInterceptor {
       ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
     String method = call.getMethodDescriptor().getFullMethodName();
     if (!SERVICES.contains(call.getMethodDescriptor().getServiceName())
-        || method.equals(WorkerServiceGrpc.getWorkMethod().getFullMethodName())) {
-      // A Work stream's requests are admitted one by one, as calls of their kind (WorkStream).
+        || method.equals(WorkerServiceGrpc.getWorkMethod().getFullMethodName())
+        || method.equals(JobServiceGrpc.getProduceMethod().getFullMethodName())) {
+      // A Work or Produce stream's requests are admitted one by one, as calls of their kind
+      // (RequestStream).
       return next.startCall(call, headers);
     }
     Kind kind = kindOf(method);

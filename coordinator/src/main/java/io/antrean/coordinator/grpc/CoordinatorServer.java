@@ -35,7 +35,7 @@ import javax.annotation.Nullable;
  */
 public final class CoordinatorServer {
   private final Server server;
-  private final GrpcWorkerService workerService;
+  private final RequestStreams streams = new RequestStreams();
   private final HealthStatusManager health = new HealthStatusManager();
   private final UnparseableRequests unparseable = new UnparseableRequests(System::nanoTime);
 
@@ -48,9 +48,9 @@ public final class CoordinatorServer {
    *     writes never block, every call but the hot ones, which stay on the network thread ({@link
    *     HotCallExecutors}); the caller shuts it down after the server
    * @param reflection whether to serve gRPC server reflection
-   * @param admission admits each request of a Work stream (the stream itself is not counted); null
-   *     admits all
-   * @param rpcDurations times each request of a Work stream; null times none
+   * @param admission admits each request of a Work or Produce stream (the stream itself is not
+   *     counted); null admits all
+   * @param rpcDurations times each request of a Work or Produce stream; null times none
    * @param interceptors run on every call whose request parses, for example {@link
    *     RpcMetricsInterceptor}; they see typed requests; the last one runs first
    */
@@ -72,14 +72,19 @@ public final class CoordinatorServer {
     } else {
       builder.executor(callThreads);
     }
-    this.workerService = new GrpcWorkerService(scheduler, workers, clock, admission, rpcDurations);
     // The queue check runs after every given interceptor (authentication among them).
     ServerInterceptor[] withQueues = new ServerInterceptor[interceptors.length + 1];
     withQueues[0] = new QueueAccessInterceptor();
     System.arraycopy(interceptors, 0, withQueues, 1, interceptors.length);
     builder
-        .addService(guarded(new GrpcJobService(scheduler, clock, watchers), withQueues))
-        .addService(guarded(workerService, withQueues))
+        .addService(
+            guarded(
+                new GrpcJobService(scheduler, clock, watchers, admission, rpcDurations, streams),
+                withQueues))
+        .addService(
+            guarded(
+                new GrpcWorkerService(scheduler, workers, clock, admission, rpcDurations, streams),
+                withQueues))
         .addService(guarded(new GrpcAdminService(admin), withQueues))
         .addService(guarded(new GrpcScheduleService(schedules), withQueues))
         .addService(guarded(health.getHealthService(), interceptors));
@@ -127,12 +132,12 @@ public final class CoordinatorServer {
 
   /**
    * Reports NOT_SERVING, so balancing clients move away, stops accepting new calls and ends the
-   * Work streams once their completions in flight are answered.
+   * Work and Produce streams once the requests they hold are answered.
    */
   public void beginShutdown() {
     health.enterTerminalState();
     server.shutdown();
-    workerService.stopWorkStreams();
+    streams.stopAll();
   }
 
   /** Waits for calls in flight up to the grace, then cancels the rest. */

@@ -1,8 +1,10 @@
 package io.antrean.coordinator.grpc;
 
 import io.antrean.coordinator.api.JobServiceCalls;
+import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
+import io.antrean.coordinator.metrics.RpcDurations;
 import io.antrean.proto.v1.CancelJobRequest;
 import io.antrean.proto.v1.CancelJobResponse;
 import io.antrean.proto.v1.EnqueueBatchRequest;
@@ -18,23 +20,53 @@ import io.antrean.proto.v1.ListDependenciesRequest;
 import io.antrean.proto.v1.ListDependenciesResponse;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
+import io.antrean.proto.v1.ProduceRequest;
+import io.antrean.proto.v1.ProduceResponse;
 import io.antrean.proto.v1.WatchJobRequest;
 import io.antrean.proto.v1.WatchJobResponse;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
+import javax.annotation.Nullable;
 
 /**
- * The producer-facing RPCs: the unary ones answered by {@link JobServiceCalls}, WatchJob by a
- * {@link JobWatchStream} registered with {@link JobWatchers} (no thread per watch).
+ * The producer-facing RPCs: the unary ones answered by {@link JobServiceCalls}, Produce by a {@link
+ * ProduceStream} on the same calls, WatchJob by a {@link JobWatchStream} registered with {@link
+ * JobWatchers} (no thread per watch).
  */
-public final class GrpcJobService extends JobServiceGrpc.JobServiceImplBase {
+final class GrpcJobService extends JobServiceGrpc.JobServiceImplBase {
   private final JobServiceCalls calls;
   private final JobWatchers watchers;
+  @Nullable private final Admission admission;
+  @Nullable private final RpcDurations durations;
+  private final RequestStreams streams;
 
-  public GrpcJobService(JobScheduler scheduler, Clock clock, JobWatchers watchers) {
+  /**
+   * @param admission admits each request of a Produce stream, as the interceptors admit a call;
+   *     null admits all
+   * @param durations times each request of a Produce stream under its unary method; null times none
+   * @param streams keeps the Produce streams open, so a stopping coordinator can end them
+   */
+  GrpcJobService(
+      JobScheduler scheduler,
+      Clock clock,
+      JobWatchers watchers,
+      @Nullable Admission admission,
+      @Nullable RpcDurations durations,
+      RequestStreams streams) {
     this.calls = new JobServiceCalls(scheduler, clock);
     this.watchers = watchers;
+    this.admission = admission;
+    this.durations = durations;
+    this.streams = streams;
+  }
+
+  /** Enqueue and EnqueueBatch as messages of one stream ({@link ProduceStream}). */
+  @Override
+  public StreamObserver<ProduceRequest> produce(StreamObserver<ProduceResponse> observer) {
+    return streams.add(
+        new ProduceStream(
+            (ServerCallStreamObserver<ProduceResponse>) observer, calls, admission, durations));
   }
 
   @Override

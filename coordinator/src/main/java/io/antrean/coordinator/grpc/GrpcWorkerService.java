@@ -38,9 +38,7 @@ import io.grpc.stub.StreamObserver;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.annotation.Nullable;
 
 /**
@@ -48,56 +46,43 @@ import javax.annotation.Nullable;
  * reported to the {@link WorkerRegistry}, at the clock's time. Lease and CompleteBatch are answered
  * by {@link WorkerAnswers}, as calls and as the messages of a Work stream ({@link WorkStream}).
  */
-public final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImplBase {
+final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImplBase {
   private final JobScheduler scheduler;
   private final WorkerRegistry workers;
   private final Clock clock;
   @Nullable private final Admission admission;
   @Nullable private final RpcDurations durations;
   private final WorkerAnswers answers;
-  private final Set<WorkStream> streams = ConcurrentHashMap.newKeySet();
-  private volatile boolean stopping;
+  private final RequestStreams streams;
 
   /**
    * @param admission admits each request of a Work stream, as the interceptors admit a call; null
    *     admits all
    * @param durations times each request of a Work stream under its unary method; null times none
+   * @param streams keeps the Work streams open, so a stopping coordinator can end them
    */
-  public GrpcWorkerService(
+  GrpcWorkerService(
       JobScheduler scheduler,
       WorkerRegistry workers,
       Clock clock,
       @Nullable Admission admission,
-      @Nullable RpcDurations durations) {
+      @Nullable RpcDurations durations,
+      RequestStreams streams) {
     this.scheduler = scheduler;
     this.workers = workers;
     this.clock = clock;
     this.admission = admission;
     this.durations = durations;
+    this.streams = streams;
     this.answers = new WorkerAnswers(scheduler, workers, clock);
   }
 
   /** Lease and CompleteBatch as messages of one stream ({@link WorkStream}). */
   @Override
   public StreamObserver<WorkRequest> work(StreamObserver<WorkResponse> observer) {
-    WorkStream stream =
+    return streams.add(
         new WorkStream(
-            (ServerCallStreamObserver<WorkResponse>) observer, answers, admission, durations);
-    streams.add(stream);
-    stream.onEnd(() -> streams.remove(stream));
-    if (stopping) {
-      stream.stop();
-    }
-    return stream;
-  }
-
-  /**
-   * Ends every Work stream once its completions in flight are answered, and every one opened from
-   * now on at once: the coordinator is stopping, and its workers move to another one.
-   */
-  void stopWorkStreams() {
-    stopping = true;
-    streams.forEach(WorkStream::stop);
+            (ServerCallStreamObserver<WorkResponse>) observer, answers, admission, durations));
   }
 
   @Override

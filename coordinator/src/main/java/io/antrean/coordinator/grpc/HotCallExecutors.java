@@ -26,6 +26,7 @@ final class HotCallExecutors implements ServerCallExecutorSupplier {
       Set.of(
           JobServiceGrpc.getEnqueueMethod().getFullMethodName(),
           JobServiceGrpc.getEnqueueBatchMethod().getFullMethodName(),
+          JobServiceGrpc.getProduceMethod().getFullMethodName(),
           WorkerServiceGrpc.getLeaseMethod().getFullMethodName(),
           WorkerServiceGrpc.getCompleteMethod().getFullMethodName(),
           WorkerServiceGrpc.getCompleteBatchMethod().getFullMethodName(),

@@ -47,6 +47,7 @@ public final class AccessPolicy {
       Map.ofEntries(
           Map.entry(JOBS + "Enqueue", PRODUCE),
           Map.entry(JOBS + "EnqueueBatch", PRODUCE),
+          Map.entry(JOBS + "Produce", PRODUCE),
           Map.entry(JOBS + "CancelJob", PRODUCE),
           Map.entry(JOBS + "GetJob", READ),
           Map.entry(JOBS + "ListDependencies", READ_OR_WORK),

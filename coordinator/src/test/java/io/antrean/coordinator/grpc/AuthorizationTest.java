@@ -27,6 +27,7 @@ import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRef;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseStatus;
+import io.antrean.proto.v1.ProduceResponse;
 import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.CallOptions;
@@ -198,6 +199,22 @@ class AuthorizationTest {
     assertThat(leased.getRequestId()).isEqualTo(2);
     assertThat(leased.getLease().getJobs(0).getQueue()).isEqualTo("mail");
     assertThat(leased.getLease().getJobs(0).getLease().getWorkerId()).isEqualTo("mail-worker/w1");
+    stream.requests.onCompleted();
+  }
+
+  @Test
+  void aProduceStreamRefusesEachEnqueueForAQueueTheIdentityMayNotUseAndGoesOn() throws Exception {
+    TestProduceStream stream = new TestProduceStream(as(mailProducer));
+
+    stream.enqueue(1, enqueue("").toBuilder());
+    ProduceResponse refused = stream.next();
+    assertThat(refused.getRequestId()).isEqualTo(1);
+    assertRefused(
+        TestProduceStream.error(refused), Status.Code.PERMISSION_DENIED, "QUEUE_NOT_ALLOWED");
+    stream.enqueue(2, enqueue("mail").toBuilder());
+    ProduceResponse stored = stream.next();
+    assertThat(stored.getRequestId()).isEqualTo(2);
+    assertThat(stored.getEnqueue().getJob().getQueue()).isEqualTo("mail");
     stream.requests.onCompleted();
   }
 

@@ -4,8 +4,8 @@ import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseResponse;
+import io.antrean.proto.v1.RequestError;
 import io.antrean.proto.v1.WorkCancel;
-import io.antrean.proto.v1.WorkError;
 import io.antrean.proto.v1.WorkRequest;
 import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceStub;
@@ -257,7 +257,7 @@ final class WorkStreamClient {
 
     /** The error answered, as the unary call would have thrown it, details included. */
     StatusRuntimeException error(WorkResponse response) {
-      WorkError error = response.getError();
+      RequestError error = response.getError();
       return StatusProto.toStatusRuntimeException(
           com.google.rpc.Status.newBuilder()
               .setCode(error.getCode())

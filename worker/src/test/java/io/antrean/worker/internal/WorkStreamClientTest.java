@@ -11,7 +11,7 @@ import io.antrean.proto.v1.CompleteOutcome;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseResponse;
-import io.antrean.proto.v1.WorkError;
+import io.antrean.proto.v1.RequestError;
 import io.antrean.proto.v1.WorkRequest;
 import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
@@ -241,7 +241,7 @@ class WorkStreamClientTest {
         WorkResponse.newBuilder()
             .setRequestId(request.getRequestId())
             .setError(
-                WorkError.newBuilder()
+                RequestError.newBuilder()
                     .setCode(Status.Code.RESOURCE_EXHAUSTED.value())
                     .setMessage("busy")
                     .addDetails(Any.pack(retry)))

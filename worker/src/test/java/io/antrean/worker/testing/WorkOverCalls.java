@@ -1,6 +1,6 @@
 package io.antrean.worker.testing;
 
-import io.antrean.proto.v1.WorkError;
+import io.antrean.proto.v1.RequestError;
 import io.antrean.proto.v1.WorkRequest;
 import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
@@ -78,7 +78,7 @@ final class WorkOverCalls implements StreamObserver<WorkRequest> {
             WorkResponse.newBuilder()
                 .setRequestId(id)
                 .setError(
-                    WorkError.newBuilder()
+                    RequestError.newBuilder()
                         .setCode(status.getCode())
                         .setMessage(status.getMessage())
                         .addAllDetails(status.getDetailsList()))

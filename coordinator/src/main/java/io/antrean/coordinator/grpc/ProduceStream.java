@@ -1,0 +1,66 @@
+package io.antrean.coordinator.grpc;
+
+import io.antrean.coordinator.api.JobServiceCalls;
+import io.antrean.coordinator.core.Admission;
+import io.antrean.coordinator.metrics.RpcDurations;
+import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.ProduceRequest;
+import io.antrean.proto.v1.ProduceResponse;
+import io.antrean.proto.v1.RequestError;
+import io.grpc.stub.ServerCallStreamObserver;
+import javax.annotation.Nullable;
+
+/**
+ * One producer's Produce stream: Enqueue and EnqueueBatch as messages instead of calls, answered by
+ * the same code as the calls ({@link JobServiceCalls}); each is admitted as its call with its bytes
+ * and answered once stored. The rest is {@link RequestStream}'s.
+ */
+final class ProduceStream extends RequestStream<ProduceRequest, ProduceResponse> {
+  private static final String ENQUEUE = JobServiceGrpc.getEnqueueMethod().getFullMethodName();
+  private static final String ENQUEUE_BATCH =
+      JobServiceGrpc.getEnqueueBatchMethod().getFullMethodName();
+
+  private final JobServiceCalls calls;
+
+  /**
+   * @param admission admits each request as its unary call would be admitted; null admits all
+   * @param durations times each request; null times none
+   */
+  ProduceStream(
+      ServerCallStreamObserver<ProduceResponse> out,
+      JobServiceCalls calls,
+      @Nullable Admission admission,
+      @Nullable RpcDurations durations) {
+    super(out, admission, durations);
+    this.calls = calls;
+  }
+
+  @Override
+  public void onNext(ProduceRequest request) {
+    long id = request.getRequestId();
+    switch (request.getCallCase()) {
+      case ENQUEUE ->
+          start(
+              id,
+              ENQUEUE,
+              request.getEnqueue(),
+              Admission.Kind.UNARY,
+              calls::enqueueAsync,
+              (i, r) -> ProduceResponse.newBuilder().setRequestId(i).setEnqueue(r).build());
+      case ENQUEUE_BATCH ->
+          start(
+              id,
+              ENQUEUE_BATCH,
+              request.getEnqueueBatch(),
+              Admission.Kind.UNARY,
+              calls::enqueueBatchAsync,
+              (i, r) -> ProduceResponse.newBuilder().setRequestId(i).setEnqueueBatch(r).build());
+      case CALL_NOT_SET -> endInvalid("call", "must be one of enqueue or enqueue_batch");
+    }
+  }
+
+  @Override
+  ProduceResponse errorResponse(long id, RequestError error) {
+    return ProduceResponse.newBuilder().setRequestId(id).setError(error).build();
+  }
+}
