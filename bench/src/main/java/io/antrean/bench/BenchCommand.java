@@ -33,8 +33,8 @@ import picocli.CommandLine.Spec;
     versionProvider = BenchCommand.Version.class,
     header = "Measures a running coordinator: enqueue throughput and latency, end to end.",
     description = {
-      "Scenarios: enqueue-1 (N unary Enqueues, one in flight: jobs/s, call latency), enqueue-50"
-          + " (N unary Enqueues, --concurrency in flight), batch (N jobs in EnqueueBatch calls of"
+      "Scenarios: enqueue-1 (N Enqueues through the Java client, one in flight: jobs/s, call"
+          + " latency), enqueue-50 (N Enqueues on a Produce stream, --concurrency in flight), batch (N jobs in EnqueueBatch calls of"
           + " 1000), end-to-end (N jobs enqueued in batches into the paused queue, then run by"
           + " no-op workers: from resuming the queue to the GetStats poll that counts the last"
           + " completion; --no-prefill enqueues while the workers run and times from the first"
@@ -173,9 +173,9 @@ public final class BenchCommand implements Callable<Integer> {
       throws InterruptedException {
     switch (scenario) {
       case ENQUEUE_1:
-        return new UnaryEnqueueScenario(context, scenario, 1).run();
+        return new EnqueueScenario(context, scenario, 1).run();
       case ENQUEUE_50:
-        return new UnaryEnqueueScenario(context, scenario, context.settings().concurrency()).run();
+        return new EnqueueScenario(context, scenario, context.settings().concurrency()).run();
       case BATCH:
         return new BatchEnqueueScenario(context).run();
       case END_TO_END:

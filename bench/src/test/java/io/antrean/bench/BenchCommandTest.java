@@ -38,8 +38,8 @@ class BenchCommandTest {
     assertThat(latency.getFieldsOrThrow("count").getNumberValue()).isEqualTo(40);
     assertThat(latency.getFieldsOrThrow("of").getStringValue()).isEqualTo("Enqueue call");
     // 40 unmeasured warm-up calls (as many as measured ones, up to 1,000) came first.
-    assertThat(bench.queues.unaryCalls.get()).isEqualTo(40 + 40);
-    assertThat(bench.queues.maxUnaryInFlight()).isEqualTo(1);
+    assertThat(bench.queues.enqueueCalls.get()).isEqualTo(40 + 40);
+    assertThat(bench.queues.maxEnqueuesInFlight.get()).isEqualTo(1);
     assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(40 + 40);
     assertThat(bench.queues.stats(queue).getPending()).isZero();
   }
@@ -55,8 +55,8 @@ class BenchCommandTest {
     Struct row = onlyResult(result);
     assertThat(row.getFieldsOrThrow("jobs").getNumberValue()).isEqualTo(200);
     assertThat(row.getFieldsOrThrow("concurrency").getNumberValue()).isEqualTo(8);
-    assertThat(bench.queues.unaryCalls.get()).isEqualTo(200 + 200); // with the warm-up
-    assertThat(bench.queues.maxUnaryInFlight()).isBetween(2, 8);
+    assertThat(bench.queues.enqueueCalls.get()).isEqualTo(200 + 200); // with the warm-up
+    assertThat(bench.queues.maxEnqueuesInFlight.get()).isBetween(2, 8);
   }
 
   @Test

@@ -21,6 +21,8 @@ import io.antrean.proto.v1.Lease;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
+import io.antrean.proto.v1.ProduceRequest;
+import io.antrean.proto.v1.ProduceResponse;
 import io.antrean.proto.v1.QueueStats;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Context;
@@ -51,8 +53,8 @@ import javax.annotation.concurrent.GuardedBy;
  * hands out pending ones (long-polling until one arrives, in short slices so a cancelled call ends
  * at once), Heartbeat extends held leases, Complete and CompleteBatch check the fencing token and
  * mark the job succeeded with its result, ListJobs lists succeeded jobs, GetStats counts. Records
- * what the bench did: unary calls in flight at most, batch sizes, Lease sizes and workers,
- * completion calls. Thread-safe.
+ * what the bench did: Enqueues in flight at most, batch sizes, Lease sizes and workers, completion
+ * calls. Thread-safe.
  */
 final class FakeQueues {
   private static final long LEASE_SLICE_MILLIS = 20;
@@ -85,9 +87,12 @@ final class FakeQueues {
   /** Each PauseQueue and ResumeQueue, as "pause QUEUE" or "resume QUEUE, PENDING pending". */
   final List<String> queueControl = new CopyOnWriteArrayList<>();
 
-  private final AtomicInteger unaryInFlight = new AtomicInteger();
-  private final AtomicInteger maxUnaryInFlight = new AtomicInteger();
-  final AtomicInteger unaryCalls = new AtomicInteger();
+  private final AtomicInteger enqueuesInFlight = new AtomicInteger();
+
+  /** The most Enqueues, calls or Produce messages, that were unanswered at once. */
+  final AtomicInteger maxEnqueuesInFlight = new AtomicInteger();
+
+  final AtomicInteger enqueueCalls = new AtomicInteger();
   final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
   final List<Integer> leaseMaxJobs = new CopyOnWriteArrayList<>();
   final List<String> leaseWorkers = new CopyOnWriteArrayList<>();
@@ -97,6 +102,8 @@ final class FakeQueues {
   final AtomicInteger completeBatchCalls = new AtomicInteger();
   final List<Integer> completeBatchSizes = new CopyOnWriteArrayList<>();
   final Map<String, AtomicInteger> completeBatchesInFlight = new ConcurrentHashMap<>();
+
+  /** The most CompleteBatch calls one worker had in flight at once. */
   final AtomicInteger maxCompleteBatchesInFlight = new AtomicInteger();
 
   /** How long ago the jobs stored from now on were created, as their created_at says. */
@@ -144,16 +151,6 @@ final class FakeQueues {
   /** Stops answering slow calls. */
   void close() {
     slowAnswers.shutdownNow();
-  }
-
-  /** The most unary Enqueue calls that were in flight at once. */
-  int maxUnaryInFlight() {
-    return maxUnaryInFlight.get();
-  }
-
-  /** The most CompleteBatch calls one worker had in flight at once. */
-  int maxCompleteBatchesInFlight() {
-    return maxCompleteBatchesInFlight.get();
   }
 
   /** The queue's counts, as GetStats reports them. */
@@ -301,13 +298,18 @@ final class FakeQueues {
     }
   }
 
-  /** The fake's JobService: Enqueue, EnqueueBatch and GetStats. */
+  /** The fake's JobService: Enqueue and EnqueueBatch (also on a Produce stream), and GetStats. */
   JobServiceGrpc.JobServiceImplBase jobService() {
     return new JobServiceGrpc.JobServiceImplBase() {
       @Override
+      public StreamObserver<ProduceRequest> produce(StreamObserver<ProduceResponse> observer) {
+        return new ProduceOverCalls(this, observer);
+      }
+
+      @Override
       public void enqueue(EnqueueRequest request, StreamObserver<EnqueueResponse> observer) {
-        maxUnaryInFlight.accumulateAndGet(unaryInFlight.incrementAndGet(), Math::max);
-        unaryCalls.incrementAndGet();
+        maxEnqueuesInFlight.accumulateAndGet(enqueuesInFlight.incrementAndGet(), Math::max);
+        enqueueCalls.incrementAndGet();
         answerAfter(
             enqueueMillis,
             () -> {
@@ -315,12 +317,12 @@ final class FakeQueues {
               try {
                 response = EnqueueResponse.newBuilder().setJob(store(request)).build();
               } catch (StatusRuntimeException e) {
-                unaryInFlight.decrementAndGet();
+                enqueuesInFlight.decrementAndGet();
                 observer.onError(e);
                 return;
               }
               // Out of flight before answering: the client may send its next call at once.
-              unaryInFlight.decrementAndGet();
+              enqueuesInFlight.decrementAndGet();
               observer.onNext(response);
               observer.onCompleted();
             });

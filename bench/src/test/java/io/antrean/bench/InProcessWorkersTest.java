@@ -49,7 +49,7 @@ class InProcessWorkersTest {
     // 40 handler threads, and by default up to 40 jobs leased ahead of them.
     assertThat(bench.queues.completeBatchSizes)
         .allSatisfy(size -> assertThat(size).isBetween(1, 80));
-    assertThat(bench.queues.maxCompleteBatchesInFlight()).isEqualTo(1);
+    assertThat(bench.queues.maxCompleteBatchesInFlight.get()).isEqualTo(1);
     assertThat(bench.queues.unaryCompletes).hasValue(0);
   }
 

@@ -37,7 +37,7 @@ class LeaseScenarioTest {
     assertThat(latency.getFieldsOrThrow("of").getStringValue())
         .startsWith("Lease call with 2500 jobs pending");
     assertThat(bench.queues.batchSizes).containsExactly(1000, 1000, 500);
-    assertThat(bench.queues.unaryCalls).hasValue(0);
+    assertThat(bench.queues.enqueueCalls).hasValue(0);
     assertThat(leasesOfTheScenario()).hasSize(100).allSatisfy(this::isOneJobWithoutWaiting);
     assertThat(bench.queues.unaryCompletes).hasValue(100);
     assertThat(bench.queues.completeBatchSizes.stream().mapToInt(Integer::intValue).sum())
@@ -52,7 +52,7 @@ class LeaseScenarioTest {
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     String queue = onlyResult(result).getFieldsOrThrow("queue").getStringValue();
-    assertThat(bench.queues.unaryCalls).hasValue(50);
+    assertThat(bench.queues.enqueueCalls).hasValue(50);
     assertThat(bench.queues.batchSizes).isEmpty();
     assertThat(bench.queues.leaseWorkers).hasSize(50).containsOnly(LeaseScenario.WORKER_ID);
     assertThat(bench.queues.unaryCompletes).hasValue(50);

@@ -1,5 +1,6 @@
 package io.antrean.channel;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -17,10 +18,17 @@ import java.util.Map;
  *       #MAX_ATTEMPTS} attempts in all, backing off exponentially with jitter from 0.1 s up to 2 s.
  *       Each retry is picked anew, so it usually lands on another coordinator.
  * </ul>
+ *
+ * <p>The client's Produce stream repeats a request its broken stream left unanswered by the same
+ * policy ({@link #MAX_ATTEMPTS}, {@link #backoffBefore}).
  */
-final class CoordinatorServiceConfig {
+public final class CoordinatorServiceConfig {
   /** Attempts per call, the first one included. */
-  static final int MAX_ATTEMPTS = 5;
+  public static final int MAX_ATTEMPTS = 5;
+
+  private static final Duration INITIAL_BACKOFF = Duration.ofMillis(100);
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
+  private static final double BACKOFF_MULTIPLIER = 2.0;
 
   /** The only status code a call is retried on. */
   static final String RETRYABLE_CODE = "UNAVAILABLE";
@@ -34,11 +42,11 @@ final class CoordinatorServiceConfig {
             "maxAttempts",
             (double) MAX_ATTEMPTS,
             "initialBackoff",
-            "0.1s",
+            seconds(INITIAL_BACKOFF),
             "maxBackoff",
-            "2s",
+            seconds(MAX_BACKOFF),
             "backoffMultiplier",
-            2.0,
+            BACKOFF_MULTIPLIER,
             "retryableStatusCodes",
             List.of(RETRYABLE_CODE));
     // An empty name entry makes this the default for every service and method.
@@ -47,5 +55,18 @@ final class CoordinatorServiceConfig {
         "loadBalancingConfig", List.of(Map.of("round_robin", Map.of())),
         "healthCheckConfig", Map.of("serviceName", ""),
         "methodConfig", List.of(everyMethod));
+  }
+
+  /**
+   * The longest wait before attempt {@code attempt} (2 for the first retry), as gRPC's retry policy
+   * reckons it; gRPC waits a random time up to this.
+   */
+  public static Duration backoffBefore(int attempt) {
+    double nanos = INITIAL_BACKOFF.toNanos() * Math.pow(BACKOFF_MULTIPLIER, attempt - 2);
+    return Duration.ofNanos((long) Math.min(nanos, MAX_BACKOFF.toNanos()));
+  }
+
+  private static String seconds(Duration d) {
+    return d.toMillis() / 1000.0 + "s";
   }
 }

@@ -1,6 +1,7 @@
 package io.antrean.client;
 
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.util.Objects;
 import java.util.Optional;
 import javax.annotation.Nullable;
@@ -41,6 +42,20 @@ public class AntreanException extends RuntimeException {
     this.statusCode = Objects.requireNonNull(statusCode, "statusCode");
     this.description = Objects.requireNonNull(description, "description");
     this.reason = reason == null || reason.isEmpty() ? null : reason;
+  }
+
+  /**
+   * The exception an {@link AntreanClient} throws for a failed call: for code that calls the
+   * protocol's stubs itself, with the failure a stub threw or gave its observer. Anything that is
+   * not a gRPC failure comes out as {@code UNKNOWN}.
+   */
+  public static AntreanException of(Throwable failure) {
+    StatusRuntimeException e =
+        failure instanceof StatusRuntimeException sre
+            ? sre
+            : Status.fromThrowable(failure)
+                .asRuntimeException(Status.trailersFromThrowable(failure));
+    return StatusTranslation.translate(e);
   }
 
   private static String formatMessage(Status.Code code, String description) {

@@ -50,7 +50,12 @@ import javax.annotation.Nullable;
  * down on {@link #close}) or {@link #forChannel} (the client borrows the channel and never closes
  * it; use this for TLS, interceptors or in-process tests). A target may name several coordinators:
  * calls then go round-robin to the healthy ones, and a call that fails with {@code UNAVAILABLE} is
- * retried, usually on another one (see {@link CoordinatorChannels}). Thread-safe.
+ * retried, usually on another one (see {@link CoordinatorChannels}).
+ *
+ * <p>Enqueues and batches go as the messages of one Produce stream ({@link ProduceStreamClient}),
+ * each with this client's timeout and the same errors and retries as the calls; against a
+ * coordinator without Produce they go as calls. {@link #close} ends the stream, also on a borrowed
+ * channel. Thread-safe.
  */
 public final class GrpcAntreanClient implements AntreanClient {
   /** The deadline of each call when the builder is not told otherwise. */
@@ -63,6 +68,9 @@ public final class GrpcAntreanClient implements AntreanClient {
 
   @Nullable private final ManagedChannel ownedChannel;
   private final JobServiceGrpc.JobServiceBlockingStub stub;
+  private final ProduceStreamClient produce;
+  // A view made by withTimeout shares its parent's stream and closes nothing.
+  private final boolean view;
   private final AdminServiceGrpc.AdminServiceBlockingStub adminStub;
   private final Duration timeout;
   private final OverloadRetry retry;
@@ -71,12 +79,16 @@ public final class GrpcAntreanClient implements AntreanClient {
   private GrpcAntreanClient(
       @Nullable ManagedChannel ownedChannel,
       JobServiceGrpc.JobServiceBlockingStub stub,
+      ProduceStreamClient produce,
+      boolean view,
       AdminServiceGrpc.AdminServiceBlockingStub adminStub,
       Duration timeout,
       OverloadRetry retry,
       EnqueueTracing tracing) {
     this.ownedChannel = ownedChannel;
     this.stub = stub;
+    this.produce = produce;
+    this.view = view;
     this.adminStub = adminStub;
     this.timeout = timeout;
     this.retry = retry;
@@ -92,6 +104,8 @@ public final class GrpcAntreanClient implements AntreanClient {
     return new GrpcAntreanClient(
         ownedChannel,
         JobServiceGrpc.newBlockingStub(channel),
+        new ProduceStreamClient(channel),
+        false,
         AdminServiceGrpc.newBlockingStub(channel),
         timeout,
         retry,
@@ -126,13 +140,13 @@ public final class GrpcAntreanClient implements AntreanClient {
 
   @Override
   public EnqueueResponse enqueue(EnqueueRequest request) {
-    return tracing.enqueue(request, traced -> retry.call(() -> deadlined().enqueue(traced)));
+    return tracing.enqueue(request, traced -> retry.call(() -> produce.enqueue(traced, timeout)));
   }
 
   @Override
   public EnqueueBatchResponse enqueueBatch(EnqueueBatchRequest request) {
     return tracing.enqueueBatch(
-        request, traced -> retry.call(() -> deadlined().enqueueBatch(traced)));
+        request, traced -> retry.call(() -> produce.enqueueBatch(traced, timeout)));
   }
 
   @Override
@@ -238,11 +252,16 @@ public final class GrpcAntreanClient implements AntreanClient {
 
   @Override
   public AntreanClient withTimeout(Duration timeout) {
-    return new GrpcAntreanClient(null, stub, adminStub, requirePositive(timeout), retry, tracing);
+    return new GrpcAntreanClient(
+        null, stub, produce, true, adminStub, requirePositive(timeout), retry, tracing);
   }
 
   @Override
   public void close() {
+    if (view) {
+      return;
+    }
+    produce.close();
     if (ownedChannel == null) {
       return;
     }

@@ -18,6 +18,9 @@ import io.antrean.proto.v1.ListDependenciesRequest;
 import io.antrean.proto.v1.ListDependenciesResponse;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
+import io.antrean.proto.v1.ProduceRequest;
+import io.antrean.proto.v1.ProduceResponse;
+import io.antrean.proto.v1.RequestError;
 import io.antrean.proto.v1.WatchJobRequest;
 import io.antrean.proto.v1.WatchJobResponse;
 import io.grpc.Context;
@@ -29,6 +32,7 @@ import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A scriptable JobService for tests: each RPC answers with its handler (which may throw a {@link
@@ -93,6 +97,15 @@ public class FakeJobService extends JobServiceGrpc.JobServiceImplBase {
     };
   }
 
+  /**
+   * Whether Produce is served (each message answered by the enqueue and enqueueBatch handlers);
+   * false answers it UNIMPLEMENTED, as a coordinator older than Produce does.
+   */
+  public volatile boolean produceImplemented = true;
+
+  /** Produce streams opened. */
+  public final AtomicInteger produceStreams = new AtomicInteger();
+
   /** Every request received, in order. */
   public final List<Object> requests = Collections.synchronizedList(new ArrayList<>());
 
@@ -146,6 +159,57 @@ public class FakeJobService extends JobServiceGrpc.JobServiceImplBase {
   @Override
   public void enqueue(EnqueueRequest request, StreamObserver<EnqueueResponse> observer) {
     serve(request, observer, enqueue);
+  }
+
+  @Override
+  public StreamObserver<ProduceRequest> produce(StreamObserver<ProduceResponse> observer) {
+    if (!produceImplemented) {
+      return super.produce(observer);
+    }
+    produceStreams.incrementAndGet();
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(ProduceRequest request) {
+        ProduceResponse.Builder answer =
+            ProduceResponse.newBuilder().setRequestId(request.getRequestId());
+        try {
+          if (request.hasEnqueue()) {
+            requests.add(request.getEnqueue());
+            answer.setEnqueue(enqueue.handle(request.getEnqueue()));
+          } else {
+            requests.add(request.getEnqueueBatch());
+            answer.setEnqueueBatch(enqueueBatch.handle(request.getEnqueueBatch()));
+          }
+        } catch (StatusRuntimeException e) {
+          com.google.rpc.Status status = StatusProto.fromThrowable(e);
+          answer.setError(
+              status == null
+                  ? RequestError.newBuilder().setCode(e.getStatus().getCode().value()).build()
+                  : RequestError.newBuilder()
+                      .setCode(status.getCode())
+                      .setMessage(status.getMessage())
+                      .addAllDetails(status.getDetailsList())
+                      .build());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          observer.onError(Status.CANCELLED.withCause(e).asRuntimeException());
+          return;
+        }
+        synchronized (observer) {
+          observer.onNext(answer.build());
+        }
+      }
+
+      @Override
+      public void onError(Throwable t) {}
+
+      @Override
+      public void onCompleted() {
+        synchronized (observer) {
+          observer.onCompleted();
+        }
+      }
+    };
   }
 
   @Override

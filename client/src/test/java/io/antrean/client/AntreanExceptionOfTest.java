@@ -1,4 +1,4 @@
-package io.antrean.bench;
+package io.antrean.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,18 +6,14 @@ import com.google.protobuf.Any;
 import com.google.rpc.BadRequest;
 import com.google.rpc.Code;
 import com.google.rpc.ErrorInfo;
-import io.antrean.client.AntreanException;
-import io.antrean.client.FailedPreconditionException;
-import io.antrean.client.FieldViolation;
-import io.antrean.client.InvalidArgumentException;
-import io.antrean.client.UnavailableException;
 import io.grpc.Status;
 import io.grpc.protobuf.StatusProto;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+/** A failure a stub threw or gave its observer, as the client would throw it. */
 @Timeout(10)
-class FailureReplayTest {
+class AntreanExceptionOfTest {
 
   @Test
   void aRefusalKeepsItsTypeDescriptionAndFieldViolations() {
@@ -35,7 +31,7 @@ class FailureReplayTest {
             .addDetails(Any.pack(badRequest))
             .build();
 
-    AntreanException e = FailureReplay.translate(StatusProto.toStatusRuntimeException(details));
+    AntreanException e = AntreanException.of(StatusProto.toStatusRuntimeException(details));
 
     assertThat(e).isExactlyInstanceOf(InvalidArgumentException.class);
     assertThat(e.description()).isEqualTo("bad job");
@@ -52,7 +48,7 @@ class FailureReplayTest {
             .addDetails(Any.pack(ErrorInfo.newBuilder().setReason("QUEUE_PAUSED").build()))
             .build();
 
-    AntreanException e = FailureReplay.translate(StatusProto.toStatusRuntimeException(details));
+    AntreanException e = AntreanException.of(StatusProto.toStatusRuntimeException(details));
 
     assertThat(e).isExactlyInstanceOf(FailedPreconditionException.class);
     assertThat(e.reason()).contains("QUEUE_PAUSED");
@@ -61,9 +57,9 @@ class FailureReplayTest {
   @Test
   void anUnansweredCallIsUnavailableAndAnythingElseUnknown() {
     AntreanException late =
-        FailureReplay.translate(
+        AntreanException.of(
             Status.DEADLINE_EXCEEDED.withDescription("too slow").asRuntimeException());
-    AntreanException odd = FailureReplay.translate(new IllegalStateException("boom"));
+    AntreanException odd = AntreanException.of(new IllegalStateException("boom"));
 
     assertThat(late).isExactlyInstanceOf(UnavailableException.class);
     assertThat(late.statusCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 
 /** enqueue-50's pipelined sending, on top of what {@link BenchCommandTest} covers. */
 @Timeout(30)
-class UnaryEnqueueScenarioTest {
+class EnqueueScenarioTest {
   private final BenchHarness bench = BenchHarness.inProcess();
 
   @AfterEach
@@ -38,8 +38,8 @@ class UnaryEnqueueScenarioTest {
     assertThat(latency.getFieldsOrThrow("count").getNumberValue()).isEqualTo(300);
     assertThat(latency.getFieldsOrThrow("of").getStringValue()).isEqualTo("Enqueue call");
     // The 300 measured calls follow 300 unmeasured warm-up calls made the same way.
-    assertThat(bench.queues.unaryCalls.get()).isEqualTo(300 + 300);
-    assertThat(bench.queues.maxUnaryInFlight()).isBetween(2, 6);
+    assertThat(bench.queues.enqueueCalls.get()).isEqualTo(300 + 300);
+    assertThat(bench.queues.maxEnqueuesInFlight.get()).isBetween(2, 6);
     assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(300 + 300);
   }
 
@@ -50,7 +50,7 @@ class UnaryEnqueueScenarioTest {
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     assertThat(onlyResult(result).getFieldsOrThrow("concurrency").getNumberValue()).isEqualTo(3);
-    assertThat(bench.queues.unaryCalls.get()).isEqualTo(3 + 3); // with the warm-up
+    assertThat(bench.queues.enqueueCalls.get()).isEqualTo(3 + 3); // with the warm-up
   }
 
   @Test
@@ -86,7 +86,7 @@ class UnaryEnqueueScenarioTest {
             });
     // Only successful answers free permits before the failure is seen, so at most the calls that
     // succeeded plus the permits were ever sent.
-    assertThat(bench.queues.unaryCalls.get())
+    assertThat(bench.queues.enqueueCalls.get())
         .isBetween(firstRefused, firstRefused - 1 + concurrency);
     assertThat(results(result)).isEmpty();
   }

@@ -5,16 +5,16 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * {@code enqueue-1} and {@code enqueue-50}: N unary Enqueue calls with C in flight, and the latency
- * of every call from just before it is sent to its answer. With C = 1 one thread makes blocking
- * calls. With more, one thread sends through an asynchronous stub whenever one of C permits is
- * free, and each answer frees its permit on the transport's thread: C calls in flight cost no
- * thread each, so the client spends its CPU on calls rather than on switching threads. The first
- * failed call stops the sending; it is thrown, translated as the blocking client translates it,
- * once the calls in flight have ended. The N measured calls follow {@link #WARM_UP_CALLS} (at most
- * N) made the same way and not measured, so the JIT compilers of both ends are past these paths.
+ * {@code enqueue-1} and {@code enqueue-50}: N Enqueues with C in flight, and the latency of every
+ * one from just before it is sent to its answer. With C = 1 one thread calls the Java client's
+ * blocking {@code enqueue}, as a producer does (the client sends it on its Produce stream). With
+ * more, one thread sends on a Produce stream whenever one of C permits is free ({@link
+ * PipelinedEnqueues}), and each answer frees its permit on the transport's thread. The first failed
+ * Enqueue stops the sending; it is thrown, translated as the client translates it, once those in
+ * flight have been answered. The N measured Enqueues follow {@link #WARM_UP_CALLS} (at most N) made
+ * the same way and not measured, so the JIT compilers of both ends are past these paths.
  */
-final class UnaryEnqueueScenario {
+final class EnqueueScenario {
   /** Calls made before the measured ones, the same way; not measured. */
   static final int WARM_UP_CALLS = 1_000;
 
@@ -25,7 +25,7 @@ final class UnaryEnqueueScenario {
   /**
    * @param concurrency calls in flight: 1 for enqueue-1, {@code --concurrency} for enqueue-50
    */
-  UnaryEnqueueScenario(BenchContext context, Scenario scenario, int concurrency) {
+  EnqueueScenario(BenchContext context, Scenario scenario, int concurrency) {
     this.context = context;
     this.scenario = scenario;
     this.concurrency = concurrency;
