@@ -1,12 +1,11 @@
 package io.antrean.bench;
 
 import io.antrean.client.AntreanException;
+import io.antrean.proto.RequestErrors;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ProduceRequest;
 import io.antrean.proto.v1.ProduceResponse;
-import io.antrean.proto.v1.RequestError;
-import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.Map;
@@ -80,15 +79,7 @@ final class PipelinedEnqueues implements StreamObserver<ProduceResponse> {
       return;
     }
     if (response.hasError()) {
-      RequestError error = response.getError();
-      failure.compareAndSet(
-          null,
-          StatusProto.toStatusRuntimeException(
-              com.google.rpc.Status.newBuilder()
-                  .setCode(error.getCode())
-                  .setMessage(error.getMessage())
-                  .addAllDetails(error.getDetailsList())
-                  .build()));
+      failure.compareAndSet(null, RequestErrors.toException(response.getError()));
     } else {
       answered.run();
     }

@@ -1,11 +1,9 @@
 package io.antrean.bench;
 
+import io.antrean.proto.RequestErrors;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ProduceRequest;
 import io.antrean.proto.v1.ProduceResponse;
-import io.antrean.proto.v1.RequestError;
-import io.grpc.Status;
-import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
 import java.util.function.BiConsumer;
 
@@ -43,16 +41,7 @@ final class ProduceOverCalls implements StreamObserver<ProduceRequest> {
 
       @Override
       public void onError(Throwable t) {
-        com.google.rpc.Status status = StatusProto.fromThrowable(t);
-        RequestError.Builder error = RequestError.newBuilder();
-        if (status == null) {
-          Status plain = Status.fromThrowable(t);
-          error.setCode(plain.getCode().value());
-          error.setMessage(plain.getDescription() == null ? "" : plain.getDescription());
-        } else {
-          error.setCode(status.getCode()).setMessage(status.getMessage());
-        }
-        send(ProduceResponse.newBuilder().setRequestId(id).setError(error).build());
+        send(ProduceResponse.newBuilder().setRequestId(id).setError(RequestErrors.of(t)).build());
       }
 
       @Override

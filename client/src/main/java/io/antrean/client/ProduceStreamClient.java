@@ -1,6 +1,7 @@
 package io.antrean.client;
 
 import io.antrean.channel.CoordinatorServiceConfig;
+import io.antrean.proto.RequestErrors;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueBatchResponse;
 import io.antrean.proto.v1.EnqueueRequest;
@@ -8,11 +9,9 @@ import io.antrean.proto.v1.EnqueueResponse;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ProduceRequest;
 import io.antrean.proto.v1.ProduceResponse;
-import io.antrean.proto.v1.RequestError;
 import io.grpc.Channel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.Map;
@@ -106,7 +105,7 @@ final class ProduceStreamClient implements AutoCloseable {
         ProduceResponse response =
             sent.answer().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         if (response.hasError()) {
-          throw asException(response.getError());
+          throw RequestErrors.toException(response.getError());
         }
         return answer.apply(response);
       } catch (TimeoutException e) {
@@ -187,16 +186,6 @@ final class ProduceStreamClient implements AutoCloseable {
       stream.requests.onNext(message.apply(ProduceRequest.newBuilder().setRequestId(id)).build());
       return new Sent(stream, id, answered);
     }
-  }
-
-  /** An error answer as the unary call would have thrown it, details included. */
-  private static StatusRuntimeException asException(RequestError error) {
-    return StatusProto.toStatusRuntimeException(
-        com.google.rpc.Status.newBuilder()
-            .setCode(error.getCode())
-            .setMessage(error.getMessage())
-            .addAllDetails(error.getDetailsList())
-            .build());
   }
 
   /** One Produce stream; ended once the coordinator ended it or it broke. */

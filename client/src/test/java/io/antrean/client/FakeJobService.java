@@ -2,6 +2,7 @@ package io.antrean.client;
 
 import com.google.protobuf.Any;
 import com.google.rpc.ErrorInfo;
+import io.antrean.proto.RequestErrors;
 import io.antrean.proto.v1.CancelJobRequest;
 import io.antrean.proto.v1.CancelJobResponse;
 import io.antrean.proto.v1.EnqueueBatchRequest;
@@ -20,7 +21,6 @@ import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import io.antrean.proto.v1.ProduceRequest;
 import io.antrean.proto.v1.ProduceResponse;
-import io.antrean.proto.v1.RequestError;
 import io.antrean.proto.v1.WatchJobRequest;
 import io.antrean.proto.v1.WatchJobResponse;
 import io.grpc.Context;
@@ -181,15 +181,7 @@ public class FakeJobService extends JobServiceGrpc.JobServiceImplBase {
             answer.setEnqueueBatch(enqueueBatch.handle(request.getEnqueueBatch()));
           }
         } catch (StatusRuntimeException e) {
-          com.google.rpc.Status status = StatusProto.fromThrowable(e);
-          answer.setError(
-              status == null
-                  ? RequestError.newBuilder().setCode(e.getStatus().getCode().value()).build()
-                  : RequestError.newBuilder()
-                      .setCode(status.getCode())
-                      .setMessage(status.getMessage())
-                      .addAllDetails(status.getDetailsList())
-                      .build());
+          answer.setError(RequestErrors.of(e));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           observer.onError(Status.CANCELLED.withCause(e).asRuntimeException());

@@ -9,10 +9,10 @@ import io.antrean.coordinator.metrics.RpcDurations;
 import io.antrean.coordinator.security.AccessPolicy;
 import io.antrean.coordinator.security.Identity;
 import io.antrean.coordinator.security.RequestQueues;
+import io.antrean.proto.RequestErrors;
 import io.antrean.proto.v1.RequestError;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
@@ -174,7 +174,8 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
       @Nullable A response,
       @Nullable StatusRuntimeException error,
       Answer<A, R> answer) {
-    R message = error == null ? answer.response(id, response) : errorResponse(id, toError(error));
+    R message =
+        error == null ? answer.response(id, response) : errorResponse(id, RequestErrors.of(error));
     if (durations != null) {
       Status.Code code = error == null ? Status.Code.OK : error.getStatus().getCode();
       durations.record(method, code.name(), System.nanoTime() - startNanos);
@@ -184,23 +185,6 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
         emit(() -> out.onNext(message));
       }
     }
-  }
-
-  /** The call's status, details included, as a stream carries it. */
-  private static RequestError toError(StatusRuntimeException error) {
-    com.google.rpc.Status status = StatusProto.fromThrowable(error);
-    if (status == null) {
-      Status plain = error.getStatus();
-      return RequestError.newBuilder()
-          .setCode(plain.getCode().value())
-          .setMessage(plain.getDescription() == null ? "" : plain.getDescription())
-          .build();
-    }
-    return RequestError.newBuilder()
-        .setCode(status.getCode())
-        .setMessage(status.getMessage())
-        .addAllDetails(status.getDetailsList())
-        .build();
   }
 
   /** Runs once when the stream has ended, however it ended. */

@@ -1,17 +1,16 @@
 package io.antrean.worker.internal;
 
+import io.antrean.proto.RequestErrors;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseResponse;
-import io.antrean.proto.v1.RequestError;
 import io.antrean.proto.v1.WorkCancel;
 import io.antrean.proto.v1.WorkRequest;
 import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc.WorkerServiceStub;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.Map;
@@ -257,13 +256,7 @@ final class WorkStreamClient {
 
     /** The error answered, as the unary call would have thrown it, details included. */
     StatusRuntimeException error(WorkResponse response) {
-      RequestError error = response.getError();
-      return StatusProto.toStatusRuntimeException(
-          com.google.rpc.Status.newBuilder()
-              .setCode(error.getCode())
-              .setMessage(error.getMessage())
-              .addAllDetails(error.getDetailsList())
-              .build());
+      return RequestErrors.toException(response.getError());
     }
   }
 

@@ -1,11 +1,9 @@
 package io.antrean.worker.testing;
 
-import io.antrean.proto.v1.RequestError;
+import io.antrean.proto.RequestErrors;
 import io.antrean.proto.v1.WorkRequest;
 import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
-import io.grpc.Status;
-import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -65,24 +63,7 @@ final class WorkOverCalls implements StreamObserver<WorkRequest> {
 
       @Override
       public void onError(Throwable t) {
-        com.google.rpc.Status status = StatusProto.fromThrowable(t);
-        if (status == null) {
-          Status s = Status.fromThrowable(t);
-          status =
-              com.google.rpc.Status.newBuilder()
-                  .setCode(s.getCode().value())
-                  .setMessage(s.getDescription() == null ? "" : s.getDescription())
-                  .build();
-        }
-        send(
-            WorkResponse.newBuilder()
-                .setRequestId(id)
-                .setError(
-                    RequestError.newBuilder()
-                        .setCode(status.getCode())
-                        .setMessage(status.getMessage())
-                        .addAllDetails(status.getDetailsList()))
-                .build());
+        send(WorkResponse.newBuilder().setRequestId(id).setError(RequestErrors.of(t)).build());
       }
 
       @Override
