@@ -1,5 +1,6 @@
 package io.antrean.coordinator.grpc;
 
+import com.google.common.util.concurrent.MoreExecutors;
 import io.antrean.coordinator.api.AdminServiceCalls;
 import io.antrean.coordinator.api.ScheduleServiceCalls;
 import io.antrean.coordinator.core.Admission;
@@ -35,7 +36,7 @@ import javax.annotation.Nullable;
  */
 public final class CoordinatorServer {
   private final Server server;
-  private final RequestStreams streams = new RequestStreams();
+  private final RequestStreams streams;
   private final HealthStatusManager health = new HealthStatusManager();
   private final UnparseableRequests unparseable = new UnparseableRequests(System::nanoTime);
 
@@ -69,22 +70,18 @@ public final class CoordinatorServer {
       ServerInterceptor... interceptors) {
     if (scheduler.asyncNeverBlocks()) {
       builder.directExecutor().callExecutor(new HotCallExecutors(callThreads));
+      this.streams = new RequestStreams(admission, rpcDurations, MoreExecutors.directExecutor());
     } else {
       builder.executor(callThreads);
+      this.streams = new RequestStreams(admission, rpcDurations, callThreads);
     }
     // The queue check runs after every given interceptor (authentication among them).
     ServerInterceptor[] withQueues = new ServerInterceptor[interceptors.length + 1];
     withQueues[0] = new QueueAccessInterceptor();
     System.arraycopy(interceptors, 0, withQueues, 1, interceptors.length);
     builder
-        .addService(
-            guarded(
-                new GrpcJobService(scheduler, clock, watchers, admission, rpcDurations, streams),
-                withQueues))
-        .addService(
-            guarded(
-                new GrpcWorkerService(scheduler, workers, clock, admission, rpcDurations, streams),
-                withQueues))
+        .addService(guarded(new GrpcJobService(scheduler, clock, watchers, streams), withQueues))
+        .addService(guarded(new GrpcWorkerService(scheduler, workers, clock, streams), withQueues))
         .addService(guarded(new GrpcAdminService(admin), withQueues))
         .addService(guarded(new GrpcScheduleService(schedules), withQueues))
         .addService(guarded(health.getHealthService(), interceptors));

@@ -1,10 +1,8 @@
 package io.antrean.coordinator.grpc;
 
 import io.antrean.coordinator.api.JobServiceCalls;
-import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.JobWatchers;
-import io.antrean.coordinator.metrics.RpcDurations;
 import io.antrean.proto.v1.CancelJobRequest;
 import io.antrean.proto.v1.CancelJobResponse;
 import io.antrean.proto.v1.EnqueueBatchRequest;
@@ -27,7 +25,6 @@ import io.antrean.proto.v1.WatchJobResponse;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
-import javax.annotation.Nullable;
 
 /**
  * The producer-facing RPCs: the unary ones answered by {@link JobServiceCalls}, Produce by a {@link
@@ -37,27 +34,15 @@ import javax.annotation.Nullable;
 final class GrpcJobService extends JobServiceGrpc.JobServiceImplBase {
   private final JobServiceCalls calls;
   private final JobWatchers watchers;
-  @Nullable private final Admission admission;
-  @Nullable private final RpcDurations durations;
   private final RequestStreams streams;
 
   /**
-   * @param admission admits each request of a Produce stream, as the interceptors admit a call;
-   *     null admits all
-   * @param durations times each request of a Produce stream under its unary method; null times none
-   * @param streams keeps the Produce streams open, so a stopping coordinator can end them
+   * @param streams admits, times and runs the requests of Produce streams, and keeps them
    */
   GrpcJobService(
-      JobScheduler scheduler,
-      Clock clock,
-      JobWatchers watchers,
-      @Nullable Admission admission,
-      @Nullable RpcDurations durations,
-      RequestStreams streams) {
+      JobScheduler scheduler, Clock clock, JobWatchers watchers, RequestStreams streams) {
     this.calls = new JobServiceCalls(scheduler, clock);
     this.watchers = watchers;
-    this.admission = admission;
-    this.durations = durations;
     this.streams = streams;
   }
 
@@ -65,8 +50,7 @@ final class GrpcJobService extends JobServiceGrpc.JobServiceImplBase {
   @Override
   public StreamObserver<ProduceRequest> produce(StreamObserver<ProduceResponse> observer) {
     return streams.add(
-        new ProduceStream(
-            (ServerCallStreamObserver<ProduceResponse>) observer, calls, admission, durations));
+        new ProduceStream((ServerCallStreamObserver<ProduceResponse>) observer, calls, streams));
   }
 
   @Override

@@ -6,14 +6,12 @@ import io.antrean.coordinator.api.CallerIdentity;
 import io.antrean.coordinator.api.JobMapper;
 import io.antrean.coordinator.api.ProtoTime;
 import io.antrean.coordinator.api.WorkerMapper;
-import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.core.HeldHeartbeat;
 import io.antrean.coordinator.core.JobScheduler;
 import io.antrean.coordinator.core.WorkerRegistry;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
-import io.antrean.coordinator.metrics.RpcDurations;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.proto.v1.CompleteBatchRequest;
@@ -39,7 +37,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import javax.annotation.Nullable;
 
 /**
  * The worker-facing RPCs. Lease is asynchronous: a waiting call holds no thread. Every call is also
@@ -50,29 +47,17 @@ final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImplBase {
   private final JobScheduler scheduler;
   private final WorkerRegistry workers;
   private final Clock clock;
-  @Nullable private final Admission admission;
-  @Nullable private final RpcDurations durations;
   private final WorkerAnswers answers;
   private final RequestStreams streams;
 
   /**
-   * @param admission admits each request of a Work stream, as the interceptors admit a call; null
-   *     admits all
-   * @param durations times each request of a Work stream under its unary method; null times none
-   * @param streams keeps the Work streams open, so a stopping coordinator can end them
+   * @param streams admits, times and runs the requests of Work streams, and keeps them
    */
   GrpcWorkerService(
-      JobScheduler scheduler,
-      WorkerRegistry workers,
-      Clock clock,
-      @Nullable Admission admission,
-      @Nullable RpcDurations durations,
-      RequestStreams streams) {
+      JobScheduler scheduler, WorkerRegistry workers, Clock clock, RequestStreams streams) {
     this.scheduler = scheduler;
     this.workers = workers;
     this.clock = clock;
-    this.admission = admission;
-    this.durations = durations;
     this.streams = streams;
     this.answers = new WorkerAnswers(scheduler, workers, clock);
   }
@@ -81,8 +66,7 @@ final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImplBase {
   @Override
   public StreamObserver<WorkRequest> work(StreamObserver<WorkResponse> observer) {
     return streams.add(
-        new WorkStream(
-            (ServerCallStreamObserver<WorkResponse>) observer, answers, admission, durations));
+        new WorkStream((ServerCallStreamObserver<WorkResponse>) observer, answers, streams));
   }
 
   @Override

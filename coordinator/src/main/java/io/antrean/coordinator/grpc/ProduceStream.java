@@ -2,13 +2,11 @@ package io.antrean.coordinator.grpc;
 
 import io.antrean.coordinator.api.JobServiceCalls;
 import io.antrean.coordinator.core.Admission;
-import io.antrean.coordinator.metrics.RpcDurations;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ProduceRequest;
 import io.antrean.proto.v1.ProduceResponse;
 import io.antrean.proto.v1.RequestError;
 import io.grpc.stub.ServerCallStreamObserver;
-import javax.annotation.Nullable;
 
 /**
  * One producer's Produce stream: Enqueue and EnqueueBatch as messages instead of calls, answered by
@@ -22,16 +20,11 @@ final class ProduceStream extends RequestStream<ProduceRequest, ProduceResponse>
 
   private final JobServiceCalls calls;
 
-  /**
-   * @param admission admits each request as its unary call would be admitted; null admits all
-   * @param durations times each request; null times none
-   */
   ProduceStream(
       ServerCallStreamObserver<ProduceResponse> out,
       JobServiceCalls calls,
-      @Nullable Admission admission,
-      @Nullable RpcDurations durations) {
-    super(out, admission, durations);
+      RequestStreams streams) {
+    super(out, streams);
     this.calls = calls;
   }
 

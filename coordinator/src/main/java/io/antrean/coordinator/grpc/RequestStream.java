@@ -1,5 +1,6 @@
 package io.antrean.coordinator.grpc;
 
+import com.google.common.util.concurrent.MoreExecutors;
 import io.antrean.coordinator.api.CallerIdentity;
 import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.core.CoordinatorStoppingException;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import javax.annotation.Nullable;
 
@@ -42,6 +44,7 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
   private final ServerCallStreamObserver<R> out;
   @Nullable private final Admission admission;
   @Nullable private final RpcDurations durations;
+  @Nullable private final Executor handlers; // null: on the thread the request arrived on
   @Nullable private final Identity identity = CallerIdentity.current();
   private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
   private final Object sending = new Object();
@@ -51,16 +54,14 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
   private volatile Runnable onEnd = () -> {};
 
   /**
-   * @param admission admits each request as its unary call would be admitted; null admits all
-   * @param durations times each request; null times none
+   * @param streams how the requests are admitted, timed and run
    */
-  RequestStream(
-      ServerCallStreamObserver<R> out,
-      @Nullable Admission admission,
-      @Nullable RpcDurations durations) {
+  RequestStream(ServerCallStreamObserver<R> out, RequestStreams streams) {
     this.out = out;
-    this.admission = admission;
-    this.durations = durations;
+    this.admission = streams.admission();
+    this.durations = streams.durations();
+    this.handlers =
+        streams.handlers() == MoreExecutors.directExecutor() ? null : streams.handlers();
     out.setOnCancelHandler(this::broken);
     // Closed from the server's side without this stream (a message that does not parse).
     out.setOnCloseHandler(this::broken);
@@ -114,7 +115,11 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
           ticket.addBytes(request.getSerializedSize());
         }
       }
-      future = body.apply(request);
+      future =
+          handlers == null
+              ? body.apply(request)
+              : CompletableFuture.supplyAsync(() -> body.apply(request), handlers)
+                  .thenCompose(f -> f);
     } catch (RuntimeException e) {
       if (ticket != null) {
         ticket.close();

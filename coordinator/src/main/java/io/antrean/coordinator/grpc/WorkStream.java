@@ -1,13 +1,11 @@
 package io.antrean.coordinator.grpc;
 
 import io.antrean.coordinator.core.Admission;
-import io.antrean.coordinator.metrics.RpcDurations;
 import io.antrean.proto.v1.RequestError;
 import io.antrean.proto.v1.WorkRequest;
 import io.antrean.proto.v1.WorkResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.stub.ServerCallStreamObserver;
-import javax.annotation.Nullable;
 
 /**
  * One worker's Work stream: Lease and CompleteBatch as messages instead of calls, answered by the
@@ -22,16 +20,9 @@ final class WorkStream extends RequestStream<WorkRequest, WorkResponse> {
 
   private final WorkerAnswers answers;
 
-  /**
-   * @param admission admits each request as its unary call would be admitted; null admits all
-   * @param durations times each request; null times none
-   */
   WorkStream(
-      ServerCallStreamObserver<WorkResponse> out,
-      WorkerAnswers answers,
-      @Nullable Admission admission,
-      @Nullable RpcDurations durations) {
-    super(out, admission, durations);
+      ServerCallStreamObserver<WorkResponse> out, WorkerAnswers answers, RequestStreams streams) {
+    super(out, streams);
     this.answers = answers;
   }
 
