@@ -31,10 +31,11 @@ import javax.annotation.Nullable;
  * {@value #REQUESTS_PER_STREAM} requests (the old one ends once answered), so that with several
  * coordinators the requests keep going round them as calls would. Each request waits for its answer
  * up to its timeout, then fails {@code DEADLINE_EXCEEDED} as a call would (it may still be stored).
- * A request left unanswered by a broken stream fails with the stream's status, and is sent again on
- * a new stream when that status is {@code UNAVAILABLE}, as the channel's retry policy repeats a
- * call ({@link CoordinatorServiceConfig}). Against a coordinator without Produce ({@code
- * UNIMPLEMENTED}) every request goes as its unary call, then and from then on.
+ * A request left unanswered by a broken stream fails with the stream's status; one that fails
+ * {@code UNAVAILABLE} that way or in its answer (a coordinator gone or stopping) is sent again, on
+ * a new stream once its own has ended, as the channel's retry policy repeats a call that ends so
+ * ({@link CoordinatorServiceConfig}). Against a coordinator without Produce ({@code UNIMPLEMENTED})
+ * every request goes as its unary call, then and from then on.
  *
  * <p>Thread-safe; blocking callers wait on their own thread, answers arrive on the transport's.
  */
@@ -98,41 +99,42 @@ final class ProduceStreamClient implements AutoCloseable {
     for (int attempt = 1; ; attempt++) {
       Sent sent = unary ? null : sendOnStream(message);
       if (sent == null) {
-        return call.apply(
-            calls.withDeadlineAfter(remaining(deadline, timeout), TimeUnit.NANOSECONDS));
+        return call.apply(calls.withDeadlineAfter(remaining(deadline), TimeUnit.NANOSECONDS));
       }
+      StatusRuntimeException failure;
       try {
-        ProduceResponse response =
-            sent.answer().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        if (response.hasError()) {
-          throw RequestErrors.toException(response.getError());
+        ProduceResponse response = sent.answer().get(remaining(deadline), TimeUnit.NANOSECONDS);
+        if (!response.hasError()) {
+          return answer.apply(response);
         }
-        return answer.apply(response);
+        failure = RequestErrors.toException(response.getError());
       } catch (TimeoutException e) {
         sent.stream().pending.remove(sent.id());
         throw Status.DEADLINE_EXCEEDED
             .withDescription("unanswered on the Produce stream after " + timeout)
             .asRuntimeException();
       } catch (InterruptedException e) {
+        sent.stream().pending.remove(sent.id());
         Thread.currentThread().interrupt();
         throw Status.CANCELLED.withDescription("interrupted").withCause(e).asRuntimeException();
       } catch (ExecutionException e) {
-        StatusRuntimeException failure = (StatusRuntimeException) e.getCause();
-        Status.Code code = failure.getStatus().getCode();
-        if (code == Status.Code.UNIMPLEMENTED && unary) {
+        failure = (StatusRuntimeException) e.getCause();
+        if (failure.getStatus().getCode() == Status.Code.UNIMPLEMENTED && unary) {
           continue;
         }
-        if (code != Status.Code.UNAVAILABLE || attempt >= CoordinatorServiceConfig.MAX_ATTEMPTS) {
-          throw failure;
-        }
-        backOff(attempt + 1, deadline, failure);
       }
+      // As the channel's retry policy repeats a call that ends UNAVAILABLE.
+      if (failure.getStatus().getCode() != Status.Code.UNAVAILABLE
+          || attempt >= CoordinatorServiceConfig.MAX_ATTEMPTS) {
+        throw failure;
+      }
+      backOff(attempt + 1, deadline, failure);
     }
   }
 
-  /** The time left before {@code deadline}; the whole timeout when none has passed yet. */
-  private static long remaining(long deadline, Duration timeout) {
-    return Math.min(timeout.toNanos(), Math.max(0, deadline - System.nanoTime()));
+  /** The time left before {@code deadline}. */
+  private static long remaining(long deadline) {
+    return Math.max(0, deadline - System.nanoTime());
   }
 
   /**

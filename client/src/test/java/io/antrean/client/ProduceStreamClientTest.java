@@ -169,6 +169,24 @@ class ProduceStreamClientTest {
   }
 
   @Test
+  void anUnavailableAnswerIsSentAgainAsACallEndingSoWouldBe() {
+    coordinator = InProcessCoordinator.start(service);
+    AtomicInteger attempts = new AtomicInteger();
+    service.enqueue =
+        r -> {
+          if (attempts.incrementAndGet() == 1) {
+            throw FakeJobService.failure(
+                Status.Code.UNAVAILABLE, "coordinator stopping", "COORDINATOR_STOPPING");
+          }
+          return EnqueueResponse.newBuilder().setJob(FakeJobService.jobFor(9, r)).build();
+        };
+    GrpcAntreanClient client = coordinator.client(Duration.ofSeconds(10));
+
+    assertThat(client.enqueue(job("{}")).getJob().getId()).isEqualTo(9);
+    assertThat(attempts.get()).isEqualTo(2);
+  }
+
+  @Test
   void againstACoordinatorWithoutProduceEnqueuesGoAsCallsWithTheirDeadline() {
     service.produceImplemented = false;
     coordinator = InProcessCoordinator.start(service);

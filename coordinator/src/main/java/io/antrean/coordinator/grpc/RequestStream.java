@@ -115,11 +115,7 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
           ticket.addBytes(request.getSerializedSize());
         }
       }
-      future =
-          handlers == null
-              ? body.apply(request)
-              : CompletableFuture.supplyAsync(() -> body.apply(request), handlers)
-                  .thenCompose(f -> f);
+      future = handlers == null ? body.apply(request) : onHandlers(body, request);
     } catch (RuntimeException e) {
       if (ticket != null) {
         ticket.close();
@@ -148,6 +144,43 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
           }
           finishIfDone();
         });
+  }
+
+  /**
+   * Runs {@code body} on the call threads; the future it returns completes as the body's does, and
+   * cancelling it cancels the body's (a withdrawn lease stops waiting), or the body never runs.
+   */
+  private <M, A> CompletableFuture<A> onHandlers(
+      Function<M, CompletableFuture<A>> body, M request) {
+    CompletableFuture<A> answer = new CompletableFuture<>();
+    handlers.execute(
+        () -> {
+          if (answer.isCancelled()) {
+            return;
+          }
+          CompletableFuture<A> running;
+          try {
+            running = body.apply(request);
+          } catch (RuntimeException e) {
+            answer.completeExceptionally(e);
+            return;
+          }
+          answer.whenComplete(
+              (a, e) -> {
+                if (answer.isCancelled()) {
+                  running.cancel(false);
+                }
+              });
+          running.whenComplete(
+              (a, e) -> {
+                if (e == null) {
+                  answer.complete(a);
+                } else {
+                  answer.completeExceptionally(e);
+                }
+              });
+        });
+    return answer;
   }
 
   /** Withdraws request {@code id} if it is still unanswered; it gets no answer. */

@@ -11,6 +11,7 @@ import io.antrean.proto.v1.ProduceResponse;
 import io.antrean.proto.v1.RequestError;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
+import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -20,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -41,34 +43,29 @@ class RequestStreamHandlersTest {
     callThreads.shutdownNow();
   }
 
-  /** A stream whose every handler blocks until {@code both} requests have reached a handler. */
-  private static final class Rendezvous extends RequestStream<ProduceRequest, ProduceResponse> {
-    private final CountDownLatch both;
+  /** A stream whose requests are answered by the test's handler, admitted as {@code kind}. */
+  private static final class TestStream extends RequestStream<ProduceRequest, ProduceResponse> {
+    private final Admission.Kind kind;
+    private final Function<EnqueueRequest, CompletableFuture<EnqueueResponse>> handler;
 
-    Rendezvous(ServerCallStreamObserver<ProduceResponse> out, RequestStreams s, CountDownLatch b) {
-      super(out, s);
-      this.both = b;
+    TestStream(
+        ServerCallStreamObserver<ProduceResponse> out,
+        RequestStreams streams,
+        Admission.Kind kind,
+        Function<EnqueueRequest, CompletableFuture<EnqueueResponse>> handler) {
+      super(out, streams);
+      this.kind = kind;
+      this.handler = handler;
     }
 
     @Override
     public void onNext(ProduceRequest request) {
       start(
           request.getRequestId(),
-          "test/Rendezvous",
+          "test/Request",
           request.getEnqueue(),
-          Admission.Kind.UNARY,
-          (EnqueueRequest r) -> {
-            both.countDown();
-            try {
-              if (!both.await(10, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("the other request never reached its handler");
-              }
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              throw new IllegalStateException(e);
-            }
-            return CompletableFuture.completedFuture(EnqueueResponse.getDefaultInstance());
-          },
+          kind,
+          handler,
           (id, r) -> ProduceResponse.newBuilder().setRequestId(id).setEnqueue(r).build());
     }
 
@@ -78,10 +75,11 @@ class RequestStreamHandlersTest {
     }
   }
 
-  @Test
-  void requestsWhoseHandlersBlockRunSideBySideOnTheCallThreads() throws Exception {
+  /** Serves a Produce stream of {@link TestStream}s over the call threads; returns its client. */
+  private TestProduceStream serve(
+      Admission.Kind kind, Function<EnqueueRequest, CompletableFuture<EnqueueResponse>> handler)
+      throws Exception {
     RequestStreams streams = new RequestStreams(null, null, callThreads);
-    CountDownLatch both = new CountDownLatch(2);
     String name = InProcessServerBuilder.generateName();
     server =
         InProcessServerBuilder.forName(name)
@@ -92,19 +90,63 @@ class RequestStreamHandlersTest {
                   public StreamObserver<ProduceRequest> produce(
                       StreamObserver<ProduceResponse> observer) {
                     return streams.add(
-                        new Rendezvous(
-                            (ServerCallStreamObserver<ProduceResponse>) observer, streams, both));
+                        new TestStream(
+                            (ServerCallStreamObserver<ProduceResponse>) observer,
+                            streams,
+                            kind,
+                            handler));
                   }
                 })
             .build()
             .start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
-    TestProduceStream stream = new TestProduceStream(channel);
+    return new TestProduceStream(channel);
+  }
+
+  @Test
+  void requestsWhoseHandlersBlockRunSideBySideOnTheCallThreads() throws Exception {
+    CountDownLatch both = new CountDownLatch(2);
+    TestProduceStream stream =
+        serve(
+            Admission.Kind.UNARY,
+            r -> {
+              both.countDown();
+              try {
+                if (!both.await(10, TimeUnit.SECONDS)) {
+                  throw new IllegalStateException("the other request never reached its handler");
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+              }
+              return CompletableFuture.completedFuture(EnqueueResponse.getDefaultInstance());
+            });
 
     stream.enqueue(1, EnqueueRequest.newBuilder().setType("t"));
     stream.enqueue(2, EnqueueRequest.newBuilder().setType("t"));
 
     assertThat(stream.next().hasEnqueue()).isTrue();
     assertThat(stream.next().hasEnqueue()).isTrue();
+  }
+
+  @Test
+  void aWaitingRequestWithdrawnByTheHalfCloseIsCancelledWhereItRuns() throws Exception {
+    CompletableFuture<EnqueueResponse> waiting = new CompletableFuture<>();
+    CountDownLatch started = new CountDownLatch(1);
+    TestProduceStream stream =
+        serve(
+            Admission.Kind.LONG_POLL,
+            r -> {
+              started.countDown();
+              return waiting;
+            });
+
+    stream.enqueue(1, EnqueueRequest.newBuilder().setType("t"));
+    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    stream.requests.onCompleted();
+
+    assertThat(stream.end.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
+    assertThat(waiting).isCancelled();
+    assertThat(stream.answers).isEmpty();
   }
 }
