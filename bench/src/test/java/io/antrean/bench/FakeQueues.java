@@ -88,10 +88,8 @@ final class FakeQueues {
   final List<String> queueControl = new CopyOnWriteArrayList<>();
 
   private final AtomicInteger enqueuesInFlight = new AtomicInteger();
-
-  /** The most Enqueues, calls or Produce messages, that were unanswered at once. */
+  // The most Enqueues (calls or Produce messages) unanswered at once, and every Enqueue.
   final AtomicInteger maxEnqueuesInFlight = new AtomicInteger();
-
   final AtomicInteger enqueueCalls = new AtomicInteger();
   final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
   final List<Integer> leaseMaxJobs = new CopyOnWriteArrayList<>();
@@ -102,8 +100,7 @@ final class FakeQueues {
   final AtomicInteger completeBatchCalls = new AtomicInteger();
   final List<Integer> completeBatchSizes = new CopyOnWriteArrayList<>();
   final Map<String, AtomicInteger> completeBatchesInFlight = new ConcurrentHashMap<>();
-
-  /** The most CompleteBatch calls one worker had in flight at once. */
+  // The most CompleteBatch calls one worker had in flight at once.
   final AtomicInteger maxCompleteBatchesInFlight = new AtomicInteger();
 
   /** How long ago the jobs stored from now on were created, as their created_at says. */
