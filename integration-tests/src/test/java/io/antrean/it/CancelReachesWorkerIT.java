@@ -6,10 +6,6 @@ import io.antrean.proto.v1.CancelJobRequest;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,19 +54,6 @@ class CancelReachesWorkerIT {
   }
 
   private double heartbeats() throws Exception {
-    HttpResponse<String> metrics =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(cluster.httpBase() + "/metrics"))
-                    .timeout(Duration.ofSeconds(10))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    return metrics
-        .body()
-        .lines()
-        .filter(l -> l.startsWith(HEARTBEATS_OK + " "))
-        .mapToDouble(l -> Double.parseDouble(l.substring(HEARTBEATS_OK.length() + 1).trim()))
-        .findFirst()
-        .orElse(0);
+    return MetricsScrape.value(cluster.httpBase(), HEARTBEATS_OK);
   }
 }

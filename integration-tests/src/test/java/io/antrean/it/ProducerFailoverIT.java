@@ -8,10 +8,6 @@ import io.antrean.proto.v1.GetStatsRequest;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.QueueStats;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -133,21 +129,7 @@ class ProducerFailoverIT {
   }
 
   private static double enqueues(Cluster.Peer peer) throws Exception {
-    HttpResponse<String> metrics =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + peer.httpPort() + "/metrics"))
-                    .timeout(Duration.ofSeconds(10))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    return metrics
-        .body()
-        .lines()
-        .filter(l -> l.startsWith(ENQUEUES_OK + " "))
-        .mapToDouble(l -> Double.parseDouble(l.substring(ENQUEUES_OK.length() + 1).trim()))
-        .findFirst()
-        .orElse(0);
+    return MetricsScrape.value("http://127.0.0.1:" + peer.httpPort(), ENQUEUES_OK);
   }
 
   private static long pending(JobServiceGrpc.JobServiceBlockingStub jobs) {
