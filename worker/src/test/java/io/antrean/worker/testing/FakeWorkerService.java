@@ -187,6 +187,12 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
     return outstanding.get();
   }
 
+  /** A lease's jobs its worker withdrew the request for: pending again, as if never leased. */
+  void giveBack(List<Job> jobs) {
+    jobs.forEach(job -> pending.add(job.toBuilder().clearLease().build()));
+    outstanding.addAndGet(-jobs.size());
+  }
+
   /** False plays a coordinator older than Work: the worker then sends Lease and CompleteBatch. */
   public volatile boolean workImplemented = true;
 
