@@ -1,7 +1,6 @@
 package io.antrean.client;
 
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.util.Objects;
 import java.util.Optional;
 import javax.annotation.Nullable;
@@ -50,12 +49,7 @@ public class AntreanException extends RuntimeException {
    * not a gRPC failure comes out as {@code UNKNOWN}.
    */
   public static AntreanException of(Throwable failure) {
-    StatusRuntimeException e =
-        failure instanceof StatusRuntimeException sre
-            ? sre
-            : Status.fromThrowable(failure)
-                .asRuntimeException(Status.trailersFromThrowable(failure));
-    return StatusTranslation.translate(e);
+    return StatusTranslation.translate(StatusTranslation.asStatusException(failure));
   }
 
   private static String formatMessage(Status.Code code, String description) {

@@ -221,10 +221,7 @@ final class ProduceStreamClient implements AutoCloseable {
 
     @Override
     public void onError(Throwable t) {
-      ended(
-          t instanceof StatusRuntimeException e
-              ? e
-              : Status.fromThrowable(t).asRuntimeException(Status.trailersFromThrowable(t)));
+      ended(StatusTranslation.asStatusException(t));
     }
 
     @Override

@@ -132,6 +132,17 @@ final class StatusTranslation {
     return new AntreanException(failure.code(), description, failure.reason(), e);
   }
 
+  /**
+   * A failure a stub threw or gave its observer as the {@code StatusRuntimeException} a blocking
+   * stub would throw, with its trailers; anything that is not a gRPC failure is {@code UNKNOWN}.
+   */
+  static StatusRuntimeException asStatusException(Throwable failure) {
+    if (failure instanceof StatusRuntimeException e) {
+      return e;
+    }
+    return Status.fromThrowable(failure).asRuntimeException(Status.trailersFromThrowable(failure));
+  }
+
   @Nullable
   private static String reasonOf(com.google.rpc.Status details) {
     for (Any any : details.getDetailsList()) {

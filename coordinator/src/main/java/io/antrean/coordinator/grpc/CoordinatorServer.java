@@ -1,6 +1,5 @@
 package io.antrean.coordinator.grpc;
 
-import com.google.common.util.concurrent.MoreExecutors;
 import io.antrean.coordinator.api.AdminServiceCalls;
 import io.antrean.coordinator.api.ScheduleServiceCalls;
 import io.antrean.coordinator.core.Admission;
@@ -70,7 +69,7 @@ public final class CoordinatorServer {
       ServerInterceptor... interceptors) {
     if (scheduler.asyncNeverBlocks()) {
       builder.directExecutor().callExecutor(new HotCallExecutors(callThreads));
-      this.streams = new RequestStreams(admission, rpcDurations, MoreExecutors.directExecutor());
+      this.streams = new RequestStreams(admission, rpcDurations, null);
     } else {
       builder.executor(callThreads);
       this.streams = new RequestStreams(admission, rpcDurations, callThreads);

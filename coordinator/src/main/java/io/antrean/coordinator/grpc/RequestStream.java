@@ -1,6 +1,5 @@
 package io.antrean.coordinator.grpc;
 
-import com.google.common.util.concurrent.MoreExecutors;
 import io.antrean.coordinator.api.CallerIdentity;
 import io.antrean.coordinator.core.Admission;
 import io.antrean.coordinator.core.CoordinatorStoppingException;
@@ -60,8 +59,7 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
     this.out = out;
     this.admission = streams.admission();
     this.durations = streams.durations();
-    this.handlers =
-        streams.handlers() == MoreExecutors.directExecutor() ? null : streams.handlers();
+    this.handlers = streams.handlers();
     out.setOnCancelHandler(this::broken);
     // Closed from the server's side without this stream (a message that does not parse).
     out.setOnCloseHandler(this::broken);

@@ -15,19 +15,22 @@ import javax.annotation.Nullable;
 final class RequestStreams {
   @Nullable private final Admission admission;
   @Nullable private final RpcDurations durations;
-  private final Executor handlers;
+  @Nullable private final Executor handlers;
   private final Set<RequestStream<?, ?>> open = ConcurrentHashMap.newKeySet();
   private volatile boolean stopping;
 
   /**
    * @param admission admits each request as its unary call would be admitted; null admits all
    * @param durations times each request under its unary method; null times none
-   * @param handlers runs each request's handler: directly on a store whose writes never block, as
-   *     the hot calls run; on the call threads otherwise, so one stream's requests are stored side
-   *     by side as calls would be (a Produce stream with 50 in flight, on PostgreSQL)
+   * @param handlers runs each request's handler: the call threads on a store whose writes may
+   *     block, so one stream's requests are stored side by side as calls would be (a Produce stream
+   *     with 50 in flight, on PostgreSQL); null on a store whose writes never block, where a
+   *     handler runs on the thread its request arrived on, as the hot calls run
    */
   RequestStreams(
-      @Nullable Admission admission, @Nullable RpcDurations durations, Executor handlers) {
+      @Nullable Admission admission,
+      @Nullable RpcDurations durations,
+      @Nullable Executor handlers) {
     this.admission = admission;
     this.durations = durations;
     this.handlers = handlers;
@@ -43,6 +46,7 @@ final class RequestStreams {
     return durations;
   }
 
+  @Nullable
   Executor handlers() {
     return handlers;
   }
