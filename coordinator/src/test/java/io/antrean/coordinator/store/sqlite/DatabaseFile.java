@@ -1,5 +1,7 @@
 package io.antrean.coordinator.store.sqlite;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,6 +29,20 @@ final class DatabaseFile {
       }
       return lines;
     }
+  }
+
+  /** The same lines as {@link #lines}, joined into one text by newlines. */
+  static String text(Path dataDir, String sql) throws SQLException {
+    return String.join("\n", lines(dataDir, sql));
+  }
+
+  /**
+   * Checks that the counts per queue and state the triggers keep (migration V12) are the jobs there
+   * are, whatever was done to them.
+   */
+  static void assertQueueCountsAreTheJobs(Path dataDir) throws SQLException {
+    assertThat(text(dataDir, QueueCountRowsTest.KEPT_COUNTS))
+        .isEqualTo(text(dataDir, QueueCountRowsTest.COUNTED));
   }
 
   /** Runs one statement that returns no rows. */

@@ -14,19 +14,14 @@ import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.LeaseId;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Concurrently;
-import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.JobStoreContract;
 import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseLostException;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.TestJobs;
-import io.antrean.coordinator.store.jdbc.DeadLetterQueue;
-import io.antrean.coordinator.store.jdbc.LeaseWrites;
-import io.antrean.coordinator.store.jdbc.RetentionWrites;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -41,7 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The contract on SQLite, plus what only an embedded file store has: durability, group commit. */
+/**
+ * The contract on SQLite, plus what only an embedded file store has: durability, group commit, one
+ * store to a directory.
+ */
 class SqliteJobStoreTest extends JobStoreContract {
   private static final Logger log = LoggerFactory.getLogger(SqliteJobStoreTest.class);
 
@@ -68,15 +66,12 @@ class SqliteJobStoreTest extends JobStoreContract {
 
   /** Runs SQL on the database file while the store is closed (or only reads while it is open). */
   private String query(String sql) throws SQLException {
-    return String.join("\n", DatabaseFile.lines(dataDir, sql));
+    return DatabaseFile.text(dataDir, sql);
   }
 
   private void update(String sql) throws SQLException {
     DatabaseFile.update(dataDir, sql);
   }
-
-  private static final String LATEST_FLYWAY_VERSION =
-      "SELECT max(CAST(version AS INTEGER)) FROM flyway_schema_history WHERE success = 1";
 
   /**
    * After every test, contract or not: the counts the triggers keep (V12) are the jobs there are,
@@ -84,59 +79,7 @@ class SqliteJobStoreTest extends JobStoreContract {
    */
   @AfterEach
   void queueCountsAreTheJobsThereAre() throws SQLException {
-    assertThat(query(QueueCountRowsTest.KEPT_COUNTS)).isEqualTo(query(QueueCountRowsTest.COUNTED));
-  }
-
-  /** Takes back V8 (limits), for the tests of databases from before it. */
-  private void undoLimitsMigration() throws SQLException {
-    QueueCountRowsTest.undoQueueCounts(this::update);
-    undoDependenciesMigration();
-    update("DROP INDEX jobs_running_by_key");
-    update("DROP TABLE rate_buckets");
-    update("ALTER TABLE jobs DROP COLUMN concurrency_key");
-    for (String column :
-        List.of(
-            "max_running",
-            "max_running_per_key",
-            "rate_starts",
-            "rate_interval_micros",
-            "rate_per_key_starts",
-            "rate_per_key_interval_micros",
-            "rate_tokens",
-            "rate_refilled_at_micros")) {
-      update("ALTER TABLE queues DROP COLUMN " + column);
-    }
-  }
-
-  /** Takes back V9 (dependencies) but for its wider state check, which V9 then leaves alone. */
-  private void undoDependenciesMigration() throws SQLException {
-    update("DROP TABLE job_dependencies");
-    update("ALTER TABLE jobs DROP COLUMN has_dependents");
-    update("ALTER TABLE jobs DROP COLUMN unmet_dependencies");
-    update("ALTER TABLE jobs DROP COLUMN on_dependency_failure");
-  }
-
-  /** Takes back V7 (schedules and unique keys), for the tests of databases from before it. */
-  private void dropVersionSeven() throws SQLException {
-    update("DROP TABLE schedules");
-    update("DROP INDEX jobs_unique_while_active");
-    update("ALTER TABLE jobs DROP COLUMN unique_key");
-  }
-
-  /**
-   * Makes the closed store's database look as the store left it before the schema moved to Flyway:
-   * the version in {@code schema_version} (steps 1 to {@code version}), no Flyway history. The
-   * caller first takes away what the later steps added.
-   */
-  private void recordVersionAsBeforeFlyway(int version) throws SQLException {
-    update("DROP TABLE flyway_schema_history");
-    update(
-        "CREATE TABLE schema_version"
-            + " (version INTEGER PRIMARY KEY, applied_at_micros INTEGER NOT NULL)");
-    update(
-        "WITH RECURSIVE step (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM step WHERE n < "
-            + version
-            + ") INSERT INTO schema_version SELECT n, 0 FROM step");
+    DatabaseFile.assertQueueCountsAreTheJobs(dataDir);
   }
 
   @Test
@@ -225,59 +168,6 @@ class SqliteJobStoreTest extends JobStoreContract {
   }
 
   @Test
-  void leaseQueryWalksThePendingIndexWithoutSorting() throws SQLException {
-    for (int types : new int[] {0, 2}) {
-      String plan = query("EXPLAIN QUERY PLAN " + SqliteDialect.pickSql(types));
-
-      assertThat(plan).contains("INDEX jobs_pending (queue=?)").doesNotContain("TEMP B-TREE");
-    }
-  }
-
-  @Test
-  void batchWritesFindEachRowByItsKeyWithoutScanning() throws SQLException {
-    for (int jobs = 1; jobs <= BatchWrites.MAX_CHUNK; jobs *= 2) {
-      assertThat(query("EXPLAIN QUERY PLAN " + BatchWrites.grantSql(jobs)))
-          .contains("SEARCH jobs USING INTEGER PRIMARY KEY (rowid=?)")
-          .doesNotContain("SCAN jobs");
-      assertThat(query("EXPLAIN QUERY PLAN " + BatchWrites.succeedSql(jobs)))
-          .contains("SEARCH jobs USING INTEGER PRIMARY KEY (rowid=?)")
-          .doesNotContain("SCAN jobs");
-      assertThat(query("EXPLAIN QUERY PLAN " + BatchWrites.endAttemptsSql(jobs)))
-          .contains("SEARCH attempts USING INDEX attempts_job (job_id=? AND fencing_token=?)")
-          .doesNotContain("SCAN attempts");
-    }
-  }
-
-  @Test
-  void batchWritesCutAListIntoFewChunksOfFewSizes() {
-    assertThat(BatchWrites.chunks(0)).isEmpty();
-    assertThat(BatchWrites.chunks(1)).containsExactly(1);
-    assertThat(BatchWrites.chunks(10)).containsExactly(8, 2);
-    assertThat(BatchWrites.chunks(64)).containsExactly(64);
-    assertThat(BatchWrites.chunks(100)).containsExactly(64, 32, 4);
-    assertThat(BatchWrites.chunks(1000))
-        .containsExactly(64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 32, 8);
-    for (int count = 0; count <= 300; count++) {
-      assertThat(BatchWrites.chunks(count).stream().mapToInt(Integer::intValue).sum())
-          .isEqualTo(count);
-    }
-  }
-
-  @Test
-  void perKeyRunningCountsUseTheIndexThatHoldsOnlyKeyedJobs() throws SQLException {
-    String plan =
-        query(
-            "EXPLAIN QUERY PLAN SELECT count(*) FROM jobs AS r WHERE r.state = 'RUNNING'"
-                + " AND r.queue = 'q' AND r.concurrency_key = 'k'");
-    String indexed =
-        query("SELECT sql FROM sqlite_master WHERE name = 'jobs_running_by_key'")
-            .replaceAll("\\s+", " ");
-
-    assertThat(plan).contains("jobs_running_by_key");
-    assertThat(indexed).contains("WHERE state = 'RUNNING' AND concurrency_key IS NOT NULL");
-  }
-
-  @Test
   void leaseStaysCorrectWithAManyJobBacklog() {
     List<NewJob> backlog = new ArrayList<>();
     for (int i = 0; i < 5_000; i++) {
@@ -290,52 +180,6 @@ class SqliteJobStoreTest extends JobStoreContract {
     assertThat(leased).hasSize(32).allSatisfy(j -> assertThat(j.priority()).isEqualTo(2));
     assertThat(leased)
         .isSortedAccordingTo(Comparator.comparing(Job::runAt).thenComparingLong(Job::id));
-  }
-
-  @Test
-  void sweepQueryWalksTheRunningIndexWithoutSorting() throws SQLException {
-    assertThat(query("EXPLAIN QUERY PLAN " + LeaseWrites.selectExpiredSql(SqliteDialect.INSTANCE)))
-        .contains("USING INDEX jobs_running_expiry")
-        .doesNotContain("TEMP B-TREE");
-  }
-
-  @Test
-  void deadLetterListingWalksAnIndexWithoutSorting() throws SQLException {
-    List<DeadLetterQuery> queries =
-        List.of(
-            new DeadLetterQuery(null, null, null, null, null, null, 50),
-            new DeadLetterQuery(null, null, null, null, null, 1000L, 50),
-            new DeadLetterQuery("mail", "email", null, null, null, 1000L, 50));
-    for (DeadLetterQuery deadLetters : queries) {
-      String plan =
-          query(
-              "EXPLAIN QUERY PLAN "
-                  + DeadLetterQueue.listSql(
-                      SqliteDialect.INSTANCE, deadLetters, new ArrayList<>()));
-
-      assertThat(plan)
-          .as("plan for %s", deadLetters)
-          .containsPattern("USING (COVERING )?INDEX jobs_(dead_letters|queue_state)")
-          .doesNotContain("TEMP B-TREE");
-    }
-  }
-
-  @Test
-  void retentionAndGrowthQueriesWalkTheirIndexes() throws SQLException {
-    assertThat(
-            query(
-                "EXPLAIN QUERY PLAN " + RetentionWrites.selectFinishedSql(SqliteDialect.INSTANCE)))
-        .contains("INDEX jobs_finished (state=? AND finished_at<?)")
-        .doesNotContain("TEMP B-TREE");
-    assertThat(
-            query(
-                "EXPLAIN QUERY PLAN "
-                    + RetentionWrites.selectExpiredKeysSql(SqliteDialect.INSTANCE)))
-        .contains("INDEX idempotency_keys_expiry (expires_at<?)")
-        .doesNotContain("TEMP B-TREE");
-    assertThat(
-            query("EXPLAIN QUERY PLAN " + DeadLetterQueue.groupsSinceSql(SqliteDialect.INSTANCE)))
-        .contains("INDEX jobs_finished (state=? AND finished_at>?)");
   }
 
   @Test
@@ -355,35 +199,6 @@ class SqliteJobStoreTest extends JobStoreContract {
   }
 
   @Test
-  void versionOneDatabaseGainsTheRetentionIndexes() throws SQLException {
-    Job dead = deadLetter("t", at(1));
-    store.close();
-    undoLimitsMigration();
-    update("DROP INDEX jobs_dead_letters");
-    update("DROP INDEX jobs_finished");
-    update("DROP INDEX idempotency_keys_expiry");
-    update("DROP TABLE queues");
-    update("ALTER TABLE jobs DROP COLUMN releases");
-    update("ALTER TABLE jobs DROP COLUMN trace_parent");
-    dropVersionSeven();
-    update("ALTER TABLE jobs DROP COLUMN lease_id_sha256");
-    update("ALTER TABLE attempts DROP COLUMN lease_id_sha256");
-    recordVersionAsBeforeFlyway(1);
-
-    store = SqliteJobStore.open(dataDir);
-
-    assertThat(query(LATEST_FLYWAY_VERSION))
-        .isEqualTo(String.valueOf(SqliteSchema.latestVersion()));
-    assertThat(
-            query(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN"
-                    + " ('jobs_dead_letters', 'jobs_finished', 'idempotency_keys_expiry')"))
-        .isEqualTo("3");
-    assertThat(ids(store.redrive(List.of(dead.id()), at(5), Duration.ZERO, at(5))))
-        .containsExactly(dead.id());
-  }
-
-  @Test
   void queuePauseSurvivesCloseAndReopen() {
     enqueue("t");
     store.setQueuePaused(TestJobs.QUEUE, true, at(1));
@@ -399,91 +214,10 @@ class SqliteJobStoreTest extends JobStoreContract {
   }
 
   @Test
-  void versionTwoDatabaseGainsTheQueuesTable() throws SQLException {
-    Job pending = enqueue("t");
-    store.close();
-    undoLimitsMigration();
-    update("DROP TABLE queues");
-    update("ALTER TABLE jobs DROP COLUMN releases");
-    update("ALTER TABLE jobs DROP COLUMN trace_parent");
-    dropVersionSeven();
-    update("ALTER TABLE jobs DROP COLUMN lease_id_sha256");
-    update("ALTER TABLE attempts DROP COLUMN lease_id_sha256");
-    recordVersionAsBeforeFlyway(2);
-
-    store = SqliteJobStore.open(dataDir);
-
-    assertThat(store.pausedQueues()).isEmpty();
-    store.setQueuePaused(TestJobs.QUEUE, true, at(1));
-    assertThat(store.lease(spec("w", 10, at(30)), at(2))).isEmpty();
-    store.setQueuePaused(TestJobs.QUEUE, false, at(3));
-    assertThat(ids(store.lease(spec("w", 10, at(30)), at(4)))).containsExactly(pending.id());
-  }
-
-  @Test
   void secondStoreOnTheSameDirectoryIsRefused() {
     assertThatThrownBy(() -> SqliteJobStore.open(dataDir))
         .isInstanceOf(StoreUnavailableException.class)
         .hasMessageContaining("in use");
-  }
-
-  @Test
-  void schemaIsAtTheLatestVersionAfterOpenAndReopen() throws SQLException {
-    assertThat(SqliteSchema.latestVersion()).isGreaterThanOrEqualTo(5);
-    assertThat(query(LATEST_FLYWAY_VERSION))
-        .isEqualTo(String.valueOf(SqliteSchema.latestVersion()));
-    // Versions may have gaps (numbers reserved for other changes): each file runs once.
-    String applied = "SELECT count(*) FROM flyway_schema_history WHERE success = 1";
-    String afterOpen = query(applied);
-    reopen();
-    assertThat(query(applied)).isEqualTo(afterOpen);
-    assertThat(query(LATEST_FLYWAY_VERSION))
-        .isEqualTo(String.valueOf(SqliteSchema.latestVersion()));
-  }
-
-  @Test
-  void databaseFromBeforeFlywayAtTheLastStepKeepsItsJobsAndIsBaselined() throws SQLException {
-    Job pending = enqueue("t");
-    store.close();
-    undoLimitsMigration();
-    dropVersionSeven();
-    update("ALTER TABLE jobs DROP COLUMN lease_id_sha256");
-    update("ALTER TABLE attempts DROP COLUMN lease_id_sha256");
-    recordVersionAsBeforeFlyway(5);
-
-    store = SqliteJobStore.open(dataDir);
-
-    assertThat(query("SELECT version FROM flyway_schema_history WHERE type = 'BASELINE'"))
-        .isEqualTo("5");
-    assertThat(query(LATEST_FLYWAY_VERSION))
-        .isEqualTo(String.valueOf(SqliteSchema.latestVersion()));
-    assertThat(query("SELECT max(version) FROM schema_version")).isEqualTo("5");
-    assertThat(ids(store.lease(spec("w", 10, at(30)), at(4)))).containsExactly(pending.id());
-  }
-
-  @Test
-  void databaseFromBeforeFlywayWrittenByANewerVersionIsRefused() throws SQLException {
-    store.close();
-    recordVersionAsBeforeFlyway(999);
-
-    assertThatThrownBy(() -> SqliteJobStore.open(dataDir))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("999");
-    store = null;
-  }
-
-  @Test
-  void databaseWrittenByANewerVersionIsRefused() throws SQLException {
-    store.close();
-    update(
-        "INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"
-            + " installed_by, execution_time, success) VALUES (999, '999', 'future', 'SQL',"
-            + " 'V999__future.sql', 'test', 0, 1)");
-
-    assertThatThrownBy(() -> SqliteJobStore.open(dataDir))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("999");
-    store = null;
   }
 
   @Test
