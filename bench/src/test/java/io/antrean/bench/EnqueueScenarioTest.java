@@ -1,13 +1,12 @@
 package io.antrean.bench;
 
+import static io.antrean.bench.BenchJson.onlyResult;
+import static io.antrean.bench.BenchJson.results;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Struct;
-import com.google.protobuf.Value;
-import com.google.protobuf.util.JsonFormat;
 import io.antrean.client.AntreanException;
 import io.grpc.Status;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -89,17 +88,5 @@ class EnqueueScenarioTest {
     assertThat(bench.queues.enqueueCalls.get())
         .isBetween(firstRefused, firstRefused - 1 + concurrency);
     assertThat(results(result)).isEmpty();
-  }
-
-  private static Struct onlyResult(BenchHarness.Result result) throws Exception {
-    List<Value> rows = results(result);
-    assertThat(rows).hasSize(1);
-    return rows.get(0).getStructValue();
-  }
-
-  private static List<Value> results(BenchHarness.Result result) throws Exception {
-    Struct.Builder document = Struct.newBuilder();
-    JsonFormat.parser().merge(result.out(), document);
-    return document.build().getFieldsOrThrow("results").getListValue().getValuesList();
   }
 }

@@ -1,11 +1,8 @@
 package io.antrean.bench;
 
+import static io.antrean.bench.BenchJson.onlyResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.Struct;
-import com.google.protobuf.Value;
-import com.google.protobuf.util.JsonFormat;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -85,13 +82,5 @@ class InProcessWorkersTest {
     assertThat(bench.queues.unaryCompletes).hasValue(600);
     // Each worker may have had one batch refused before it knew.
     assertThat(bench.queues.completeBatchCalls.get()).isBetween(1, 3);
-  }
-
-  private static Struct onlyResult(BenchHarness.Result result) throws Exception {
-    Struct.Builder document = Struct.newBuilder();
-    JsonFormat.parser().merge(result.out(), document);
-    List<Value> rows = document.build().getFieldsOrThrow("results").getListValue().getValuesList();
-    assertThat(rows).hasSize(1);
-    return rows.get(0).getStructValue();
   }
 }

@@ -1,10 +1,9 @@
 package io.antrean.bench;
 
+import static io.antrean.bench.BenchJson.onlyResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Struct;
-import com.google.protobuf.Value;
-import com.google.protobuf.util.JsonFormat;
 import io.antrean.proto.v1.LeaseRequest;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -148,13 +147,5 @@ class LeaseScenarioTest {
     assertThat(request.getWait().getSeconds()).isZero();
     assertThat(request.getWait().getNanos()).isZero();
     assertThat(request.getTypesList()).containsExactly(BenchSettings.JOB_TYPE);
-  }
-
-  private static Struct onlyResult(BenchHarness.Result result) throws Exception {
-    Struct.Builder document = Struct.newBuilder();
-    JsonFormat.parser().merge(result.out(), document);
-    List<Value> rows = document.build().getFieldsOrThrow("results").getListValue().getValuesList();
-    assertThat(rows).hasSize(1);
-    return rows.get(0).getStructValue();
   }
 }

@@ -1,10 +1,9 @@
 package io.antrean.bench;
 
+import static io.antrean.bench.BenchJson.onlyResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Struct;
-import com.google.protobuf.Value;
-import com.google.protobuf.util.JsonFormat;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -117,13 +116,5 @@ class WorkerProcessesTest {
     assertThat(result.err())
         .contains("the runnable worker /nonexistent/antrean-worker.jar is not there")
         .contains("--in-process-workers");
-  }
-
-  private static Struct onlyResult(BenchHarness.Result result) throws Exception {
-    Struct.Builder document = Struct.newBuilder();
-    JsonFormat.parser().merge(result.out(), document);
-    List<Value> rows = document.build().getFieldsOrThrow("results").getListValue().getValuesList();
-    assertThat(rows).hasSize(1);
-    return rows.get(0).getStructValue();
   }
 }

@@ -1,7 +1,7 @@
 package io.antrean.worker.testing;
 
-import com.google.protobuf.ByteString;
-import com.google.protobuf.Timestamp;
+import static io.antrean.worker.testing.JobTable.echoes;
+
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.CompleteItem;
@@ -15,7 +15,6 @@ import io.antrean.proto.v1.HeartbeatRequest;
 import io.antrean.proto.v1.HeartbeatResponse;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobState;
-import io.antrean.proto.v1.Lease;
 import io.antrean.proto.v1.LeaseRef;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseResponse;
@@ -29,19 +28,13 @@ import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 
@@ -53,13 +46,10 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   /** Long polls are cut to this, so that tests never wait for a full server wait. */
   private static final long MAX_WAIT_MILLIS = 50;
 
-  private final BlockingQueue<Job> pending = new LinkedBlockingQueue<>();
-  private final AtomicLong ids;
-  private final AtomicLong tokens;
-  private final AtomicInteger outstanding = new AtomicInteger();
+  private final JobTable table;
 
   /** The most jobs leased and not yet answered at any moment, through either way of leasing. */
-  public final AtomicInteger maxOutstanding = new AtomicInteger();
+  public final AtomicInteger maxOutstanding;
 
   public final List<LeaseRequest> leases = new CopyOnWriteArrayList<>();
   public final List<Long> leaseNanos = new CopyOnWriteArrayList<>();
@@ -156,8 +146,8 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
    * several fakes behind one channel never hand out the same lease.
    */
   public FakeWorkerService(long offset) {
-    this.ids = new AtomicLong(offset);
-    this.tokens = new AtomicLong(1000 + offset);
+    this.table = new JobTable(offset);
+    this.maxOutstanding = table.maxOutstanding;
   }
 
   /** Queues a job of {@code type} on the first attempt; returns its id. */
@@ -167,30 +157,17 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
 
   /** Queues a job with the given attempt count (after its lease) and idempotency key. */
   public long enqueue(String type, String payload, int attempts, String idempotencyKey) {
-    long id = ids.incrementAndGet();
-    pending.add(
-        Job.newBuilder()
-            .setId(id)
-            .setQueue("default")
-            .setType(type)
-            .setPayload(ByteString.copyFrom(payload, StandardCharsets.UTF_8))
-            .setContentType("application/json")
-            .setAttempts(attempts)
-            .setIdempotencyKey(idempotencyKey)
-            .setState(JobState.JOB_STATE_RUNNING)
-            .build());
-    return id;
+    return table.enqueue(type, payload, attempts, idempotencyKey);
   }
 
   /** Jobs leased and not yet completed, failed or released. */
   public int outstanding() {
-    return outstanding.get();
+    return table.outstanding();
   }
 
   /** A lease's jobs its worker withdrew the request for: pending again, as if never leased. */
   void giveBack(List<Job> jobs) {
-    jobs.forEach(job -> pending.add(job.toBuilder().clearLease().build()));
-    outstanding.addAndGet(-jobs.size());
+    table.giveBack(jobs);
   }
 
   /** False plays a coordinator older than Work: the worker then sends Lease and CompleteBatch. */
@@ -208,7 +185,7 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   public void lease(LeaseRequest request, StreamObserver<LeaseResponse> answer) {
     leases.add(request);
     leaseNanos.add(System.nanoTime());
-    outstandingAtLease.add(outstanding.get());
+    outstandingAtLease.add(table.outstanding());
     if (leaseFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       StatusRuntimeException injected = leaseException;
       answer.onError(
@@ -217,37 +194,20 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
               : Status.UNAVAILABLE.withDescription("injected").asRuntimeException());
       return;
     }
-    List<Job> jobs = new ArrayList<>();
+    List<Job> jobs = List.of();
     try {
       long waitMillis = Math.min(MAX_WAIT_MILLIS, request.getWait().getSeconds() * 1000);
-      Job first = pending.poll(Math.max(waitMillis, 10), TimeUnit.MILLISECONDS);
-      if (first != null) {
-        jobs.add(first);
-        pending.drainTo(jobs, Math.max(1, request.getMaxJobs()) - 1);
-      } else if (emptyLeaseGate != null) {
+      jobs = table.awaitQueued(Math.max(waitMillis, 10), Math.max(1, request.getMaxJobs()));
+      if (jobs.isEmpty() && emptyLeaseGate != null) {
         emptyLeaseGate.await(30, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    LeaseResponse.Builder response = LeaseResponse.newBuilder();
-    for (Job job : jobs) {
-      response.addJobs(withLease(job, request.getWorkerId()));
-    }
-    maxOutstanding.accumulateAndGet(outstanding.addAndGet(jobs.size()), Math::max);
-    answer.onNext(response.build());
+    LeaseResponse response =
+        LeaseResponse.newBuilder().addAllJobs(table.lease(jobs, request.getWorkerId())).build();
+    answer.onNext(response);
     answer.onCompleted();
-  }
-
-  private Job withLease(Job job, String workerId) {
-    return job.toBuilder()
-        .setLease(
-            Lease.newBuilder()
-                .setWorkerId(workerId)
-                .setFencingToken(tokens.incrementAndGet())
-                .setLeaseId(leaseId(tokens.get()))
-                .setExpiresAt(inSeconds(30)))
-        .build();
   }
 
   /**
@@ -255,11 +215,7 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
    * does not is refused as a lost lease, as the coordinator would.
    */
   public static String leaseId(long fencingToken) {
-    return String.format("%032x", fencingToken);
-  }
-
-  private static boolean echoes(long fencingToken, String leaseId) {
-    return leaseId(fencingToken).equals(leaseId);
+    return JobTable.leaseId(fencingToken);
   }
 
   @Override
@@ -282,7 +238,7 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
                   echoes(ref.getFencingToken(), ref.getLeaseId())
                       ? heartbeatPolicy.apply(ref)
                       : LeaseStatus.LEASE_STATUS_LOST)
-              .setExpiresAt(inSeconds(30)));
+              .setExpiresAt(JobTable.leaseExpiry()));
     }
     answer.onNext(response.build());
     answer.onCompleted();
@@ -311,7 +267,7 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
       case COMPLETE_STATUS_NOT_FOUND ->
           answer.onError(Status.NOT_FOUND.withDescription("no such job").asException());
       default -> {
-        outstanding.decrementAndGet();
+        table.answered();
         answer.onNext(CompleteResponse.getDefaultInstance());
         answer.onCompleted();
       }
@@ -360,18 +316,14 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
               ? completePolicy.apply(item.getJobId())
               : CompleteStatus.COMPLETE_STATUS_LEASE_LOST;
       if (status == CompleteStatus.COMPLETE_STATUS_COMPLETED) {
-        outstanding.decrementAndGet();
+        table.answered();
       }
       response.addOutcomes(
           CompleteOutcome.newBuilder().setJobId(item.getJobId()).setStatus(status));
     }
     if (leaseNextImplemented && request.hasLeaseNext()) {
-      List<Job> jobs = new ArrayList<>();
-      pending.drainTo(jobs, Math.max(1, request.getLeaseNext().getMaxJobs()));
-      for (Job job : jobs) {
-        response.addLeasedJobs(withLease(job, request.getWorkerId()));
-      }
-      maxOutstanding.accumulateAndGet(outstanding.addAndGet(jobs.size()), Math::max);
+      List<Job> jobs = table.takeQueued(Math.max(1, request.getLeaseNext().getMaxJobs()));
+      response.addAllLeasedJobs(table.lease(jobs, request.getWorkerId()));
       leasedAfterComplete.addAndGet(jobs.size());
     }
     answer.onNext(response.build());
@@ -420,7 +372,7 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
       answer.onError(Status.FAILED_PRECONDITION.withDescription("LEASE_LOST").asException());
       return;
     }
-    outstanding.decrementAndGet();
+    table.answered();
     answer.onNext(FailResponse.newBuilder().setState(JobState.JOB_STATE_PENDING).build());
     answer.onCompleted();
   }
@@ -432,13 +384,8 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
       answer.onError(Status.FAILED_PRECONDITION.withDescription("LEASE_LOST").asException());
       return;
     }
-    outstanding.decrementAndGet();
+    table.answered();
     answer.onNext(ReleaseResponse.getDefaultInstance());
     answer.onCompleted();
-  }
-
-  private static Timestamp inSeconds(long seconds) {
-    Instant at = Instant.now().plusSeconds(seconds);
-    return Timestamp.newBuilder().setSeconds(at.getEpochSecond()).setNanos(at.getNano()).build();
   }
 }
