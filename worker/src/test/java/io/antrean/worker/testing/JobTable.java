@@ -85,12 +85,13 @@ final class JobTable {
   }
 
   private Job withLease(Job job, String workerId) {
+    long token = tokens.incrementAndGet();
     return job.toBuilder()
         .setLease(
             Lease.newBuilder()
                 .setWorkerId(workerId)
-                .setFencingToken(tokens.incrementAndGet())
-                .setLeaseId(leaseId(tokens.get()))
+                .setFencingToken(token)
+                .setLeaseId(leaseId(token))
                 .setExpiresAt(leaseExpiry()))
         .build();
   }
