@@ -31,6 +31,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see ScheduleContract
  * @see UniqueKeyContract
  * @see DependencyContract
+ * @see PayloadContract
  */
 public abstract class JobStoreContract
     implements ProducerContract,
@@ -52,7 +53,8 @@ public abstract class JobStoreContract
         RateLimitContract,
         ScheduleContract,
         UniqueKeyContract,
-        DependencyContract {
+        DependencyContract,
+        PayloadContract {
 
   /** The store under test; a backend's own tests may replace it (after reopening, say). */
   protected JobStore store;

@@ -101,7 +101,7 @@ public final class DeadLetterQueue {
         if (!row.next()) {
           continue;
         }
-        job = dialect.reader().job(row);
+        job = dialect.reader().job(session, row);
         fencingToken = JobRowReader.fencingToken(row);
       }
       AttemptRows.redriven(session, jobId, fencingToken, now);

@@ -126,6 +126,30 @@ public abstract class JdbcDialect implements ColumnEncoding {
   public abstract String migrationsLocation();
 
   /**
+   * Binds a new job's payload as its row's {@code payload}: the bytes (the default), or SQL NULL
+   * for a payload {@link #storePayloadApart} keeps in a table of its own.
+   */
+  public void bindPayload(PreparedStatement insert, int index, byte[] payload) throws SQLException {
+    insert.setBytes(index, payload);
+  }
+
+  /**
+   * Called after each new job's insert: stores the payload {@link #bindPayload} left out of the
+   * row. Nothing by default.
+   */
+  public void storePayloadApart(JdbcSession session, long jobId, byte[] payload)
+      throws SQLException {}
+
+  /**
+   * The payload of a job whose row holds none (NULL), from where {@link #storePayloadApart} put it.
+   *
+   * @throws IllegalStateException where every payload is in its row (the default), or it is missing
+   */
+  public byte[] payloadApart(JdbcSession session, long jobId) throws SQLException {
+    throw new IllegalStateException("job " + jobId + " has no payload in its row");
+  }
+
+  /**
    * Leases up to {@code spec.maxJobs()} ready jobs of an unpaused queue, opens each one's history
    * entry, and returns them in grant order ({@link Leases#inGrantOrder}).
    */

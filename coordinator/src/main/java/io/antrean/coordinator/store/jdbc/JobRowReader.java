@@ -122,12 +122,15 @@ public final class JobRowReader {
     return sha256 == null || sha256.length == 0 ? null : LeaseId.stored(sha256);
   }
 
-  /** Runs the statement and reads every job of its result, in order. */
-  public List<Job> jobs(PreparedStatement statement) throws SQLException {
+  /**
+   * Runs the statement and reads every job of its result, in order; a payload kept apart from its
+   * row is read through {@code session} ({@link JdbcDialect#payloadApart}).
+   */
+  public List<Job> jobs(JdbcSession session, PreparedStatement statement) throws SQLException {
     List<Job> jobs = new ArrayList<>();
     try (ResultSet rows = statement.executeQuery()) {
       while (rows.next()) {
-        jobs.add(job(rows));
+        jobs.add(job(session, rows));
       }
     }
     return jobs;
@@ -144,8 +147,11 @@ public final class JobRowReader {
     return history;
   }
 
-  /** The job, without history, of the current row of a result over {@link #JOB_COLUMNS}. */
-  public Job job(ResultSet row) throws SQLException {
+  /**
+   * The job, without history, of the current row of a result over {@link #JOB_COLUMNS}; a payload
+   * kept apart from its row is read through {@code session} ({@link JdbcDialect#payloadApart}).
+   */
+  public Job job(JdbcSession session, ResultSet row) throws SQLException {
     JobState state = JobState.valueOf(row.getString(STATE));
     Instant leaseExpiresAt = encoding.instant(row, LEASE_EXPIRES_AT);
     LeaseInfo lease =
@@ -156,12 +162,13 @@ public final class JobRowReader {
                 leaseExpiresAt,
                 leaseId(encoding.bytes(row, LEASE_ID_SHA256)))
             : null;
+    long id = row.getLong(ID);
     byte[] payload = encoding.bytes(row, PAYLOAD);
     return new Job(
-        row.getLong(ID),
+        id,
         row.getString(QUEUE),
         row.getString(TYPE),
-        payload == null ? new byte[0] : payload,
+        payload != null ? payload : session.dialect().payloadApart(session, id),
         row.getString(CONTENT_TYPE),
         row.getInt(PRIORITY),
         encoding.instant(row, RUN_AT),

@@ -43,7 +43,7 @@ public final class JobRows {
   /** Runs the statement and reads every job of its result, in order. */
   public static List<Job> jobs(JdbcSession session, PreparedStatement statement)
       throws SQLException {
-    return session.dialect().reader().jobs(statement);
+    return session.dialect().reader().jobs(session, statement);
   }
 
   /**

@@ -58,7 +58,7 @@ public final class ProducerWrites {
     RetryPolicy policy = job.retryPolicy();
     insert.setString(1, job.queue());
     insert.setString(2, job.type());
-    insert.setBytes(3, job.payload());
+    dialect.bindPayload(insert, 3, job.payload());
     insert.setString(4, job.contentType());
     insert.setInt(5, job.priority());
     dialect.setInstant(insert, 6, job.runAt());
@@ -112,6 +112,7 @@ public final class ProducerWrites {
       try (ResultSet row = insert.executeQuery()) {
         if (row.next()) {
           long id = row.getLong(1);
+          session.dialect().storePayloadApart(session, id, job.payload());
           return new EnqueueResult(session.dialect().reader().inserted(id, job, now), false);
         }
       }

@@ -62,6 +62,23 @@ final class SqliteDialect extends JdbcDialect {
     return Micros.truncate(instant);
   }
 
+  /** A long payload as NULL, kept apart ({@link JobPayloads}). */
+  @Override
+  public void bindPayload(PreparedStatement insert, int index, byte[] payload) throws SQLException {
+    JobPayloads.bind(insert, index, payload);
+  }
+
+  @Override
+  public void storePayloadApart(JdbcSession session, long jobId, byte[] payload)
+      throws SQLException {
+    JobPayloads.storeApart(session, jobId, payload);
+  }
+
+  @Override
+  public byte[] payloadApart(JdbcSession session, long jobId) throws SQLException {
+    return JobPayloads.readApart(session, jobId);
+  }
+
   /** SQLite may hand a zero-length blob back as null, so NULL is told apart here. */
   @Nullable
   @Override
@@ -233,6 +250,7 @@ final class SqliteDialect extends JdbcDialect {
       }
       id = row.getLong(1);
     }
+    storePayloadApart(session, id, job.payload());
     return reader().inserted(id, job, now);
   }
 

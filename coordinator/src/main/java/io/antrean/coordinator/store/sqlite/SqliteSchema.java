@@ -85,7 +85,7 @@ final class SqliteSchema {
     return Flyway.configure(SqliteSchema.class.getClassLoader())
         .dataSource(jdbcUrl, null, null)
         .locations(SqliteDialect.INSTANCE.migrationsLocation())
-        .javaMigrations(new DependenciesMigration())
+        .javaMigrations(new DependenciesMigration(), new PayloadsApartMigration())
         // A jar that lost its migrations must not pass for an empty, up-to-date schema.
         .failOnMissingLocations(true);
   }

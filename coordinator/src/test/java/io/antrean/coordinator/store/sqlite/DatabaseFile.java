@@ -53,6 +53,19 @@ final class DatabaseFile {
     }
   }
 
+  /** Work on one statement of one connection, for changes that span statements. */
+  interface StatementWork {
+    void run(Statement statement) throws SQLException;
+  }
+
+  /** Runs {@code work} on one connection to the file. */
+  static void onOneConnection(Path dataDir, StatementWork work) throws SQLException {
+    try (Connection connection = connect(dataDir);
+        Statement statement = connection.createStatement()) {
+      work.run(statement);
+    }
+  }
+
   private static Connection connect(Path dataDir) throws SQLException {
     return DriverManager.getConnection(
         "jdbc:sqlite:" + dataDir.resolve(SqliteOptions.DATABASE_FILE));

@@ -18,6 +18,7 @@ import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.JobStoreContract;
 import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseLostException;
+import io.antrean.coordinator.store.PayloadContract;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.TestJobs;
 import java.nio.file.Path;
@@ -196,6 +197,29 @@ class SqliteJobStoreTest extends JobStoreContract {
     assertThat(query("SELECT group_concat(DISTINCT job_id) FROM attempts")).isEqualTo(survivor);
     assertThat(query("SELECT group_concat(job_id) FROM idempotency_keys")).isEqualTo(survivor);
     assertThat(done.id()).isNotEqualTo(kept.id());
+  }
+
+  @Test
+  void aLongPayloadIsKeptOnceApartFromItsRowAndGoesWithItsJob() throws SQLException {
+    byte[] longPayload = PayloadContract.payload(JobPayloads.IN_ROW_MAX + 1);
+    byte[] shortPayload = PayloadContract.payload(JobPayloads.IN_ROW_MAX);
+    Job apart = enqueue(job("long").payload(longPayload, "x").build());
+    Job inRow = enqueue(job("short").payload(shortPayload, "x").build());
+
+    String rows = "SELECT group_concat(id || ':' || ifnull(length(payload), 'apart')) FROM jobs";
+    String apartRows = "SELECT group_concat(job_id || ':' || length(payload)) FROM job_payloads";
+    assertThat(query(rows))
+        .isEqualTo(apart.id() + ":apart," + inRow.id() + ":" + JobPayloads.IN_ROW_MAX);
+    assertThat(query(apartRows)).isEqualTo(apart.id() + ":" + longPayload.length);
+
+    Job leased = leaseOne("w");
+    assertThat(leased.payload()).isEqualTo(longPayload);
+    store.complete(leased.id(), claim(leased), "w", null, null, at(1));
+    assertThat(query(apartRows)).isEqualTo(apart.id() + ":" + longPayload.length);
+
+    assertThat(store.deleteFinished(JobState.SUCCEEDED, at(10), 10)).isEqualTo(1);
+    assertThat(query("SELECT count(*) FROM job_payloads")).isEqualTo("0");
+    assertThat(reload(inRow.id()).payload()).isEqualTo(shortPayload);
   }
 
   @Test

@@ -1,11 +1,13 @@
 package io.antrean.coordinator.store.sqlite;
 
 import static io.antrean.coordinator.store.TestJobs.at;
+import static io.antrean.coordinator.store.TestJobs.job;
 import static io.antrean.coordinator.store.TestJobs.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.PayloadContract;
 import io.antrean.coordinator.store.TestJobs;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -35,8 +37,26 @@ class SqliteMigrationsTest extends SqliteStoreFixture {
     store = SqliteJobStore.open(dataDir);
   }
 
+  /**
+   * Takes back V13 (payloads apart): every payload back in its row, its NOT NULL back in the stored
+   * schema, the table and its Flyway entry gone.
+   */
+  private void undoPayloadsApart() throws SQLException {
+    update(
+        "UPDATE jobs SET payload ="
+            + " (SELECT p.payload FROM job_payloads AS p WHERE p.job_id = jobs.id)"
+            + " WHERE payload IS NULL");
+    update("DROP TABLE job_payloads");
+    DatabaseFile.onOneConnection(
+        dataDir,
+        statement ->
+            StoredSchemaText.relax(statement, "jobs", "payload BLOB,", "payload BLOB NOT NULL,"));
+    update("DELETE FROM flyway_schema_history WHERE version = '13'");
+  }
+
   /** Takes back V8 (limits), for the tests of databases from before it. */
   private void undoLimitsMigration() throws SQLException {
+    undoPayloadsApart();
     QueueCountRowsTest.undoQueueCounts(this::update);
     undoDependenciesMigration();
     update("DROP INDEX jobs_running_by_key");
@@ -85,6 +105,31 @@ class SqliteMigrationsTest extends SqliteStoreFixture {
         "WITH RECURSIVE step (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM step WHERE n < "
             + version
             + ") INSERT INTO schema_version SELECT n, 0 FROM step");
+  }
+
+  @Test
+  void versionTwelveDatabaseKeepsItsPayloadsInTheirRowsAndKeepsNewLongOnesApart()
+      throws SQLException {
+    byte[] longPayload = PayloadContract.payload(JobPayloads.IN_ROW_MAX + 1);
+    Job old = enqueue(job("old").payload(longPayload, "x").build());
+    store.close();
+    undoPayloadsApart();
+    String notNull =
+        "SELECT instr(sql, 'payload BLOB NOT NULL') > 0 FROM sqlite_master WHERE name = 'jobs'";
+    assertThat(query(notNull)).isEqualTo("1");
+    assertThat(query("SELECT length(payload) FROM jobs"))
+        .isEqualTo(String.valueOf(longPayload.length));
+
+    store = SqliteJobStore.open(dataDir);
+    Job fresh = enqueue(job("new").payload(longPayload, "x").build());
+
+    assertThat(query(LATEST_FLYWAY_VERSION))
+        .isEqualTo(String.valueOf(SqliteSchema.latestVersion()));
+    assertThat(query(notNull)).isEqualTo("0");
+    assertThat(query("SELECT group_concat(job_id) FROM job_payloads"))
+        .isEqualTo(String.valueOf(fresh.id()));
+    assertThat(reload(old.id()).payload()).isEqualTo(longPayload);
+    assertThat(reload(fresh.id()).payload()).isEqualTo(longPayload);
   }
 
   @Test
