@@ -110,10 +110,12 @@ function duration(seconds) {
 
 function clients(target) {
   const credentials = grpc.credentials.createInsecure();
+  // A Lease answer carries its jobs' payloads and can pass gRPC's default 4 MiB: read any size.
+  const options = { 'grpc.max_receive_message_length': -1 };
   return {
-    jobs: new loaded.antrean.v1.JobService(target, credentials),
-    workers: new loaded.antrean.v1.WorkerService(target, credentials),
-    health: new loaded.grpc.health.v1.Health(target, credentials),
+    jobs: new loaded.antrean.v1.JobService(target, credentials, options),
+    workers: new loaded.antrean.v1.WorkerService(target, credentials, options),
+    health: new loaded.grpc.health.v1.Health(target, credentials, options),
   };
 }
 

@@ -108,7 +108,9 @@ class Worker:
                                   queues=[args.queue or "default"], types=self.types,
                                   concurrency=args.concurrency,
                                   heartbeat_interval=seconds(self.interval))
-        self.channel = grpc.insecure_channel(args.target)
+        # A Lease answer carries its jobs' payloads and can pass gRPC's default 4 MiB: read any size.
+        self.channel = grpc.insecure_channel(
+            args.target, options=[("grpc.max_receive_message_length", -1)])
         self.stub = worker_service_pb2_grpc.WorkerServiceStub(self.channel)
         self.held = {}  # job id -> JobContext
         self.held_lock = threading.Lock()

@@ -37,6 +37,12 @@ import java.util.concurrent.TimeUnit;
  * <p>Keepalive pings go every 30 s while calls are open (none on an idle channel), so a long-poll
  * on a dead connection fails within about 40 s instead of waiting for its deadline.
  *
+ * <p>Answers of any size are read, not only gRPC's default 4 MiB: a coordinator's answers are
+ * bounded by its own limits, and a Lease or CompleteBatch answer with the jobs a worker asked for
+ * carries their payloads (up to 1 MiB each by default), so 50 jobs of 100 KiB already pass 4 MiB. A
+ * client refusing such an answer would leave the jobs in it leased to nobody until their leases
+ * expire, and then again.
+ *
  * <p>The channel is plaintext unless {@link Builder#security} asks for TLS, a client certificate or
  * a bearer token. Nothing here changes gRPC's global registries. Thread-safe.
  */
@@ -46,6 +52,9 @@ public final class CoordinatorChannels {
 
   /** How long a keepalive ping may go unanswered before the connection is given up. */
   public static final Duration KEEPALIVE_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The largest answer a channel reads: no limit of its own (see the class comment). */
+  public static final int MAX_ANSWER_BYTES = Integer.MAX_VALUE;
 
   private CoordinatorChannels() {}
 
@@ -139,7 +148,8 @@ public final class CoordinatorChannels {
           .enableRetry()
           .keepAliveTime(KEEPALIVE_TIME.toMillis(), TimeUnit.MILLISECONDS)
           .keepAliveTimeout(KEEPALIVE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-          .keepAliveWithoutCalls(false);
+          .keepAliveWithoutCalls(false)
+          .maxInboundMessageSize(MAX_ANSWER_BYTES);
       if (userAgent != null) {
         builder.userAgent(userAgent);
       }

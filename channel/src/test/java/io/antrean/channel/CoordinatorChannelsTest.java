@@ -77,6 +77,15 @@ class CoordinatorChannelsTest {
   }
 
   @Test
+  void anAnswerPastGrpcsDefaultFourMibIsRead() throws IOException {
+    String large = "x".repeat(5 << 20);
+    TestCoordinator a = start(large);
+    channel = CoordinatorChannels.open(a.address());
+
+    assertThat(Echo.call(channel)).hasSize(large.length());
+  }
+
+  @Test
   void anUnavailableAnswerIsRetriedOnAnotherCoordinator() throws IOException {
     TestCoordinator a = start("a");
     TestCoordinator b = start("b");
