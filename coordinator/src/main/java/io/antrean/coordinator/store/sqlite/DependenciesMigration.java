@@ -3,16 +3,14 @@ package io.antrean.coordinator.store.sqlite;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.migration.Context;
-import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
  * Schema version 9 (the PostgreSQL side is {@code V8__dependencies.sql}): job dependencies and the
  * WAITING state. In Java rather than SQL because SQLite cannot alter a CHECK constraint: the state
  * check of {@code jobs} is widened in the stored schema text ({@link StoredSchemaText}).
  */
-final class DependenciesMigration implements JavaMigration {
+final class DependenciesMigration extends SqliteJavaMigration {
   private static final String[] STATEMENTS = {
     "ALTER TABLE jobs ADD COLUMN has_dependents INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE jobs ADD COLUMN unmet_dependencies INTEGER NOT NULL DEFAULT 0",
@@ -26,24 +24,8 @@ final class DependenciesMigration implements JavaMigration {
   private static final String OLD_CHECK = "'FAILED', 'CANCELLED')";
   private static final String NEW_CHECK = "'FAILED', 'CANCELLED', 'WAITING')";
 
-  @Override
-  public MigrationVersion getVersion() {
-    return MigrationVersion.fromVersion("9");
-  }
-
-  @Override
-  public String getDescription() {
-    return "dependencies";
-  }
-
-  @Override
-  public Integer getChecksum() {
-    return 9;
-  }
-
-  @Override
-  public boolean canExecuteInTransaction() {
-    return true;
+  DependenciesMigration() {
+    super(9, "dependencies");
   }
 
   @Override
