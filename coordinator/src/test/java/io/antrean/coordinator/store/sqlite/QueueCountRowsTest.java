@@ -83,6 +83,7 @@ class QueueCountRowsTest implements JobStoreFixture {
     List<Job> leased = store.lease(spec("w", 2, at(30)), T0);
     store.complete(leased.get(0).id(), claim(leased.get(0)), "w", null, null, T0);
     store.close();
+    SqliteMigrationsTest.undoPayloadsApart(dataDir);
     undoQueueCounts(this::update);
     assertThat(query("SELECT count(*) FROM sqlite_master WHERE name = 'queue_counts'"))
         .containsExactly("0");

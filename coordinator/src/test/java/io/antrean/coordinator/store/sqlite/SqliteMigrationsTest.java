@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.PayloadContract;
 import io.antrean.coordinator.store.TestJobs;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -39,24 +40,25 @@ class SqliteMigrationsTest extends SqliteStoreFixture {
 
   /**
    * Takes back V13 (payloads apart): every payload back in its row, its NOT NULL back in the stored
-   * schema, the table and its Flyway entry gone.
+   * schema, the table and its Flyway entry gone. The store must be closed.
    */
-  private void undoPayloadsApart() throws SQLException {
-    update(
+  static void undoPayloadsApart(Path dataDir) throws SQLException {
+    DatabaseFile.update(
+        dataDir,
         "UPDATE jobs SET payload ="
             + " (SELECT p.payload FROM job_payloads AS p WHERE p.job_id = jobs.id)"
             + " WHERE payload IS NULL");
-    update("DROP TABLE job_payloads");
+    DatabaseFile.update(dataDir, "DROP TABLE job_payloads");
     DatabaseFile.onOneConnection(
         dataDir,
         statement ->
             StoredSchemaText.relax(statement, "jobs", "payload BLOB,", "payload BLOB NOT NULL,"));
-    update("DELETE FROM flyway_schema_history WHERE version = '13'");
+    DatabaseFile.update(dataDir, "DELETE FROM flyway_schema_history WHERE version = '13'");
   }
 
   /** Takes back V8 (limits), for the tests of databases from before it. */
   private void undoLimitsMigration() throws SQLException {
-    undoPayloadsApart();
+    undoPayloadsApart(dataDir);
     QueueCountRowsTest.undoQueueCounts(this::update);
     undoDependenciesMigration();
     update("DROP INDEX jobs_running_by_key");
@@ -113,7 +115,7 @@ class SqliteMigrationsTest extends SqliteStoreFixture {
     byte[] longPayload = PayloadContract.payload(JobPayloads.IN_ROW_MAX + 1);
     Job old = enqueue(job("old").payload(longPayload, "x").build());
     store.close();
-    undoPayloadsApart();
+    undoPayloadsApart(dataDir);
     String notNull =
         "SELECT instr(sql, 'payload BLOB NOT NULL') > 0 FROM sqlite_master WHERE name = 'jobs'";
     assertThat(query(notNull)).isEqualTo("1");
