@@ -54,7 +54,7 @@ public final class CoordinatorChannels {
   public static final Duration KEEPALIVE_TIMEOUT = Duration.ofSeconds(10);
 
   /** The largest answer a channel reads: no limit of its own (see the class comment). */
-  public static final int MAX_ANSWER_BYTES = Integer.MAX_VALUE;
+  private static final int MAX_ANSWER_BYTES = Integer.MAX_VALUE;
 
   private CoordinatorChannels() {}
 
