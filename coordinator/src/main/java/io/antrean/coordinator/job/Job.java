@@ -66,6 +66,11 @@ public record Job(
     return payload.clone();
   }
 
+  /** The payload's length in bytes, without copying it. */
+  public int payloadSize() {
+    return payload.length;
+  }
+
   @Override
   @Nullable
   public byte[] result() {

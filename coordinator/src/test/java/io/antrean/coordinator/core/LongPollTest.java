@@ -1,22 +1,16 @@
 package io.antrean.coordinator.core;
 
+import static io.antrean.coordinator.core.FakeLeaser.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
-import io.antrean.coordinator.job.RetryPolicy;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -103,6 +97,24 @@ class LongPollTest {
     leaser.ready.add(job(2));
     longPoll.jobsReady("q");
     assertThat(second.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(2L);
+  }
+
+  @Test
+  void aLeaseCutShortByThePayloadBudgetLeavesTheNextWaiterToBeAsked() throws Exception {
+    CompletableFuture<List<Job>> first =
+        longPoll.await(plan(Set.of("t"), 5), Duration.ofSeconds(30));
+    CompletableFuture<List<Job>> second =
+        longPoll.await(plan(Set.of("t"), 5), Duration.ofSeconds(30));
+    int mebibyte = 1024 * 1024;
+    for (long id = 1; id <= 3; id++) {
+      leaser.ready.add(job(id, "t", mebibyte));
+    }
+
+    longPoll.jobsReady("q");
+
+    // The first asked for five and got two: the budget, not the queue, ended its lease.
+    assertThat(first.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(1L, 2L);
+    assertThat(second.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(3L);
   }
 
   @Test
@@ -306,83 +318,5 @@ class LongPollTest {
 
   private static LeasePlan plan(Set<String> types, int maxJobs) {
     return new LeasePlan("w", "q", types, maxJobs, Duration.ofSeconds(30));
-  }
-
-  private static Job job(long id) {
-    return job(id, "t");
-  }
-
-  private static Job job(long id, String type) {
-    Instant t = Instant.parse("2026-11-30T10:00:00Z");
-    return new Job(
-        id,
-        "q",
-        type,
-        new byte[0],
-        "application/json",
-        0,
-        t,
-        null,
-        RetryPolicy.DEFAULT,
-        1,
-        0,
-        0,
-        JobState.RUNNING,
-        null,
-        null,
-        null,
-        t,
-        t,
-        null,
-        null,
-        null,
-        false,
-        List.of(),
-        null,
-        null);
-  }
-
-  /** Hands out jobs from a list, one per lease. */
-  private static final class FakeLeaser implements LongPoll.Leaser {
-    final ConcurrentLinkedQueue<Job> ready = new ConcurrentLinkedQueue<>();
-    final List<Job> givenBack = Collections.synchronizedList(new ArrayList<>());
-
-    /** When set, each lease answers only when the test completes it (see {@link #held}). */
-    volatile boolean holdAnswers;
-
-    final LinkedBlockingQueue<CompletableFuture<List<Job>>> held = new LinkedBlockingQueue<>();
-
-    void answerNext(List<Job> jobs) throws InterruptedException {
-      CompletableFuture<List<Job>> next = held.poll(5, TimeUnit.SECONDS);
-      assertThat(next).as("a lease waiting for its answer").isNotNull();
-      next.complete(jobs);
-    }
-
-    /** Leases asked for so far. */
-    final AtomicInteger leases = new AtomicInteger();
-
-    @Override
-    public CompletableFuture<List<Job>> lease(LeasePlan plan) {
-      leases.incrementAndGet();
-      if (holdAnswers) {
-        CompletableFuture<List<Job>> answer = new CompletableFuture<>();
-        held.add(answer);
-        return answer;
-      }
-      List<Job> taken = new ArrayList<>();
-      for (Job j : ready) {
-        if (taken.size() < plan.maxJobs()
-            && (plan.types().isEmpty() || plan.types().contains(j.type()))
-            && ready.remove(j)) {
-          taken.add(j);
-        }
-      }
-      return CompletableFuture.completedFuture(List.copyOf(taken));
-    }
-
-    @Override
-    public void giveBack(List<Job> jobs) {
-      givenBack.addAll(jobs);
-    }
   }
 }

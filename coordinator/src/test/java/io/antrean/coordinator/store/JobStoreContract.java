@@ -32,6 +32,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see UniqueKeyContract
  * @see DependencyContract
  * @see PayloadContract
+ * @see LeaseBudgetContract
  */
 public abstract class JobStoreContract
     implements ProducerContract,
@@ -54,7 +55,8 @@ public abstract class JobStoreContract
         ScheduleContract,
         UniqueKeyContract,
         DependencyContract,
-        PayloadContract {
+        PayloadContract,
+        LeaseBudgetContract {
 
   /** The store under test; a backend's own tests may replace it (after reopening, say). */
   protected JobStore store;

@@ -150,7 +150,17 @@ public abstract class JdbcDialect implements ColumnEncoding {
   }
 
   /**
-   * Leases up to {@code spec.maxJobs()} ready jobs of an unpaused queue, opens each one's history
+   * An expression for the length in bytes of the payload of the {@code jobs} row in scope, wherever
+   * it is kept ({@link #storePayloadApart}), for the lease's {@link
+   * io.antrean.coordinator.store.LeaseBudget}.
+   */
+  public String payloadLengthSql() {
+    return "octet_length(payload)";
+  }
+
+  /**
+   * Leases up to {@code spec.maxJobs()} ready jobs of an unpaused queue, as many as {@link
+   * io.antrean.coordinator.store.LeaseBudget} lets one answer carry, opens each one's history
    * entry, and returns them in grant order ({@link Leases#inGrantOrder}).
    */
   public abstract List<Job> lease(JdbcSession session, LeaseSpec spec, Instant now)

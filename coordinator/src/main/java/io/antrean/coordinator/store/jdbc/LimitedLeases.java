@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.jdbc;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.LeaseBudget;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.RateLimit;
@@ -78,12 +79,17 @@ public final class LimitedLeases {
             ? null
             : new KeyBuckets(session, spec.queue(), limits.ratePerKey(), nowMicros);
     List<Job> leased = new ArrayList<>();
-    for (int round = 0; round < MAX_ROUNDS && leased.size() < wanted; round++) {
+    long payloadBytes = 0;
+    for (int round = 0;
+        round < MAX_ROUNDS && leased.size() < wanted && LeaseBudget.hasRoom(payloadBytes);
+        round++) {
       int missing = wanted - leased.size();
       int window = limits.keyed() ? missing * WINDOW_FACTOR : missing;
       List<Candidate> candidates = candidates(session, spec, limits, nowMicros, now, window);
-      for (Candidate c : pick(candidates, limits.maxRunningPerKey(), missing, keyBuckets)) {
+      for (Candidate c :
+          pick(candidates, limits.maxRunningPerKey(), missing, keyBuckets, payloadBytes)) {
         leased.add(LeaseGrants.grant(session, spec, c.id(), now));
+        payloadBytes += c.payloadBytes();
       }
       if (candidates.size() < window) {
         break; // the queue has nothing more that is ready
@@ -158,11 +164,12 @@ public final class LimitedLeases {
     return leased;
   }
 
-  /** A ready job and its key's RUNNING count at the time of reading. */
-  record Candidate(long id, @Nullable String key, int runningOfKey) {}
+  /** A ready job, its key's RUNNING count at the time of reading and its payload's length. */
+  record Candidate(long id, @Nullable String key, int runningOfKey, long payloadBytes) {}
 
   /**
-   * The candidates to lease, in order, at most {@code missing}: those without a key, and those
+   * The candidates to lease, in order, at most {@code missing} and while the payloads taken, {@code
+   * takenBytes} before these, leave room ({@link LeaseBudget}): those without a key, and those
    * whose key has room left (RUNNING below the limit and a token in its bucket), counting the ones
    * picked before them.
    */
@@ -170,12 +177,14 @@ public final class LimitedLeases {
       List<Candidate> candidates,
       @Nullable Integer perKey,
       int missing,
-      @Nullable KeyBuckets keyBuckets)
+      @Nullable KeyBuckets keyBuckets,
+      long takenBytes)
       throws SQLException {
     List<Candidate> picked = new ArrayList<>(Math.min(missing, candidates.size()));
     Map<String, Integer> pickedOfKey = new HashMap<>();
+    long bytes = takenBytes;
     for (Candidate c : candidates) {
-      if (picked.size() == missing) {
+      if (picked.size() == missing || !LeaseBudget.hasRoom(bytes)) {
         break;
       }
       if (c.key() != null) {
@@ -189,6 +198,7 @@ public final class LimitedLeases {
         pickedOfKey.put(c.key(), already + 1);
       }
       picked.add(c);
+      bytes += c.payloadBytes();
     }
     return picked;
   }
@@ -243,7 +253,8 @@ public final class LimitedLeases {
     }
   }
 
-  static String candidateSql(int typeCount, boolean perKey, boolean ratePerKey, String locking) {
+  static String candidateSql(
+      int typeCount, boolean perKey, boolean ratePerKey, String payloadLength, String locking) {
     String typeFilter =
         typeCount == 0
             ? ""
@@ -263,6 +274,8 @@ public final class LimitedLeases {
     }
     return "SELECT id, concurrency_key, "
         + (perKey ? RUNNING_OF_KEY : "0")
+        + ", "
+        + payloadLength
         + " FROM jobs WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
         + typeFilter
         + keyFilter
@@ -283,7 +296,12 @@ public final class LimitedLeases {
     boolean ratePerKey = limits.ratePerKey() != null;
     PreparedStatement select =
         session.prepare(
-            candidateSql(types.size(), perKey, ratePerKey, session.dialect().lockRowsSkipLocked()));
+            candidateSql(
+                types.size(),
+                perKey,
+                ratePerKey,
+                session.dialect().payloadLengthSql(),
+                session.dialect().lockRowsSkipLocked()));
     int index = 1;
     select.setString(index++, spec.queue());
     session.dialect().setInstant(select, index++, now);
@@ -301,7 +319,8 @@ public final class LimitedLeases {
     List<Candidate> candidates = new ArrayList<>();
     try (ResultSet rows = select.executeQuery()) {
       while (rows.next()) {
-        candidates.add(new Candidate(rows.getLong(1), rows.getString(2), rows.getInt(3)));
+        candidates.add(
+            new Candidate(rows.getLong(1), rows.getString(2), rows.getInt(3), rows.getLong(4)));
       }
     }
     return candidates;

@@ -6,6 +6,7 @@ import io.antrean.coordinator.job.LeaseId;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.LeaseBudget;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.StoreUnavailableException;
@@ -167,14 +168,15 @@ final class PostgresDialect extends JdbcDialect {
 
   /**
    * One statement picks, leases and opens each job's history entry: the function {@code lease_jobs}
-   * (migration V13), whose plan PostgreSQL makes once per connection instead of at every call.
-   * Parameters: queue, now, types (null: any type), limit, the lease-id digests (the n-th picked
-   * job takes the n-th), worker id, expiry.
+   * (migration V14; V13 without the budget), whose plan PostgreSQL makes once per connection
+   * instead of at every call. Parameters: queue, now, types (null: any type), limit, the lease-id
+   * digests (the n-th picked job takes the n-th), worker id, expiry, the payload budget ({@link
+   * LeaseBudget}).
    */
   static final String LEASE =
       "SELECT "
           + JobRowReader.JOB_COLUMNS
-          + " FROM lease_jobs(?, ?, ?::text[], ?, ?::bytea[], ?, ?)";
+          + " FROM lease_jobs(?, ?, ?::text[], ?, ?::bytea[], ?, ?, ?)";
 
   @Override
   public List<Job> lease(JdbcSession session, LeaseSpec spec, Instant now) throws SQLException {
@@ -190,6 +192,7 @@ final class PostgresDialect extends JdbcDialect {
     lease.setArray(5, connection.createArrayOf("bytea", LeaseGrants.digests(leaseIds)));
     lease.setString(6, spec.workerId());
     Timestamps.set(lease, 7, spec.expiresAt());
+    lease.setLong(8, LeaseBudget.PAYLOAD_BYTES);
     return LeaseGrants.withTexts(Leases.inGrantOrder(JobRows.jobs(session, lease)), leaseIds);
   }
 

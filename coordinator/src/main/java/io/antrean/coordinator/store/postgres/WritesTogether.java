@@ -6,6 +6,7 @@ import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.LeaseBudget;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.jdbc.Dependencies;
 import io.antrean.coordinator.store.jdbc.LimitedLeases;
@@ -156,7 +157,7 @@ final class WritesTogether {
     /** Whether this lease took every ready job of {@code types}. */
     boolean tookEvery(Set<String> types) {
       return !limited
-          && result.size() < spec.maxJobs()
+          && LeaseBudget.tookEveryReady(result, spec.maxJobs())
           && (spec.types().isEmpty() || spec.types().containsAll(types));
     }
   }

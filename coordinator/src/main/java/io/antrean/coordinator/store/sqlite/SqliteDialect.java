@@ -4,6 +4,7 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.LeaseBudget;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.StoreUnavailableException;
@@ -43,6 +44,11 @@ final class SqliteDialect extends JdbcDialect {
   private static final int SQLITE_RANGE = 25;
 
   private static final String INSERT_JOB = ProducerWrites.INSERT_JOB + " RETURNING id";
+  // A payload kept apart has NULL in its row; length() of a blob reads its size, not its bytes.
+  private static final String PAYLOAD_LENGTH =
+      "coalesce(length(payload), (SELECT length(p.payload) FROM job_payloads AS p"
+          + " WHERE p.job_id = jobs.id))";
+
   private static final String QUEUE_FOR_LEASE = QueueRows.forLeaseSql("");
   private static final String REMEMBER_KEY =
       "INSERT OR REPLACE INTO idempotency_keys (queue, key, job_id, fingerprint, expires_at)"
@@ -152,15 +158,18 @@ final class SqliteDialect extends JdbcDialect {
   }
 
   /**
-   * The pick of a lease for a filter on {@code typeCount} job types (0: any type): the ids of the
-   * first ready jobs in lease order. Parameters: queue, now (run_at), the types, the limit.
+   * The pick of a lease for a filter on {@code typeCount} job types (0: any type): the ids and
+   * payload lengths of the first ready jobs in lease order. Parameters: queue, now (run_at), the
+   * types, the limit.
    */
   static String pickSql(int typeCount) {
     String typeFilter =
         typeCount == 0
             ? ""
             : " AND type IN (" + String.join(", ", Collections.nCopies(typeCount, "?")) + ")";
-    return "SELECT id FROM jobs INDEXED BY jobs_pending"
+    return "SELECT id, "
+        + PAYLOAD_LENGTH
+        + " FROM jobs INDEXED BY jobs_pending"
         + " WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
         + typeFilter
         + " ORDER BY priority DESC, run_at, id LIMIT ?";
@@ -194,12 +203,19 @@ final class SqliteDialect extends JdbcDialect {
     }
     pick.setInt(index, spec.maxJobs());
     List<Long> ids = new ArrayList<>(spec.maxJobs());
+    long payloadBytes = 0;
     try (ResultSet rows = pick.executeQuery()) {
-      while (rows.next()) {
+      while (LeaseBudget.hasRoom(payloadBytes) && rows.next()) {
         ids.add(rows.getLong(1));
+        payloadBytes += rows.getLong(2);
       }
     }
     return BatchWrites.grant(session, spec, ids, now);
+  }
+
+  @Override
+  public String payloadLengthSql() {
+    return PAYLOAD_LENGTH;
   }
 
   /**

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /** The plan PostgreSQL picks for a statement with its parameters bound, as EXPLAIN's text. */
 final class PlanText {
-  /** The arguments of {@code lease_jobs} (migration V13), as parameters of its query. */
+  /** The arguments of {@code lease_jobs} (migration V14), as parameters of its query. */
   private static final Map<String, String> LEASE_ARGUMENTS =
       Map.of(
           "p_queue", "($1::text)",
@@ -18,7 +18,8 @@ final class PlanText {
           "p_limit", "($4::integer)",
           "p_digests", "($5::bytea[])",
           "p_worker_id", "($6::text)",
-          "p_expires_at", "($7::timestamptz)");
+          "p_expires_at", "($7::timestamptz)",
+          "p_max_bytes", "($8::bigint)");
 
   private PlanText() {}
 
@@ -38,7 +39,8 @@ final class PlanText {
       statement.execute("PREPARE lease_plan AS " + query);
       statement.execute("SET plan_cache_mode = force_generic_plan");
       try {
-        return explain(connection, "EXECUTE lease_plan (NULL, NULL, NULL, NULL, NULL, NULL, NULL)");
+        return explain(
+            connection, "EXECUTE lease_plan (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)");
       } finally {
         statement.execute("RESET plan_cache_mode");
         statement.execute("DEALLOCATE lease_plan");
@@ -46,13 +48,16 @@ final class PlanText {
     }
   }
 
-  /** A column of {@code lease_jobs}'s row in {@code pg_proc}, in the connection's schema. */
+  /**
+   * A column of the row in {@code pg_proc} of the {@code lease_jobs} the store calls (the one with
+   * a payload budget), in the connection's schema.
+   */
   static Object leaseFunction(Connection connection, String column) throws SQLException {
     try (PreparedStatement function =
             connection.prepareStatement(
                 "SELECT "
                     + column
-                    + " FROM pg_proc WHERE proname = 'lease_jobs'"
+                    + " FROM pg_proc WHERE proname = 'lease_jobs' AND pronargs = 8"
                     + " AND pronamespace = current_schema()::regnamespace");
         ResultSet row = function.executeQuery()) {
       row.next();

@@ -26,6 +26,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -156,6 +157,26 @@ class PostgresWritesTogetherTest {
       }
     }
     fail("in no round was the other waiter spared a lease");
+  }
+
+  @Test
+  void aHandoffCutShortByThePayloadBudgetLeavesTheRestAnnouncedForTheOtherWaiters()
+      throws Exception {
+    CompletableFuture<List<Job>> first = waitingWorker(5, "t");
+    CompletableFuture<List<Job>> second = waitingWorker(5, "t", "x");
+    byte[] longest = new byte[Settings.defaults().maxPayloadBytes()];
+    List<EnqueueCommand> three = Collections.nCopies(3, EnqueueCommand.of(QUEUE, "t", longest));
+
+    List<EnqueueResult> stored = scheduler.enqueueBatchAsync(three).get(10, TimeUnit.SECONDS);
+
+    // The handoff's lease asked for five and took two, stopped by the budget: the third is still
+    // announced, and the other waiter gets it.
+    assertThat(first.get(10, TimeUnit.SECONDS))
+        .extracting(Job::id)
+        .containsExactly(stored.get(0).job().id(), stored.get(1).job().id());
+    assertThat(second.get(10, TimeUnit.SECONDS))
+        .extracting(Job::id)
+        .containsExactly(stored.get(2).job().id());
   }
 
   @Test

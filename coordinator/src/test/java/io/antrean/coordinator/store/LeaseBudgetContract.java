@@ -1,0 +1,90 @@
+package io.antrean.coordinator.store;
+
+import static io.antrean.coordinator.store.TestJobs.QUEUE;
+import static io.antrean.coordinator.store.TestJobs.T0;
+import static io.antrean.coordinator.store.TestJobs.at;
+import static io.antrean.coordinator.store.TestJobs.job;
+import static io.antrean.coordinator.store.TestJobs.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.NewJob;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A lease takes jobs in order until their payloads reach {@link LeaseBudget#PAYLOAD_BYTES}, so one
+ * answer stays readable by a gRPC client with its default 4 MiB limit; the jobs past it wait for
+ * the next lease, and the lease does not count as having taken every ready job.
+ */
+public interface LeaseBudgetContract extends JobStoreFixture {
+  int LONG = 100 * 1024;
+  int LONGEST = 1024 * 1024;
+
+  /** How many jobs of {@code length} bytes one lease takes: each while those before are under. */
+  private static int perLease(int length) {
+    return (int) ((LeaseBudget.PAYLOAD_BYTES - 1) / length) + 1;
+  }
+
+  private List<Job> enqueueJobs(int count, int length) {
+    List<NewJob> jobs =
+        IntStream.range(0, count)
+            .mapToObj(
+                i ->
+                    job("t")
+                        .payload(PayloadContract.payload(length), "application/octet-stream")
+                        .build())
+            .toList();
+    return store().enqueue(jobs, T0).stream().map(EnqueueResult::job).toList();
+  }
+
+  /** Leases of up to {@code asked} jobs until the queue is empty, their ids in lease order. */
+  private void assertLeasedInAnswersOf(List<Job> stored, int asked, int perAnswer, int length) {
+    List<Long> leased = new ArrayList<>();
+    for (int answer = 0; leased.size() < stored.size(); answer++) {
+      List<Job> jobs = store().lease(spec("w", asked, at(30)), T0);
+      int left = stored.size() - leased.size();
+      assertThat(jobs).as("answer %s", answer).hasSize(Math.min(perAnswer, left));
+      assertThat(LeaseBudget.tookEveryReady(jobs, asked))
+          .as("answer %s took every ready job", answer)
+          .isEqualTo(left < perAnswer && left < asked);
+      assertThat(jobs)
+          .allSatisfy(j -> assertThat(j.payload()).isEqualTo(PayloadContract.payload(length)));
+      leased.addAll(ids(jobs));
+    }
+    assertThat(leased).containsExactlyElementsOf(ids(stored));
+    assertThat(store().lease(spec("w", asked, at(30)), T0)).isEmpty();
+  }
+
+  @Test
+  default void aLeaseStopsTakingJobsOnceTheirPayloadsReachTheBudget() {
+    List<Job> stored = enqueueJobs(30, LONG);
+
+    assertLeasedInAnswersOf(stored, 30, perLease(LONG), LONG);
+  }
+
+  @Test
+  default void jobsWithTheLongestPayloadsGoTwoToALease() {
+    List<Job> stored = enqueueJobs(3, LONGEST);
+
+    assertThat(perLease(LONGEST)).isEqualTo(2);
+    assertLeasedInAnswersOf(stored, 10, 2, LONGEST);
+  }
+
+  @Test
+  default void aQueueWithLimitsKeepsToTheSameBudget() {
+    store().setQueueLimits(QUEUE, new QueueLimits(100, null));
+    List<Job> stored = enqueueJobs(30, LONG);
+
+    assertLeasedInAnswersOf(stored, 30, perLease(LONG), LONG);
+  }
+
+  @Test
+  default void shortPayloadsFillTheWholeAsk() {
+    List<Job> stored = enqueueJobs(40, 1024);
+
+    assertLeasedInAnswersOf(stored, 25, 25, 1024);
+  }
+}
