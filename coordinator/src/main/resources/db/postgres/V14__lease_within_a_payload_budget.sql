@@ -1,4 +1,4 @@
--- The lease of V13 with a payload budget (store/LeaseBudget): it takes the ready jobs in order, as
+-- The lease of V13 with a payload budget (store/AnswerBudget): it takes the ready jobs in order, as
 -- before, and keeps each next one only while the payloads of those before it add up to less than
 -- p_max_bytes, so one answer stays under the 4 MiB a gRPC client reads by default. The first job is
 -- always kept. The picked rows past the budget stay locked until the commit and are left as they

@@ -1,7 +1,7 @@
 package io.antrean.coordinator.core;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.store.LeaseBudget;
+import io.antrean.coordinator.store.AnswerBudget;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -239,7 +239,7 @@ final class LongPoll {
           if (!w.deliver(jobs)) {
             dispatch.execute(() -> leaser.giveBack(jobs));
           }
-          if (LeaseBudget.tookEveryReady(jobs, w.plan.maxJobs())) {
+          if (AnswerBudget.tookEveryReady(jobs, w.plan.maxJobs())) {
             q.tookAllReady(announcedBefore, w.plan.types());
             return Served.TOOK_ALL_READY;
           }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.RetryPolicy;
-import io.antrean.coordinator.store.LeaseBudget;
+import io.antrean.coordinator.store.AnswerBudget;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@link LongPoll}'s leaser for its tests: hands out the jobs of a list in order, as many as a
- * lease asks for and the store's {@link LeaseBudget} lets one answer carry.
+ * lease asks for and the store's {@link AnswerBudget} lets one answer carry.
  */
 final class FakeLeaser implements LongPoll.Leaser {
   final ConcurrentLinkedQueue<Job> ready = new ConcurrentLinkedQueue<>();
@@ -50,7 +50,7 @@ final class FakeLeaser implements LongPoll.Leaser {
     long payloadBytes = 0;
     for (Job j : ready) {
       if (taken.size() < plan.maxJobs()
-          && LeaseBudget.hasRoom(payloadBytes)
+          && AnswerBudget.hasRoom(payloadBytes)
           && (plan.types().isEmpty() || plan.types().contains(j.type()))
           && ready.remove(j)) {
         taken.add(j);

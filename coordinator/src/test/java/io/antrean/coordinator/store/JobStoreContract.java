@@ -32,7 +32,7 @@ import org.junit.jupiter.api.BeforeEach;
  * @see UniqueKeyContract
  * @see DependencyContract
  * @see PayloadContract
- * @see LeaseBudgetContract
+ * @see AnswerBudgetContract
  */
 public abstract class JobStoreContract
     implements ProducerContract,
@@ -56,7 +56,7 @@ public abstract class JobStoreContract
         UniqueKeyContract,
         DependencyContract,
         PayloadContract,
-        LeaseBudgetContract {
+        AnswerBudgetContract {
 
   /** The store under test; a backend's own tests may replace it (after reopening, say). */
   protected JobStore store;

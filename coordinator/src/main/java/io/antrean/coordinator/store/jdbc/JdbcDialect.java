@@ -152,7 +152,7 @@ public abstract class JdbcDialect implements ColumnEncoding {
   /**
    * An expression for the length in bytes of the payload of the {@code jobs} row in scope, wherever
    * it is kept ({@link #storePayloadApart}), for the lease's {@link
-   * io.antrean.coordinator.store.LeaseBudget}.
+   * io.antrean.coordinator.store.AnswerBudget}.
    */
   public String payloadLengthSql() {
     return "octet_length(payload)";
@@ -160,7 +160,7 @@ public abstract class JdbcDialect implements ColumnEncoding {
 
   /**
    * Leases up to {@code spec.maxJobs()} ready jobs of an unpaused queue, as many as {@link
-   * io.antrean.coordinator.store.LeaseBudget} lets one answer carry, opens each one's history
+   * io.antrean.coordinator.store.AnswerBudget} lets one answer carry, opens each one's history
    * entry, and returns them in grant order ({@link Leases#inGrantOrder}).
    */
   public abstract List<Job> lease(JdbcSession session, LeaseSpec spec, Instant now)

@@ -1,9 +1,7 @@
 package io.antrean.coordinator.store.jdbc;
 
-import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.DeadLetterGroup;
 import io.antrean.coordinator.store.DeadLetterQuery;
-import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,11 +14,13 @@ import javax.annotation.Nullable;
 
 /**
  * The listings both stores read alike: the SELECT of one page of jobs or dead letters, newest id
- * first, the page cut from its rows, and the rows of the dead-letter growth count. Each SELECT
- * builder adds its parameters, in order, to the list it is given; the store binds them.
+ * first, the forms of it {@link JobReads} cuts a page by, and the rows of the dead-letter growth
+ * count. Each SELECT builder adds its parameters, in order, to the list it is given; the store
+ * binds them.
  */
 public final class JobListings {
   private static final String SELECT_JOBS = "SELECT " + JobRowReader.JOB_COLUMNS + " FROM jobs";
+  private static final String ORDER_BY_ID = " ORDER BY id";
 
   private JobListings() {}
 
@@ -57,7 +57,7 @@ public final class JobListings {
     filter(sql, parameters, "idempotency_key = ?", query.idempotencyKey());
     if (query.oldestFirst()) {
       filter(sql, parameters, "id > ?", query.beforeId());
-      sql.append(" ORDER BY id ASC LIMIT ?");
+      sql.append(ORDER_BY_ID).append(" ASC LIMIT ?");
       parameters.add(query.limit() + 1);
       return sql.toString();
     }
@@ -99,15 +99,28 @@ public final class JobListings {
   }
 
   /**
-   * Cuts the rows of a SELECT built here into a page: the SELECT asks for one row more than {@code
-   * limit}, which tells whether another page follows.
+   * A SELECT built here reading, instead of each job, its id and its payload's length ({@code
+   * payloadLength}, the store's expression): what {@link JobReads} cuts a page by.
    */
-  public static JobPage page(List<Job> rows, int limit) {
-    if (rows.size() <= limit) {
-      return new JobPage(rows, null);
+  static String idsAndSizes(String pageSql, String payloadLength) {
+    checkBuiltHere(pageSql);
+    return "SELECT id, " + payloadLength + " FROM jobs" + pageSql.substring(SELECT_JOBS.length());
+  }
+
+  /**
+   * A SELECT built here kept to the ids from its page's first to its last: two parameters, the
+   * lower and the higher id, follow its own before the limit.
+   */
+  static String withinIds(String pageSql) {
+    checkBuiltHere(pageSql);
+    int order = pageSql.lastIndexOf(ORDER_BY_ID);
+    return pageSql.substring(0, order) + " AND id BETWEEN ? AND ?" + pageSql.substring(order);
+  }
+
+  private static void checkBuiltHere(String pageSql) {
+    if (!pageSql.startsWith(SELECT_JOBS) || pageSql.lastIndexOf(ORDER_BY_ID) < 0) {
+      throw new IllegalArgumentException("not a page SELECT of JobListings: " + pageSql);
     }
-    List<Job> page = rows.subList(0, limit);
-    return new JobPage(page, page.get(page.size() - 1).id());
   }
 
   /**
@@ -131,7 +144,7 @@ public final class JobListings {
   private static String pageSql(
       StringBuilder sql, List<Object> parameters, @Nullable Long beforeId, int limit) {
     filter(sql, parameters, "id < ?", beforeId);
-    sql.append(" ORDER BY id DESC LIMIT ?");
+    sql.append(ORDER_BY_ID).append(" DESC LIMIT ?");
     parameters.add(limit + 1);
     return sql.toString();
   }

@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.jdbc;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.AnswerBudget;
 import io.antrean.coordinator.store.JobPage;
 import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.LeaseRef;
@@ -36,8 +37,47 @@ public final class JobReads {
     return page(session, sql, parameters, query.limit());
   }
 
-  /** Runs a page SELECT of {@link JobListings} and cuts the answer into a page. */
+  /**
+   * Runs a page SELECT of {@link JobListings} as a page: first the ids and payload lengths of the
+   * rows it would read (one more than {@code limit}, which tells whether another page follows), cut
+   * where the page is full or its payloads reach the {@link AnswerBudget}; then the jobs from the
+   * first of those ids to the last. A page of long payloads ends early, with the next page's token,
+   * and never holds more than the budget and one payload in memory.
+   */
   static JobPage page(JdbcSession session, String sql, List<Object> parameters, int limit)
+      throws SQLException {
+    PreparedStatement sizes =
+        bind(
+            session,
+            JobListings.idsAndSizes(sql, session.dialect().payloadLengthSql()),
+            parameters);
+    List<Long> ids = new ArrayList<>();
+    boolean more = false;
+    long payloadBytes = 0;
+    try (ResultSet rows = sizes.executeQuery()) {
+      while (rows.next()) {
+        if (ids.size() == limit || !AnswerBudget.hasRoom(payloadBytes)) {
+          more = true;
+          break;
+        }
+        ids.add(rows.getLong(1));
+        payloadBytes += rows.getLong(2);
+      }
+    }
+    if (ids.isEmpty()) {
+      return new JobPage(List.of(), null);
+    }
+    long first = ids.get(0);
+    long last = ids.get(ids.size() - 1);
+    List<Object> within = new ArrayList<>(parameters.subList(0, parameters.size() - 1));
+    within.add(Math.min(first, last));
+    within.add(Math.max(first, last));
+    within.add(ids.size());
+    List<Job> jobs = JobRows.jobs(session, bind(session, JobListings.withinIds(sql), within));
+    return new JobPage(jobs, more ? last : null);
+  }
+
+  private static PreparedStatement bind(JdbcSession session, String sql, List<Object> parameters)
       throws SQLException {
     PreparedStatement select = session.prepare(sql);
     for (int i = 0; i < parameters.size(); i++) {
@@ -48,7 +88,7 @@ public final class JobReads {
         select.setObject(i + 1, value);
       }
     }
-    return JobListings.page(JobRows.jobs(session, select), limit);
+    return select;
   }
 
   /** The SELECT of {@link #runningLeases}. */

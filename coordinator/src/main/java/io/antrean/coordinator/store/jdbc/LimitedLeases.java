@@ -1,7 +1,7 @@
 package io.antrean.coordinator.store.jdbc;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.store.LeaseBudget;
+import io.antrean.coordinator.store.AnswerBudget;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.RateLimit;
@@ -81,7 +81,7 @@ public final class LimitedLeases {
     List<Job> leased = new ArrayList<>();
     long payloadBytes = 0;
     for (int round = 0;
-        round < MAX_ROUNDS && leased.size() < wanted && LeaseBudget.hasRoom(payloadBytes);
+        round < MAX_ROUNDS && leased.size() < wanted && AnswerBudget.hasRoom(payloadBytes);
         round++) {
       int missing = wanted - leased.size();
       int window = limits.keyed() ? missing * WINDOW_FACTOR : missing;
@@ -169,7 +169,7 @@ public final class LimitedLeases {
 
   /**
    * The candidates to lease, in order, at most {@code missing} and while the payloads taken, {@code
-   * takenBytes} before these, leave room ({@link LeaseBudget}): those without a key, and those
+   * takenBytes} before these, leave room ({@link AnswerBudget}): those without a key, and those
    * whose key has room left (RUNNING below the limit and a token in its bucket), counting the ones
    * picked before them.
    */
@@ -184,7 +184,7 @@ public final class LimitedLeases {
     Map<String, Integer> pickedOfKey = new HashMap<>();
     long bytes = takenBytes;
     for (Candidate c : candidates) {
-      if (picked.size() == missing || !LeaseBudget.hasRoom(bytes)) {
+      if (picked.size() == missing || !AnswerBudget.hasRoom(bytes)) {
         break;
       }
       if (c.key() != null) {

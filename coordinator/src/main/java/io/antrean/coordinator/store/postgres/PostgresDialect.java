@@ -4,9 +4,9 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.LeaseId;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.AnswerBudget;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.EnqueueResult;
-import io.antrean.coordinator.store.LeaseBudget;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.StoreUnavailableException;
@@ -171,7 +171,7 @@ final class PostgresDialect extends JdbcDialect {
    * (migration V14; V13 without the budget), whose plan PostgreSQL makes once per connection
    * instead of at every call. Parameters: queue, now, types (null: any type), limit, the lease-id
    * digests (the n-th picked job takes the n-th), worker id, expiry, the payload budget ({@link
-   * LeaseBudget}).
+   * AnswerBudget}).
    */
   static final String LEASE =
       "SELECT "
@@ -192,7 +192,7 @@ final class PostgresDialect extends JdbcDialect {
     lease.setArray(5, connection.createArrayOf("bytea", LeaseGrants.digests(leaseIds)));
     lease.setString(6, spec.workerId());
     Timestamps.set(lease, 7, spec.expiresAt());
-    lease.setLong(8, LeaseBudget.PAYLOAD_BYTES);
+    lease.setLong(8, AnswerBudget.PAYLOAD_BYTES);
     return LeaseGrants.withTexts(Leases.inGrantOrder(JobRows.jobs(session, lease)), leaseIds);
   }
 

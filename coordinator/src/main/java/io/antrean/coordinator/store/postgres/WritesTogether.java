@@ -3,10 +3,10 @@ package io.antrean.coordinator.store.postgres;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.AnswerBudget;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.EnqueueResult;
-import io.antrean.coordinator.store.LeaseBudget;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.jdbc.Dependencies;
 import io.antrean.coordinator.store.jdbc.LimitedLeases;
@@ -157,7 +157,7 @@ final class WritesTogether {
     /** Whether this lease took every ready job of {@code types}. */
     boolean tookEvery(Set<String> types) {
       return !limited
-          && LeaseBudget.tookEveryReady(result, spec.maxJobs())
+          && AnswerBudget.tookEveryReady(result, spec.maxJobs())
           && (spec.types().isEmpty() || spec.types().containsAll(types));
     }
   }

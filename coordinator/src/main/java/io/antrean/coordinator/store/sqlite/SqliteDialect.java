@@ -2,9 +2,9 @@ package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.AnswerBudget;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.EnqueueResult;
-import io.antrean.coordinator.store.LeaseBudget;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.StoreUnavailableException;
@@ -205,7 +205,7 @@ final class SqliteDialect extends JdbcDialect {
     List<Long> ids = new ArrayList<>(spec.maxJobs());
     long payloadBytes = 0;
     try (ResultSet rows = pick.executeQuery()) {
-      while (LeaseBudget.hasRoom(payloadBytes) && rows.next()) {
+      while (AnswerBudget.hasRoom(payloadBytes) && rows.next()) {
         ids.add(rows.getLong(1));
         payloadBytes += rows.getLong(2);
       }

@@ -10,22 +10,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * A lease takes jobs in order until their payloads reach {@link LeaseBudget#PAYLOAD_BYTES}, so one
- * answer stays readable by a gRPC client with its default 4 MiB limit; the jobs past it wait for
- * the next lease, and the lease does not count as having taken every ready job.
+ * A lease, and a page of a listing, take jobs in order until their payloads reach {@link
+ * AnswerBudget#PAYLOAD_BYTES}, so one answer stays readable by a gRPC client with its default 4 MiB
+ * limit: the jobs past it wait for the next lease, which does not count as having taken every ready
+ * job, or come on the next page.
  */
-public interface LeaseBudgetContract extends JobStoreFixture {
+public interface AnswerBudgetContract extends JobStoreFixture {
   int LONG = 100 * 1024;
   int LONGEST = 1024 * 1024;
 
   /** How many jobs of {@code length} bytes one lease takes: each while those before are under. */
   private static int perLease(int length) {
-    return (int) ((LeaseBudget.PAYLOAD_BYTES - 1) / length) + 1;
+    return (int) ((AnswerBudget.PAYLOAD_BYTES - 1) / length) + 1;
   }
 
   private List<Job> enqueueJobs(int count, int length) {
@@ -47,7 +50,7 @@ public interface LeaseBudgetContract extends JobStoreFixture {
       List<Job> jobs = store().lease(spec("w", asked, at(30)), T0);
       int left = stored.size() - leased.size();
       assertThat(jobs).as("answer %s", answer).hasSize(Math.min(perAnswer, left));
-      assertThat(LeaseBudget.tookEveryReady(jobs, asked))
+      assertThat(AnswerBudget.tookEveryReady(jobs, asked))
           .as("answer %s took every ready job", answer)
           .isEqualTo(left < perAnswer && left < asked);
       assertThat(jobs)
@@ -86,5 +89,66 @@ public interface LeaseBudgetContract extends JobStoreFixture {
     List<Job> stored = enqueueJobs(40, 1024);
 
     assertLeasedInAnswersOf(stored, 25, 25, 1024);
+  }
+
+  /** Pages of up to {@code pageSize} through {@code list}, their ids in order. */
+  private void assertPagedAs(
+      Function<Long, JobPage> list, List<Long> expected, int perPage, int length) {
+    List<Long> listed = new ArrayList<>();
+    Long token = null;
+    do {
+      JobPage page = list.apply(token);
+      int left = expected.size() - listed.size();
+      assertThat(page.jobs()).as("page after %s", token).hasSize(Math.min(perPage, left));
+      assertThat(page.jobs())
+          .allSatisfy(j -> assertThat(j.payload()).isEqualTo(PayloadContract.payload(length)));
+      listed.addAll(ids(page.jobs()));
+      token = page.nextBeforeId();
+      assertThat(token == null).as("last page").isEqualTo(listed.size() == expected.size());
+    } while (token != null);
+    assertThat(listed).containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  default void aPageOfLongPayloadsEndsEarlyAndTheNextPageGoesOn() {
+    List<Long> stored = ids(enqueueJobs(30, LONG));
+    List<Long> newestFirst = new ArrayList<>(stored);
+    Collections.reverse(newestFirst);
+
+    assertPagedAs(
+        token ->
+            store().list(new JobQuery(null, null, null, null, null, null, null, false, token, 100)),
+        newestFirst,
+        perLease(LONG),
+        LONG);
+    assertPagedAs(
+        token ->
+            store().list(new JobQuery(null, null, null, null, null, null, null, true, token, 100)),
+        stored,
+        perLease(LONG),
+        LONG);
+  }
+
+  @Test
+  default void aPageOfDeadLettersWithTheLongestPayloadsHoldsTwo() {
+    List<Long> dead = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      dead.add(
+          deadLetter(
+                  job("t")
+                      .payload(PayloadContract.payload(LONGEST), "application/octet-stream")
+                      .build(),
+                  at(i),
+                  "boom")
+              .id());
+    }
+    Collections.reverse(dead);
+
+    assertPagedAs(
+        token ->
+            store().listDeadLetters(new DeadLetterQuery(null, null, null, null, null, token, 10)),
+        dead,
+        2,
+        LONGEST);
   }
 }

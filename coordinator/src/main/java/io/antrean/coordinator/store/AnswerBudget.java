@@ -4,23 +4,24 @@ import io.antrean.coordinator.job.Job;
 import java.util.List;
 
 /**
- * How many payload bytes one lease takes at most, so that an answer carrying its jobs stays under
- * the 4 MiB a gRPC client reads by default, whatever language it is in.
+ * How many payload bytes one answer carrying jobs takes at most, a lease or a page of a listing, so
+ * that it stays under the 4 MiB a gRPC client reads by default, whatever language it is in, and a
+ * listing of long payloads never holds more than a few MiB of them in the coordinator's heap.
  *
- * <p>A lease takes ready jobs in its order until it has the number asked for or the payloads it
- * took reach {@link #PAYLOAD_BYTES}: the first job is always taken, and each next one only while
+ * <p>Jobs are taken in the answer's order until there are as many as asked for or the payloads
+ * taken reach {@link #PAYLOAD_BYTES}: the first job is always taken, and each next one only while
  * the payloads before it are under the budget. An answer's payloads are therefore under the budget
  * plus one payload (at most 1 MiB): under 3 MiB, which leaves the rest of the 4 MiB for the jobs'
- * other fields. A worker asking for many jobs of large payloads gets fewer per answer and asks
- * again at once; it never gets an answer it cannot read.
+ * other fields. A worker asking for many jobs of long payloads gets fewer per lease and leases
+ * again at once; a listing ends its page early and gives the next page's token.
  */
-public final class LeaseBudget {
-  /** The payload bytes a lease stops taking jobs at. */
+public final class AnswerBudget {
+  /** The payload bytes at which an answer stops taking jobs. */
   public static final long PAYLOAD_BYTES = 2L << 20;
 
-  private LeaseBudget() {}
+  private AnswerBudget() {}
 
-  /** Whether a lease that took jobs whose payloads add up to {@code taken} bytes takes another. */
+  /** Whether an answer whose jobs' payloads add up to {@code taken} bytes takes another job. */
   public static boolean hasRoom(long taken) {
     return taken < PAYLOAD_BYTES;
   }
