@@ -110,7 +110,8 @@ function duration(seconds) {
 
 function clients(target) {
   const credentials = grpc.credentials.createInsecure();
-  // A Lease answer carries its jobs' payloads and can pass gRPC's default 4 MiB: read any size.
+  // The coordinator keeps a Lease answer's payloads under 3 MiB, within gRPC's default 4 MiB;
+  // reading any size also covers answers it does not budget (a job's whole history, say).
   const options = { 'grpc.max_receive_message_length': -1 };
   return {
     jobs: new loaded.antrean.v1.JobService(target, credentials, options),

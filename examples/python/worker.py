@@ -108,7 +108,8 @@ class Worker:
                                   queues=[args.queue or "default"], types=self.types,
                                   concurrency=args.concurrency,
                                   heartbeat_interval=seconds(self.interval))
-        # A Lease answer carries its jobs' payloads and can pass gRPC's default 4 MiB: read any size.
+        # The coordinator keeps a Lease answer's payloads under 3 MiB, within gRPC's default 4 MiB;
+        # reading any size also covers answers it does not budget (a job's whole history, say).
         self.channel = grpc.insecure_channel(
             args.target, options=[("grpc.max_receive_message_length", -1)])
         self.stub = worker_service_pb2_grpc.WorkerServiceStub(self.channel)
