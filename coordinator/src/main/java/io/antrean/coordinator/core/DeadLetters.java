@@ -108,12 +108,15 @@ public final class DeadLetters {
         purged += store.purgeDeadLetters(ids.subList(i, Math.min(ids.size(), i + CHUNK)));
       }
     } else {
+      // Each round purges the first page again; a page may end before CHUNK (AnswerBudget), so
+      // the rounds go on while a page says another follows.
       DeadLetterQuery first = filterOf(selection).withPage(null, CHUNK);
-      List<Long> page;
+      JobPage page;
       do {
-        page = store.listDeadLetters(first).jobs().stream().map(Job::id).toList();
-        purged += page.isEmpty() ? 0 : store.purgeDeadLetters(page);
-      } while (page.size() == CHUNK);
+        page = store.listDeadLetters(first);
+        List<Long> ids = page.jobs().stream().map(Job::id).toList();
+        purged += ids.isEmpty() ? 0 : store.purgeDeadLetters(ids);
+      } while (page.nextBeforeId() != null);
     }
     log.info("purged {} dead letters", purged);
     return purged;

@@ -102,8 +102,9 @@ final class LongPoll {
    * announced.
    *
    * @return completes with true if that waiter takes every one of {@code readyTypes} and its lease
-   *     took every job of them that was ready (it got jobs, fewer than it asked for): no other
-   *     waiter need hear of them; false otherwise, or if no waiter was served
+   *     took every job of them that was ready (it got jobs, fewer than it asked for, and not for
+   *     the {@link AnswerBudget}): no other waiter need hear of them; false otherwise, or if no
+   *     waiter was served
    */
   CompletableFuture<Boolean> serveFirst(String queue, Set<String> readyTypes) {
     QueueWaiters q = queues.get(queue);
@@ -152,9 +153,10 @@ final class LongPoll {
    * Serves the rest of one pass over the queue's waiters, in arrival order, for the signals seen
    * when it began. A waiter for whose types nothing was announced since a lease took every ready
    * job of them is not asked ({@link QueueWaiters#nothingReadyFor}): a lease in this pass that
-   * found nothing, or fewer jobs than its waiter asked for, spares the waiters after it that take
-   * only those types (a job that becomes ready meanwhile signals, and its signal starts another
-   * pass). Returns when a lease is still on its way; its answer continues the pass.
+   * found nothing, or fewer jobs than its waiter asked for ({@link AnswerBudget#tookEveryReady}),
+   * spares the waiters after it that take only those types (a job that becomes ready meanwhile
+   * signals, and its signal starts another pass). Returns when a lease is still on its way; its
+   * answer continues the pass.
    */
   private void servePass(QueueWaiters q, int seen, Iterator<Waiter> rest) {
     while (rest.hasNext()) {

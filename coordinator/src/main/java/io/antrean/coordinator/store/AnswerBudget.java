@@ -9,11 +9,12 @@ import java.util.List;
  * listing of long payloads never holds more than a few MiB of them in the coordinator's heap.
  *
  * <p>Jobs are taken in the answer's order until there are as many as asked for or the payloads
- * taken reach {@link #PAYLOAD_BYTES}: the first job is always taken, and each next one only while
- * the payloads before it are under the budget. An answer's payloads are therefore under the budget
- * plus one payload (at most 1 MiB): under 3 MiB, which leaves the rest of the 4 MiB for the jobs'
- * other fields. A worker asking for many jobs of long payloads gets fewer per lease and leases
- * again at once; a listing ends its page early and gives the next page's token.
+ * taken (in a listing, payloads and results) reach {@link #PAYLOAD_BYTES}: the first job is always
+ * taken, and each next one only while the bytes before it are under the budget. An answer's
+ * payloads are therefore under the budget plus one payload (at most 1 MiB): under 3 MiB, which
+ * leaves the rest of the 4 MiB for the jobs' other fields. A worker asking for many jobs of long
+ * payloads gets fewer per lease and leases again at once; a listing ends its page early and gives
+ * the next page's token.
  */
 public final class AnswerBudget {
   /** The payload bytes at which an answer stops taking jobs. */

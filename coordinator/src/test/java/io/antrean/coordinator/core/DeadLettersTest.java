@@ -148,6 +148,30 @@ class DeadLettersTest {
   }
 
   @Test
+  void purgeAllGoesOnPastPagesThatTheAnswerBudgetEndedEarly() throws Exception {
+    byte[] longest = new byte[Settings.defaults().maxPayloadBytes()];
+    for (int i = 0; i < 3; i++) {
+      long id =
+          StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "long", longest)))
+              .job()
+              .id();
+      Job leased =
+          scheduler
+              .lease(new LeaseCommand("w", "", List.of("long"), 1, null, Duration.ZERO))
+              .get()
+              .get(0);
+      scheduler.fail(
+          id, LeaseClaim.of(leased), "w", new Failure(ErrorKind.PERMANENT, "E", "no", null, null));
+    }
+
+    // Pages of two (1 MiB payloads): the purge must not stop at the first short page.
+    assertThat(deadLetters.purge(new DeadLetterSelection(List.of(), null, true))).isEqualTo(3);
+    assertThat(
+            deadLetters.list(new DeadLetterQuery(null, null, null, null, null, null, 100)).jobs())
+        .isEmpty();
+  }
+
+  @Test
   void getOfAJobThatIsNotDeadLetteredIsRefused() {
     long pending =
         StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();

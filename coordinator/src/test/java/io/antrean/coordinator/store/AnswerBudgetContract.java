@@ -151,4 +151,25 @@ public interface AnswerBudgetContract extends JobStoreFixture {
         2,
         LONGEST);
   }
+
+  @Test
+  default void aPageOfLongResultsEndsEarlyToo() {
+    List<Job> stored = enqueueJobs(3, 0);
+    List<Job> leased = store().lease(spec("w", 3, at(30)), T0);
+    byte[] longest = PayloadContract.payload(LONGEST);
+    store()
+        .completeAll(
+            "w",
+            leased.stream()
+                .map(j -> new Completion(j.id(), claim(j), longest, "application/octet-stream"))
+                .toList(),
+            at(1));
+
+    assertPagedAs(
+        token ->
+            store().list(new JobQuery(null, null, null, null, null, null, null, true, token, 100)),
+        ids(stored),
+        2,
+        0);
+  }
 }

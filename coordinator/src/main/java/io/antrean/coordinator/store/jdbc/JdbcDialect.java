@@ -159,6 +159,14 @@ public abstract class JdbcDialect implements ColumnEncoding {
   }
 
   /**
+   * An expression for the bytes a listing answers for the {@code jobs} row in scope: its payload's
+   * and its result's lengths, for the {@link io.antrean.coordinator.store.AnswerBudget} of a page.
+   */
+  public String payloadAndResultLengthSql() {
+    return payloadLengthSql() + " + coalesce(octet_length(result), 0)";
+  }
+
+  /**
    * Leases up to {@code spec.maxJobs()} ready jobs of an unpaused queue, as many as {@link
    * io.antrean.coordinator.store.AnswerBudget} lets one answer carry, opens each one's history
    * entry, and returns them in grant order ({@link Leases#inGrantOrder}).

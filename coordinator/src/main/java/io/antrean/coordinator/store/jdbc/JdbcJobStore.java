@@ -246,7 +246,7 @@ public abstract class JdbcJobStore implements JobStore {
   @Override
   public JobPage list(JobQuery query) {
     Objects.requireNonNull(query, "query");
-    return read("list jobs", s -> JobReads.list(s, query));
+    return snapshot("list jobs", s -> JobReads.list(s, query));
   }
 
   @Override
@@ -314,7 +314,7 @@ public abstract class JdbcJobStore implements JobStore {
   @Override
   public JobPage listDeadLetters(DeadLetterQuery query) {
     Objects.requireNonNull(query, "query");
-    return read("list dead letters", s -> DeadLetterQueue.list(s, query));
+    return snapshot("list dead letters", s -> DeadLetterQueue.list(s, query));
   }
 
   @Override

@@ -99,12 +99,12 @@ public final class JobListings {
   }
 
   /**
-   * A SELECT built here reading, instead of each job, its id and its payload's length ({@code
-   * payloadLength}, the store's expression): what {@link JobReads} cuts a page by.
+   * A SELECT built here reading, instead of each job, its id and its size ({@code size}, the
+   * store's expression): what {@link JobReads} cuts a page by.
    */
-  static String idsAndSizes(String pageSql, String payloadLength) {
+  static String idsAndSizes(String pageSql, String size) {
     checkBuiltHere(pageSql);
-    return "SELECT id, " + payloadLength + " FROM jobs" + pageSql.substring(SELECT_JOBS.length());
+    return "SELECT id, " + size + " FROM jobs" + pageSql.substring(SELECT_JOBS.length());
   }
 
   /**

@@ -38,18 +38,19 @@ public final class JobReads {
   }
 
   /**
-   * Runs a page SELECT of {@link JobListings} as a page: first the ids and payload lengths of the
-   * rows it would read (one more than {@code limit}, which tells whether another page follows), cut
-   * where the page is full or its payloads reach the {@link AnswerBudget}; then the jobs from the
-   * first of those ids to the last. A page of long payloads ends early, with the next page's token,
-   * and never holds more than the budget and one payload in memory.
+   * Runs a page SELECT of {@link JobListings} as a page: first the ids and the payload and result
+   * lengths of the rows it would read (one more than {@code limit}, which tells whether another
+   * page follows), cut where the page is full or those bytes reach the {@link AnswerBudget}; then
+   * the jobs from the first of those ids to the last, in the same snapshot (the caller's). A page
+   * of long payloads or results ends early, with the next page's token, and never holds more than
+   * the budget and one job's bytes in memory.
    */
   static JobPage page(JdbcSession session, String sql, List<Object> parameters, int limit)
       throws SQLException {
     PreparedStatement sizes =
         bind(
             session,
-            JobListings.idsAndSizes(sql, session.dialect().payloadLengthSql()),
+            JobListings.idsAndSizes(sql, session.dialect().payloadAndResultLengthSql()),
             parameters);
     List<Long> ids = new ArrayList<>();
     boolean more = false;

@@ -9,13 +9,13 @@ import org.slf4j.LoggerFactory;
  * so a lease keeps walking {@code jobs_pending} in order and stops after the jobs it takes.
  *
  * <p>The planner estimates how many jobs are pending from the statistics of the last {@code
- * ANALYZE}; the lease's plan ({@code lease_jobs}, migration V13, keeps one per connection) is made
- * again after each. Until an analyze has seen pending jobs (a fresh installation, a burst after a
- * quiet spell) it believes about one row is pending; then reading the queue's jobs by {@code
- * jobs_queue_state} and sorting them looks as cheap as the ordered walk, and a lease that takes 25
- * jobs reads and sorts every pending job of the queue (5 ms each over 15,000 in the measurement in
- * docs/benchmarks.md, "PostgreSQL: statistics that keep up"). Autovacuum analyzes the table on its
- * own schedule, which looks at most once a minute.
+ * ANALYZE}; the lease's plan ({@code lease_jobs}, migrations V13 and V14, keeps one per connection)
+ * is made again after each. Until an analyze has seen pending jobs (a fresh installation, a burst
+ * after a quiet spell) it believes about one row is pending; then reading the queue's jobs by
+ * {@code jobs_queue_state} and sorting them looks as cheap as the ordered walk, and a lease that
+ * takes 25 jobs reads and sorts every pending job of the queue (5 ms each over 15,000 in the
+ * measurement in docs/benchmarks.md, "PostgreSQL: statistics that keep up"). Autovacuum analyzes
+ * the table on its own schedule, which looks at most once a minute.
  *
  * <p>{@link #runOnce} reads the server's count of rows changed since the last analyze and, once it
  * passes {@link #MIN_CHANGES} plus {@link #CHANGED_FRACTION} of the table, runs {@code ANALYZE

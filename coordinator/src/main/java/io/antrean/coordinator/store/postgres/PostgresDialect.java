@@ -193,7 +193,14 @@ final class PostgresDialect extends JdbcDialect {
     lease.setString(6, spec.workerId());
     Timestamps.set(lease, 7, spec.expiresAt());
     lease.setLong(8, AnswerBudget.PAYLOAD_BYTES);
-    return LeaseGrants.withTexts(Leases.inGrantOrder(JobRows.jobs(session, lease)), leaseIds);
+    List<Job> leased =
+        LeaseGrants.withTexts(Leases.inGrantOrder(JobRows.jobs(session, lease)), leaseIds);
+    if (leased.size() < spec.maxJobs() && !AnswerBudget.tookEveryReady(leased, spec.maxJobs())) {
+      // The budget cut the lease: the jobs it picked and left stay locked until the commit, and a
+      // lease meanwhile passed over them as if the queue were empty. Have waiters look again.
+      session.jobsReady(spec.queue());
+    }
+    return leased;
   }
 
   /**

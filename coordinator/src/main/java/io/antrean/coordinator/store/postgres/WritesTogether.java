@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * them all, since it may have committed.
  *
  * <p>A queue whose new jobs a lease in the same transaction took every one of (it found fewer jobs
- * than it asked for, and takes all their types) is not announced: no other Lease call, here or in
- * another coordinator, would find anything there.
+ * than it asked for, not for the {@link AnswerBudget}, and takes all their types) is not announced:
+ * no other Lease call, here or in another coordinator, would find anything there.
  *
  * <p>Not thread-safe: it belongs to the thread that gathers.
  */

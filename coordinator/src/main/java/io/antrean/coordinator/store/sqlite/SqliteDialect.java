@@ -218,6 +218,11 @@ final class SqliteDialect extends JdbcDialect {
     return PAYLOAD_LENGTH;
   }
 
+  @Override
+  public String payloadAndResultLengthSql() {
+    return PAYLOAD_LENGTH + " + coalesce(length(result), 0)";
+  }
+
   /**
    * Stores the jobs in order. A key that is free ({@link ProducerWrites#remembered}) is taken over
    * by the new job.

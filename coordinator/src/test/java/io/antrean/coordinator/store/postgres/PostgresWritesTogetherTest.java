@@ -180,6 +180,28 @@ class PostgresWritesTogetherTest {
   }
 
   @Test
+  void aLeaseCutShortByThePayloadBudgetAnnouncesTheJobsItLeft() throws Exception {
+    byte[] longest = new byte[Settings.defaults().maxPayloadBytes()];
+    store.enqueue(
+        Collections.nCopies(
+            3, job("t").queue(QUEUE).payload(longest, "application/octet-stream").build()),
+        clock.instant());
+    store.enqueue(List.of(job("t").queue("probe").build()), clock.instant());
+    heardUntil("probe");
+
+    List<Job> leased =
+        store.lease(
+            new LeaseSpec("w", QUEUE, Set.of(), 5, clock.instant().plusSeconds(30)),
+            clock.instant());
+    store.enqueue(List.of(job("t").queue("probe").build()), clock.instant());
+
+    // Two of five: the third, which the lease locked and left, is announced, so a lease that
+    // passed over it meanwhile looks again.
+    assertThat(leased).hasSize(2);
+    assertThat(heardUntil("probe")).contains(QUEUE);
+  }
+
+  @Test
   void aWaiterForOtherTypesIsLeftWaitingAndTheJobPending() throws Exception {
     CompletableFuture<List<Job>> waiting = waitingWorker(1, "other");
 
