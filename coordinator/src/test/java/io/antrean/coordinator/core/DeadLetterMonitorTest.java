@@ -7,8 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
-import io.antrean.coordinator.job.RetryPolicy;
+import io.antrean.coordinator.job.TestJobRecords;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -88,31 +87,6 @@ class DeadLetterMonitorTest {
   }
 
   private static Job job(String queue, String type, String error) {
-    return new Job(
-        1,
-        queue,
-        type,
-        new byte[0],
-        "application/json",
-        0,
-        T0,
-        null,
-        RetryPolicy.DEFAULT,
-        1,
-        0,
-        0,
-        JobState.FAILED,
-        null,
-        null,
-        error,
-        T0,
-        T0,
-        T0,
-        null,
-        null,
-        false,
-        List.of(),
-        null,
-        null);
+    return TestJobRecords.job(1, T0).queue(queue).type(type).attempts(1, 0).failed(error).build();
   }
 }

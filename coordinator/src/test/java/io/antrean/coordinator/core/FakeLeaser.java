@@ -3,8 +3,7 @@ package io.antrean.coordinator.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
-import io.antrean.coordinator.job.RetryPolicy;
+import io.antrean.coordinator.job.TestJobRecords;
 import io.antrean.coordinator.store.AnswerBudget;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -75,32 +74,11 @@ final class FakeLeaser implements LongPoll.Leaser {
 
   /** A leased job of queue "q" with a payload of {@code payloadLength} zero bytes. */
   static Job job(long id, String type, int payloadLength) {
-    Instant t = Instant.parse("2026-11-30T10:00:00Z");
-    return new Job(
-        id,
-        "q",
-        type,
-        new byte[payloadLength],
-        "application/json",
-        0,
-        t,
-        null,
-        RetryPolicy.DEFAULT,
-        1,
-        0,
-        0,
-        JobState.RUNNING,
-        null,
-        null,
-        null,
-        t,
-        t,
-        null,
-        null,
-        null,
-        false,
-        List.of(),
-        null,
-        null);
+    return TestJobRecords.job(id, Instant.parse("2026-11-30T10:00:00Z"))
+        .queue("q")
+        .type(type)
+        .payload(new byte[payloadLength])
+        .attempts(1, 0)
+        .build();
   }
 }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.antrean.coordinator.job.ErrorKind;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.RetryPolicy;
+import io.antrean.coordinator.job.TestJobRecords;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -110,31 +110,6 @@ class JitteredBackoffTest {
   }
 
   private static Job job(RetryPolicy policy, int attempts, int leaseExpiries) {
-    return new Job(
-        1,
-        "default",
-        "t",
-        new byte[0],
-        "application/json",
-        0,
-        NOW,
-        null,
-        policy,
-        attempts,
-        leaseExpiries,
-        0,
-        JobState.RUNNING,
-        null,
-        null,
-        null,
-        NOW,
-        NOW,
-        null,
-        null,
-        null,
-        false,
-        List.of(),
-        null,
-        null);
+    return TestJobRecords.job(1, NOW).retryPolicy(policy).attempts(attempts, leaseExpiries).build();
   }
 }
