@@ -176,6 +176,9 @@
       el("h2", {}, "Result" + (job.result_content_type ? " (" + job.result_content_type + ")" : "")),
       el("pre", { id: "result" }, A.decode(job.result)),
       el("h2", {}, "Attempts"),
+      job.history_omitted
+        ? el("p", { id: "history-omitted" }, job.history_omitted + " older attempts not shown (the answer keeps the newest within 2 MiB)")
+        : null,
       history(job.history || [], hosts),
     ];
   }

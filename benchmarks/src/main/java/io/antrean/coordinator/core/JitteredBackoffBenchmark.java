@@ -74,6 +74,7 @@ public class JitteredBackoffBenchmark {
             null,
             false,
             List.of(),
+            0,
             null,
             null);
     failure = new Failure(ErrorKind.RETRYABLE, "java.io.IOException", "timeout", null, null);

@@ -171,6 +171,7 @@ public final class JobMapper {
     for (Attempt a : j.history()) {
       b.addHistory(attempt(a));
     }
+    b.setHistoryOmitted(j.historyOmitted());
     return b.build();
   }
 

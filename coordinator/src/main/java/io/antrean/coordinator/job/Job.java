@@ -15,7 +15,10 @@ import javax.annotation.Nullable;
  * @param leaseExpiries how many of those leases expired
  * @param releases how many of those leases the worker handed back unrun (Release, a cancel)
  * @param lease present while the job is {@link JobState#RUNNING}
- * @param history the attempt history, oldest first; empty when the store was not asked for it
+ * @param history the attempt history, oldest first; empty when the store was not asked for it, and
+ *     its newest entries only when the store kept the answer within {@link
+ *     io.antrean.coordinator.store.AnswerBudget}
+ * @param historyOmitted how many of the oldest entries {@code history} leaves out
  * @param traceParent the producer's W3C {@code traceparent}; null for none
  * @param concurrencyKey the key its queue's per-key concurrency limit counts it under; null for
  *     none
@@ -44,6 +47,7 @@ public record Job(
     @Nullable String progress,
     boolean cancelRequested,
     List<Attempt> history,
+    int historyOmitted,
     @Nullable String traceParent,
     @Nullable String concurrencyKey) {
 
@@ -85,8 +89,8 @@ public record Job(
     return attempts - leaseExpiries - releases;
   }
 
-  /** This snapshot with another history. */
-  public Job withHistory(List<Attempt> newHistory) {
+  /** This snapshot with another history, which leaves out {@code omitted} older entries. */
+  public Job withHistory(List<Attempt> newHistory, int omitted) {
     return new Job(
         id,
         queue,
@@ -111,6 +115,7 @@ public record Job(
         progress,
         cancelRequested,
         newHistory,
+        omitted,
         traceParent,
         concurrencyKey);
   }
@@ -141,6 +146,7 @@ public record Job(
         progress,
         cancelRequested,
         history,
+        historyOmitted,
         traceParent,
         concurrencyKey);
   }

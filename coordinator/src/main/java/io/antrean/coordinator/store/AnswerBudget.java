@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * How many payload bytes one answer carrying jobs takes at most, a lease or a page of a listing, so
  * that it stays under the 4 MiB a gRPC client reads by default, whatever language it is in, and a
- * listing of long payloads never holds more than a few MiB of them in the coordinator's heap.
+ * listing of long payloads never holds more than a few MiB of them in the coordinator's heap. A
+ * job's history (GetJob) keeps its newest entries to the same budget, counting their error texts.
  *
  * <p>Jobs are taken in the answer's order until there are as many as asked for or the payloads
  * taken (in a listing, payloads and results) reach {@link #PAYLOAD_BYTES}: the first job is always

@@ -215,6 +215,7 @@ class JobLifecyclePropertyTest {
             null,
             status.cancelRequested(),
             List.of(),
+            0,
             null,
             null);
     return backoff.nextRunAt(job, failure, now);

@@ -94,6 +94,7 @@ public final class TestJobRecords {
           null,
           false,
           List.of(),
+          0,
           null,
           null);
     }

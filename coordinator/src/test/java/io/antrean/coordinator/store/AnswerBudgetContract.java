@@ -7,6 +7,9 @@ import static io.antrean.coordinator.store.TestJobs.job;
 import static io.antrean.coordinator.store.TestJobs.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.antrean.coordinator.job.Attempt;
+import io.antrean.coordinator.job.ErrorKind;
+import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
 import java.util.ArrayList;
@@ -171,5 +174,43 @@ public interface AnswerBudgetContract extends JobStoreFixture {
         ids(stored),
         2,
         0);
+  }
+
+  @Test
+  default void aLongHistoryKeepsItsNewestEntriesAndCountsTheOlderOnes() {
+    long id = enqueue(job("t").build()).id();
+    String longest = "x".repeat(LONGEST);
+    for (int i = 0; i < 3; i++) {
+      Job leased = leaseOne("w", at(i), at(30 + i));
+      Failure failure = new Failure(ErrorKind.RETRYABLE, "E", "attempt " + i, longest, null);
+      store().fail(id, claim(leased), "w", failure, TestJobs.retryAt(at(i)), at(i));
+    }
+    enqueue(job("t").build());
+
+    Job read = store().get(id).orElseThrow();
+
+    assertThat(read.history())
+        .extracting(Attempt::errorMessage)
+        .containsExactly("attempt 1", "attempt 2");
+    assertThat(read.historyOmitted()).isEqualTo(1);
+  }
+
+  @Test
+  default void aShortHistoryComesWhole() {
+    long id = enqueue(job("t").build()).id();
+    Job leased = leaseOne("w", T0, at(30));
+    store()
+        .fail(
+            id,
+            claim(leased),
+            "w",
+            new Failure(ErrorKind.RETRYABLE, "E", "once", "at x", null),
+            TestJobs.retryAt(T0),
+            T0);
+
+    Job read = store().get(id).orElseThrow();
+
+    assertThat(read.history()).extracting(Attempt::errorMessage).containsExactly("once");
+    assertThat(read.historyOmitted()).isZero();
   }
 }

@@ -158,6 +158,11 @@ public abstract class JdbcDialect implements ColumnEncoding {
     return "octet_length(payload)";
   }
 
+  /** An expression for the length in bytes of a text {@code column}, 0 for NULL. */
+  public String textBytesSql(String column) {
+    return "coalesce(octet_length(" + column + "), 0)";
+  }
+
   /**
    * An expression for the bytes a listing answers for the {@code jobs} row in scope: its payload's
    * and its result's lengths, for the {@link io.antrean.coordinator.store.AnswerBudget} of a page.

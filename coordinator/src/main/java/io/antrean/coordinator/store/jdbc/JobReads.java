@@ -26,7 +26,8 @@ public final class JobReads {
     if (job.isEmpty()) {
       return job;
     }
-    return Optional.of(job.get().withHistory(JobRows.history(session, jobId)));
+    JobRows.History history = JobRows.history(session, jobId);
+    return Optional.of(job.get().withHistory(history.attempts(), history.omitted()));
   }
 
   /** One page of jobs, newest first unless the query asks for the oldest. */

@@ -65,10 +65,14 @@ public final class JobRowReader {
   /** One job by id; parameter: the id. */
   public static final String SELECT_JOB = "SELECT " + JOB_COLUMNS + " FROM jobs WHERE id = ?";
 
-  /** A job's attempt history, oldest first, read by {@link #history}; parameter: the job id. */
+  /**
+   * A job's attempt history from one entry on, oldest first, read by {@link #history}; parameters:
+   * the job id, the first entry's id.
+   */
   public static final String SELECT_HISTORY =
       "SELECT attempt, worker_id, fencing_token, leased_at, ended_at, outcome, error_kind,"
-          + " error_type, error_message, stack_trace FROM attempts WHERE job_id = ? ORDER BY id";
+          + " error_type, error_message, stack_trace FROM attempts WHERE job_id = ? AND id >= ?"
+          + " ORDER BY id";
 
   // Rows are read by position: sqlite-jdbc's lookup by name costs more than the row itself.
   private static final int ID = position("id");
@@ -194,6 +198,7 @@ public final class JobRowReader {
         // sqlite-jdbc reads an INTEGER flag as getInt(...) != 0; PostgreSQL has a boolean.
         row.getBoolean(CANCEL_REQUESTED),
         List.of(),
+        0,
         row.getString(TRACE_PARENT),
         row.getString(CONCURRENCY_KEY));
   }
@@ -242,6 +247,7 @@ public final class JobRowReader {
         null,
         false,
         List.of(),
+        0,
         job.traceParent(),
         job.concurrencyKey());
   }

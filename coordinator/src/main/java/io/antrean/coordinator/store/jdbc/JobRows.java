@@ -2,7 +2,9 @@ package io.antrean.coordinator.store.jdbc;
 
 import io.antrean.coordinator.job.Attempt;
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.AnswerBudget;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -33,11 +35,48 @@ public final class JobRows {
     return jobs.isEmpty() ? Optional.empty() : Optional.of(jobs.get(0));
   }
 
-  /** The job's attempt history, oldest first. */
-  public static List<Attempt> history(JdbcSession session, long jobId) throws SQLException {
+  /**
+   * A job's attempt history as one answer carries it: oldest first, its newest entries while their
+   * error texts stay within the {@link AnswerBudget}, and how many older ones that leaves out.
+   */
+  public record History(List<Attempt> attempts, int omitted) {}
+
+  /** The job's attempt history ({@link History}): its entries' sizes first, then those it keeps. */
+  public static History history(JdbcSession session, long jobId) throws SQLException {
+    JdbcDialect dialect = session.dialect();
+    PreparedStatement sizes = session.prepare(historySizesSql(dialect));
+    sizes.setLong(1, jobId);
+    long fromId = -1;
+    long bytes = 0;
+    int omitted = 0;
+    try (ResultSet rows = sizes.executeQuery()) {
+      while (rows.next()) {
+        if (AnswerBudget.hasRoom(bytes)) {
+          fromId = rows.getLong(1);
+          bytes += rows.getLong(2);
+        } else {
+          omitted++;
+        }
+      }
+    }
+    if (fromId < 0) {
+      return new History(List.of(), 0);
+    }
     PreparedStatement select = session.prepare(JobRowReader.SELECT_HISTORY);
     select.setLong(1, jobId);
-    return session.dialect().reader().history(select);
+    select.setLong(2, fromId);
+    return new History(dialect.reader().history(select), omitted);
+  }
+
+  /** The ids of a job's history entries, newest first, each with its error texts' bytes. */
+  static String historySizesSql(JdbcDialect dialect) {
+    return "SELECT id, "
+        + dialect.textBytesSql("error_type")
+        + " + "
+        + dialect.textBytesSql("error_message")
+        + " + "
+        + dialect.textBytesSql("stack_trace")
+        + " FROM attempts WHERE job_id = ? ORDER BY id DESC";
   }
 
   /** Runs the statement and reads every job of its result, in order. */

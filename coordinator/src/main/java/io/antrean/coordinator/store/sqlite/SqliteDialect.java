@@ -218,6 +218,12 @@ final class SqliteDialect extends JdbcDialect {
     return PAYLOAD_LENGTH;
   }
 
+  // length() of a TEXT counts characters; of a BLOB, bytes.
+  @Override
+  public String textBytesSql(String column) {
+    return "coalesce(length(CAST(" + column + " AS BLOB)), 0)";
+  }
+
   @Override
   public String payloadAndResultLengthSql() {
     return PAYLOAD_LENGTH + " + coalesce(length(result), 0)";
