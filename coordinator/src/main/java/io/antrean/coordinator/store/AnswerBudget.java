@@ -33,7 +33,12 @@ public final class AnswerBudget {
    * it could see: it got fewer than it asked for, and not because the budget stopped it.
    */
   public static boolean tookEveryReady(List<Job> granted, int asked) {
-    return granted.size() < asked && hasRoom(payloadBytes(granted));
+    return granted.size() < asked && !cutShort(granted, asked);
+  }
+
+  /** Whether the budget, not the queue, ended a lease that got {@code granted} of {@code asked}. */
+  public static boolean cutShort(List<Job> granted, int asked) {
+    return granted.size() < asked && !hasRoom(payloadBytes(granted));
   }
 
   private static long payloadBytes(List<Job> jobs) {

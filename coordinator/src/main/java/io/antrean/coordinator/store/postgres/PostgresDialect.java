@@ -195,7 +195,7 @@ final class PostgresDialect extends JdbcDialect {
     lease.setLong(8, AnswerBudget.PAYLOAD_BYTES);
     List<Job> leased =
         LeaseGrants.withTexts(Leases.inGrantOrder(JobRows.jobs(session, lease)), leaseIds);
-    if (leased.size() < spec.maxJobs() && !AnswerBudget.tookEveryReady(leased, spec.maxJobs())) {
+    if (AnswerBudget.cutShort(leased, spec.maxJobs())) {
       // The budget cut the lease: the jobs it picked and left stay locked until the commit, and a
       // lease meanwhile passed over them as if the queue were empty. Have waiters look again.
       session.jobsReady(spec.queue());
