@@ -87,7 +87,8 @@ final class WorkerReports {
   }
 
   /**
-   * @throws ValidationException for a missing job id or worker id, at once
+   * @throws ValidationException for a missing job id or worker id, or a result past the limit, at
+   *     once
    */
   CompletableFuture<Job> complete(
       long jobId,
@@ -95,7 +96,7 @@ final class WorkerReports {
       String workerId,
       @Nullable byte[] result,
       @Nullable String resultContentType) {
-    WorkerRequests.leaseCall(jobId, workerId);
+    WorkerRequests.complete(jobId, workerId, result == null ? 0 : result.length);
     Instant now = clock.instant();
     return store
         .completeAsync(jobId, claim, workerId, result, resultContentType, now)

@@ -21,6 +21,14 @@ final class WorkerRequests {
   static final int MAX_ERROR_MESSAGE_CHARS = 4096;
   static final int MAX_STACK_TRACE_CHARS = 16 * 1024;
 
+  /**
+   * The longest result a Complete or a CompleteBatch item may carry, as long as the longest
+   * payload: a job's answer (GetJob, a page of ListJobs) then stays under gRPC's default 4 MiB, and
+   * a worker that keeps each CompleteBatch's results under 2 MiB, as the Java worker does, never
+   * sends one past it.
+   */
+  static final int MAX_RESULT_BYTES = 1 << 20;
+
   private final Settings settings;
 
   WorkerRequests(Settings settings) {
@@ -116,15 +124,38 @@ final class WorkerRequests {
    * @throws ValidationException for a Complete, Fail or Release without job id or worker id
    */
   static void leaseCall(long jobId, String workerId) {
-    new Violations()
+    leaseCallChecks(jobId, workerId).throwIfAny();
+  }
+
+  /**
+   * @throws ValidationException for a Complete without job id or worker id, or with a result past
+   *     {@link #MAX_RESULT_BYTES}
+   */
+  static void complete(long jobId, String workerId, int resultBytes) {
+    leaseCallChecks(jobId, workerId).problem(resultProblem(resultBytes), "result").throwIfAny();
+  }
+
+  private static Violations leaseCallChecks(long jobId, String workerId) {
+    return new Violations()
         .check(jobId > 0, "job_id", "must be positive")
-        .problem(WorkerIds.problem(workerId), "worker_id")
-        .throwIfAny();
+        .problem(WorkerIds.problem(workerId), "worker_id");
+  }
+
+  @Nullable
+  private static String resultProblem(int resultBytes) {
+    return resultBytes <= MAX_RESULT_BYTES
+        ? null
+        : "is "
+            + resultBytes
+            + " bytes, past the limit of "
+            + MAX_RESULT_BYTES
+            + ": fail the job, or store a long result elsewhere and return where it is";
   }
 
   /**
    * @throws ValidationException for a CompleteBatch without worker id or items, with too many, with
-   *     an item without job id, or naming a job twice
+   *     an item without job id or with a result past {@link #MAX_RESULT_BYTES}, or naming a job
+   *     twice
    */
   static void completeBatch(String workerId, List<Completion> completions) {
     Violations v =
@@ -142,7 +173,8 @@ final class WorkerRequests {
           .check(
               jobId <= 0 || seen.add(jobId),
               "items[" + i + "].job_id",
-              "job " + jobId + " appears twice in one batch");
+              "job " + jobId + " appears twice in one batch")
+          .problem(resultProblem(completions.get(i).resultBytes()), "items[" + i + "].result");
     }
     v.throwIfAny();
   }

@@ -19,6 +19,11 @@ public record Completion(
     result = result == null ? null : result.clone();
   }
 
+  /** The result's length in bytes, 0 for none, without copying it. */
+  public int resultBytes() {
+    return result == null ? 0 : result.length;
+  }
+
   /** The fencing token presented. */
   public long fencingToken() {
     return lease.fencingToken();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteItem;
+import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.CompleteStatus;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.GetJobRequest;
@@ -134,6 +135,49 @@ class CompleteBatchTest {
                     .build()))
         .containsExactly("worker_id", "items[1].job_id");
     assertThat(state(leased.get(0).getId())).isEqualTo(JobState.JOB_STATE_RUNNING);
+  }
+
+  @Test
+  void aResultPastOneMibIsRefusedNamingItsFieldAndTheJobStaysLeased() {
+    List<Job> leased = enqueueAndLease(2);
+    ByteString longest = ByteString.copyFrom(new byte[1 << 20]);
+    ByteString tooLong = longest.concat(ByteString.copyFromUtf8("!"));
+
+    assertThat(
+            violatedFields(
+                CompleteBatchRequest.newBuilder()
+                    .setWorkerId("w")
+                    .addItems(item(leased.get(0)))
+                    .addItems(item(leased.get(1)).toBuilder().setResult(tooLong))
+                    .build()))
+        .containsExactly("items[1].result");
+    Job first = leased.get(0);
+    assertThat(
+            ViolatedFields.of(
+                () ->
+                    workers.complete(
+                        CompleteRequest.newBuilder()
+                            .setJobId(first.getId())
+                            .setFencingToken(first.getLease().getFencingToken())
+                            .setLeaseId(first.getLease().getLeaseId())
+                            .setWorkerId("w")
+                            .setResult(tooLong)
+                            .build())))
+        .containsExactly("result");
+    assertThat(state(leased.get(0).getId())).isEqualTo(JobState.JOB_STATE_RUNNING);
+    assertThat(state(leased.get(1).getId())).isEqualTo(JobState.JOB_STATE_RUNNING);
+
+    workers.completeBatch(
+        CompleteBatchRequest.newBuilder()
+            .setWorkerId("w")
+            .addItems(item(leased.get(1)).toBuilder().setResult(longest))
+            .build());
+    assertThat(
+            jobs.getJob(GetJobRequest.newBuilder().setId(leased.get(1).getId()).build())
+                .getJob()
+                .getResult()
+                .size())
+        .isEqualTo(1 << 20);
   }
 
   private List<String> violatedFields(CompleteBatchRequest request) {
