@@ -15,7 +15,10 @@
 const os = require('os');
 const { parseArgs } = require('util');
 const { clients, decodeError, duration, sleep, Backoff, RETRY, DROP, STOP } = require('./antrean');
-const { HANDLERS, Stopped, classify } = require('./handlers');
+const { HANDLERS, PermanentError, Stopped, classify } = require('./handlers');
+
+// The longest result a coordinator stores (docs/protocol.md, "Complete"), as for a payload.
+const MAX_RESULT_BYTES = 1 << 20;
 
 const { values: args } = parseArgs({
   options: {
@@ -203,6 +206,10 @@ async function run(ctx) {
     let result;
     try {
       result = await HANDLERS[job.type](ctx);
+      if (result && result.length > MAX_RESULT_BYTES) {
+        // The coordinator refuses a longer result: fail the job, with the reason.
+        throw new PermanentError('result of ' + result.length + ' bytes, past the ' + MAX_RESULT_BYTES + ' a coordinator stores');
+      }
     } catch (error) {
       if (error instanceof Stopped) {
         if (ctx.stopReason === 'lost' || ctx.stopReason === 'expired') {

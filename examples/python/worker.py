@@ -34,9 +34,12 @@ from antrean_errors import DROP, RETRY, STOP, decode
 from antrean_stubs import job_pb2
 from antrean_stubs import worker_service_pb2 as ws
 from antrean_stubs import worker_service_pb2_grpc
-from handlers import HANDLERS, Stopped, classify
+from handlers import HANDLERS, PermanentError, Stopped, classify
 
 log = logging.getLogger("antrean.worker")
+
+# The longest result a coordinator stores (docs/protocol.md, "Complete"), as for a payload.
+MAX_RESULT_BYTES = 1 << 20
 
 
 def seconds(value):
@@ -238,6 +241,10 @@ class Worker:
         try:
             try:
                 result = HANDLERS[job.type](ctx)
+                if result is not None and len(result) > MAX_RESULT_BYTES:
+                    # The coordinator refuses a longer result: fail the job, with the reason.
+                    raise PermanentError("result of %d bytes, past the %d a coordinator stores"
+                                         % (len(result), MAX_RESULT_BYTES))
             except Stopped:
                 self.settle_stopped(ctx)
             except Exception as error:  # noqa: BLE001 - every failure is classified and reported

@@ -181,4 +181,37 @@ class WorkerCompleteBatchTest {
     }
     assertThat(Polling.await(WAIT, () -> worker.heldLeases() == 0)).isTrue();
   }
+
+  @Test
+  void longResultsSplitTheBatchSoThatNoCallGoesPastTheCoordinatorsRequestLimit() {
+    int resultBytes = 700 << 10;
+    AtomicInteger runs = new AtomicInteger();
+    coordinator.service.completeBatchGate = gate;
+    start(
+        TestWorkers.builder(coordinator)
+            .concurrency(8)
+            .handler(
+                "t",
+                ctx -> {
+                  runs.incrementAndGet();
+                  return new byte[resultBytes];
+                }));
+    coordinator.service.enqueue("t", "{}");
+    assertThat(Polling.await(WAIT, () -> coordinator.service.completeBatches.size() == 1)).isTrue();
+    for (int i = 0; i < 7; i++) {
+      coordinator.service.enqueue("t", "{}");
+    }
+    // Seven results of 700 KiB pending together while the first batch is held: 4.8 MiB.
+    assertThat(Polling.await(WAIT, () -> runs.get() == 8)).isTrue();
+    gate.countDown();
+
+    assertThat(Polling.await(WAIT, () -> completedJobIds().size() == 8)).isTrue();
+    assertThat(completedJobIds()).doesNotHaveDuplicates();
+    assertThat(coordinator.service.completeBatches)
+        .allSatisfy(
+            batch ->
+                assertThat(batch.getItemsList().stream().mapToLong(i -> i.getResult().size()).sum())
+                    .isLessThan(3L << 20))
+        .hasSizeGreaterThan(3);
+  }
 }

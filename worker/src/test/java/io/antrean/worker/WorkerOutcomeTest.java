@@ -113,6 +113,27 @@ class WorkerOutcomeTest {
   }
 
   @Test
+  void aResultPastOneMibFailsTheJobPermanentlyInsteadOfCompletingIt() {
+    int tooLong = ResultTooLargeException.MAX_RESULT_BYTES + 1;
+    FailRequest fail = failureOf(ctx -> new byte[tooLong]);
+
+    assertThat(fail.getKind()).isEqualTo(ErrorKind.ERROR_KIND_PERMANENT);
+    assertThat(fail.getErrorType()).isEqualTo(ResultTooLargeException.class.getName());
+    assertThat(fail.getErrorMessage()).contains(tooLong + " bytes");
+    assertThat(coordinator.service.completes).isEmpty();
+  }
+
+  @Test
+  void aResultOfOneMibCompletesTheJob() {
+    start(ctx -> new byte[ResultTooLargeException.MAX_RESULT_BYTES]);
+    coordinator.service.enqueue("t", "{}");
+
+    assertThat(Polling.await(WAIT, () -> !coordinator.service.completes.isEmpty())).isTrue();
+    assertThat(coordinator.service.completes.get(0).getResult().size()).isEqualTo(1 << 20);
+    assertThat(coordinator.service.fails).isEmpty();
+  }
+
+  @Test
   void uncheckedBugFailsPermanent() {
     FailRequest fail =
         failureOf(

@@ -37,6 +37,14 @@ final class CompleteBatchSender {
   /** The protocol's ceiling for the items of one CompleteBatch. */
   static final int MAX_ITEMS = 1000;
 
+  /**
+   * The result bytes at which a CompleteBatch takes no more items. Each result is at most {@link
+   * io.antrean.worker.ResultTooLargeException#MAX_RESULT_BYTES}, so a call's results stay under 3
+   * MiB, inside the 4 MiB a coordinator reads by default: a call past it would be refused whole,
+   * every job of it left to run again once its lease expired.
+   */
+  static final long BATCH_RESULT_BYTES = 2L << 20;
+
   private static final Status LEASE_LOST =
       Status.FAILED_PRECONDITION.withDescription("LEASE_LOST (CompleteBatch item)");
   private static final Status NOT_FOUND =

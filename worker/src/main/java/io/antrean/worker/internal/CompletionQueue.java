@@ -20,9 +20,10 @@ import org.slf4j.LoggerFactory;
  * Reports successful jobs with CompleteBatch, batched naturally. A completion joins a pending list
  * and the handler thread moves on; one sending thread sends everything pending (up to {@value
  * CompleteBatchSender#MAX_ITEMS} jobs, never one job twice) whenever no CompleteBatch is in flight,
- * and when the answer comes sends what gathered meanwhile. There is no timer: a lone completion
- * goes out at once, and under load a batch holds what finished during one round trip. With a {@link
- * SlotRefill}, each batch also leases jobs for the slots its jobs free.
+ * and when the answer comes sends what gathered meanwhile; long results split it, so that no call
+ * goes past the coordinator's request limit. There is no timer: a lone completion goes out at once,
+ * and under load a batch holds what finished during one round trip. With a {@link SlotRefill}, each
+ * batch also leases jobs for the slots its jobs free.
  *
  * <p>The jobs one answer brings start together and, when they are short, finish together. So that
  * they go back in one call rather than in whatever fragments the sender happens to find, a batch
@@ -245,8 +246,9 @@ final class CompletionQueue {
 
   /**
    * Waits until something is pending and, for the rest of the last answer's jobs, up to {@link
-   * #LINGER} more; then takes the oldest completions, up to the protocol's limit and at most one
-   * per job (a later lease of the same job waits for the next batch).
+   * #LINGER} more; then takes the oldest completions, up to the protocol's limit, at most one per
+   * job (a later lease of the same job waits for the next batch), and each next one only while the
+   * results taken are under {@link CompleteBatchSender#BATCH_RESULT_BYTES}.
    *
    * @return the next batch, or an empty list once stopped
    */
@@ -268,11 +270,15 @@ final class CompletionQueue {
       int size = Math.min(pending.size(), CompleteBatchSender.MAX_ITEMS);
       List<PendingCompletion> batch = new ArrayList<>(size);
       Set<Long> jobIds = new HashSet<>();
+      long resultBytes = 0;
       Iterator<PendingCompletion> oldestFirst = pending.iterator();
-      while (batch.size() < size && oldestFirst.hasNext()) {
+      while (batch.size() < size
+          && resultBytes < CompleteBatchSender.BATCH_RESULT_BYTES
+          && oldestFirst.hasNext()) {
         PendingCompletion next = oldestFirst.next();
         if (jobIds.add(next.lease().jobId())) {
           batch.add(next);
+          resultBytes += next.item().getResult().size();
           oldestFirst.remove();
         }
       }

@@ -4,6 +4,7 @@ import io.antrean.proto.v1.ErrorKind;
 import io.antrean.worker.CancellationReason;
 import io.antrean.worker.ErrorClassifier;
 import io.antrean.worker.JobHandler;
+import io.antrean.worker.ResultTooLargeException;
 import io.antrean.worker.RetryableException;
 import io.antrean.worker.Ticker;
 import io.opentelemetry.api.trace.Span;
@@ -16,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * Runs one leased job on a handler thread and reports how it ended. Nothing the handler throws
  * escapes: a normal return completes the job (through the {@link CompletionQueue}), an exception is
  * classified and fails it, and a job stopped while it ran is released or dropped as its {@link
- * CancellationReason} says. The job's lease and slot are given back once the outcome has been
- * answered: here for Fail and Release, by the completion queue for a completion.
+ * CancellationReason} says. A result longer than a coordinator stores fails the job as well, with a
+ * {@link ResultTooLargeException}. The job's lease and slot are given back once the outcome has
+ * been answered: here for Fail and Release, by the completion queue for a completion.
  *
  * <p>Thread-safe: one instance serves every handler thread.
  */
@@ -108,6 +110,10 @@ final class JobRunner {
         throw new RetryableException("worker has no handler for job type " + context.type());
       }
       result = handler.handle(context);
+      if (result != null && result.length > ResultTooLargeException.MAX_RESULT_BYTES) {
+        // The coordinator would refuse it, and with it the batch it went in: fail the job instead.
+        throw new ResultTooLargeException(result.length);
+      }
     } catch (Throwable t) {
       // A handler's failure, Errors included, is the job's outcome, never an uncaught exception.
       // An InterruptedException lands here too; endHandler() clears the interrupt, because the
