@@ -35,13 +35,23 @@ import javax.annotation.Nullable;
  * {@code UNAVAILABLE} that way or in its answer (a coordinator gone or stopping) is sent again, on
  * a new stream once its own has ended, as the channel's retry policy repeats a call that ends so
  * ({@link CoordinatorServiceConfig}). Against a coordinator without Produce ({@code UNIMPLEMENTED})
- * every request goes as its unary call, then and from then on.
+ * every request goes as its unary call, then and from then on; so does a request longer than
+ * {@value #MAX_STREAM_REQUEST_BYTES} bytes, always.
  *
  * <p>Thread-safe; blocking callers wait on their own thread, answers arrive on the transport's.
  */
 final class ProduceStreamClient implements AutoCloseable {
   /** Requests sent on one stream before the next request opens another. */
   static final int REQUESTS_PER_STREAM = 1_000;
+
+  /**
+   * The longest request sent on the stream; a longer one goes as its own call. A message past the
+   * coordinator's request limit ({@code --grpc-max-message-size}, 4 MiB by default) ends the stream
+   * it came on, failing every other request waiting there, where a call past it fails alone. A
+   * single Enqueue stays under this (its payload is at most 1 MiB); a long EnqueueBatch carries
+   * enough bytes that a call of its own costs little more.
+   */
+  static final int MAX_STREAM_REQUEST_BYTES = 1 << 20;
 
   private final JobServiceGrpc.JobServiceStub stub;
   private final JobServiceGrpc.JobServiceBlockingStub calls;
@@ -62,6 +72,7 @@ final class ProduceStreamClient implements AutoCloseable {
   EnqueueResponse enqueue(EnqueueRequest request, Duration timeout) {
     return send(
         b -> b.setEnqueue(request),
+        request.getSerializedSize(),
         ProduceResponse::getEnqueue,
         stub -> stub.enqueue(request),
         timeout);
@@ -73,6 +84,7 @@ final class ProduceStreamClient implements AutoCloseable {
   EnqueueBatchResponse enqueueBatch(EnqueueBatchRequest request, Duration timeout) {
     return send(
         b -> b.setEnqueueBatch(request),
+        request.getSerializedSize(),
         ProduceResponse::getEnqueueBatch,
         stub -> stub.enqueueBatch(request),
         timeout);
@@ -92,12 +104,14 @@ final class ProduceStreamClient implements AutoCloseable {
 
   private <A> A send(
       Function<ProduceRequest.Builder, ProduceRequest.Builder> message,
+      int requestBytes,
       Function<ProduceResponse, A> answer,
       Function<JobServiceGrpc.JobServiceBlockingStub, A> call,
       Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
+    boolean onStream = requestBytes <= MAX_STREAM_REQUEST_BYTES;
     for (int attempt = 1; ; attempt++) {
-      Sent sent = unary ? null : sendOnStream(message);
+      Sent sent = unary || !onStream ? null : sendOnStream(message);
       if (sent == null) {
         return call.apply(calls.withDeadlineAfter(remaining(deadline), TimeUnit.NANOSECONDS));
       }

@@ -34,13 +34,22 @@ import org.slf4j.LoggerFactory;
  * as a call fails on a broken connection, and one unanswered by its deadline fails with {@code
  * DEADLINE_EXCEEDED} and is withdrawn at the coordinator; callers retry as they retry calls.
  * Against a coordinator without Work ({@code UNIMPLEMENTED}) every request is sent as its unary
- * call, then and from then on.
+ * call, then and from then on; so is a CompleteBatch longer than {@value #MAX_STREAM_REQUEST_BYTES}
+ * bytes, always.
  *
  * <p>Thread-safe. Answers are delivered on the transport's thread: the Lease observer's callbacks
  * must not block.
  */
 final class WorkStreamClient {
   private static final Logger log = LoggerFactory.getLogger(WorkStreamClient.class);
+
+  /**
+   * The longest CompleteBatch sent on the stream; a longer one goes as its own call. A message past
+   * the coordinator's request limit ({@code --grpc-max-message-size}, 4 MiB by default) ends the
+   * stream it came on, failing the Lease waiting there too, where a call past it fails alone. A
+   * CompleteBatch this long carries enough result bytes that a call of its own costs little more.
+   */
+  static final int MAX_STREAM_REQUEST_BYTES = 1 << 20;
 
   private final WorkerServiceStub stub;
   private final ScheduledExecutorService deadlines;
@@ -117,7 +126,7 @@ final class WorkStreamClient {
     synchronized (lock) {
       if (closed) {
         refused = Status.CANCELLED.withDescription("worker stopping").asRuntimeException();
-      } else if (unary) {
+      } else if (unary || !pending.fitsStream()) {
         refused = null;
       } else {
         OpenStream stream = current;
@@ -244,6 +253,13 @@ final class WorkStreamClient {
     /** Sends the request as its unary call, with its deadline from now; never blocks. */
     abstract void sendUnary();
 
+    /**
+     * Whether the request is short enough to go on the stream ({@link #MAX_STREAM_REQUEST_BYTES}).
+     */
+    boolean fitsStream() {
+      return true;
+    }
+
     /** Takes the request back if it is still unanswered; true if it was. */
     boolean withdraw() {
       OpenStream sentOn = stream;
@@ -334,6 +350,11 @@ final class WorkStreamClient {
     @Override
     WorkRequest message() {
       return WorkRequest.newBuilder().setRequestId(id).setCompleteBatch(request).build();
+    }
+
+    @Override
+    boolean fitsStream() {
+      return request.getSerializedSize() <= MAX_STREAM_REQUEST_BYTES;
     }
 
     @Override

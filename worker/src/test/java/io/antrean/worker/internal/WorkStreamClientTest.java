@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
 import com.google.rpc.RetryInfo;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
+import io.antrean.proto.v1.CompleteItem;
 import io.antrean.proto.v1.CompleteOutcome;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.LeaseRequest;
@@ -350,5 +352,47 @@ class WorkStreamClientTest {
     work.lease(LEASE, TIMEOUT_NANOS, again);
     assertThat(again.answer.get(10, TimeUnit.SECONDS).getJobs(0).getId()).isEqualTo(4);
     assertThat(methods).containsExactly("Work", "Lease", "CompleteBatch", "Lease");
+  }
+
+  @Test
+  void aCompleteBatchLongerThanTheStreamTakesGoesAsItsOwnCallAndTheLeaseStaysOnTheStream()
+      throws Exception {
+    WorkStreamClient work =
+        client(
+            new WorkerServiceGrpc.WorkerServiceImplBase() {
+              @Override
+              public StreamObserver<WorkRequest> work(StreamObserver<WorkResponse> answers) {
+                return coordinator.work(answers);
+              }
+
+              @Override
+              public void completeBatch(
+                  CompleteBatchRequest request, StreamObserver<CompleteBatchResponse> answer) {
+                answer.onNext(
+                    CompleteBatchResponse.newBuilder()
+                        .addOutcomes(CompleteOutcome.newBuilder().setJobId(6))
+                        .build());
+                answer.onCompleted();
+              }
+            });
+    RecordedLease lease = new RecordedLease();
+    work.lease(LEASE, TIMEOUT_NANOS, lease);
+    FakeStream stream = nextStream();
+    WorkRequest leaseRequest = stream.next();
+    CompleteBatchRequest longBatch =
+        BATCH.toBuilder()
+            .addItems(
+                CompleteItem.newBuilder()
+                    .setJobId(6)
+                    .setResult(
+                        ByteString.copyFrom(
+                            new byte[WorkStreamClient.MAX_STREAM_REQUEST_BYTES + 1])))
+            .build();
+
+    assertThat(work.completeBatch(longBatch, TIMEOUT_NANOS).getOutcomes(0).getJobId()).isEqualTo(6);
+    assertThat(methods).containsExactly("Work", "CompleteBatch");
+    assertThat(lease.answer).isNotDone();
+    stream.answer(leased(leaseRequest.getRequestId(), 8));
+    assertThat(lease.answer.get(10, TimeUnit.SECONDS).getJobs(0).getId()).isEqualTo(8);
   }
 }
