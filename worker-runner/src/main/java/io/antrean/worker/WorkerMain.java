@@ -95,7 +95,8 @@ public final class WorkerMain implements Callable<Integer> {
       paramLabel = "N",
       description =
           "Most jobs leased beyond --concurrency while handlers finish faster than a round trip to"
-              + " the coordinator, 0 for none (default: the same as --concurrency).")
+              + " the coordinator, 0 for none (default: the same as --concurrency, so that the two"
+              + " together stay at most 1024, the leases one heartbeat carries).")
   private Integer prefetch;
 
   @Option(

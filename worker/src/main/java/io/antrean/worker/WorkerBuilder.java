@@ -25,6 +25,13 @@ public final class WorkerBuilder {
   private static final Duration MAX_POLL_WAIT = Duration.ofSeconds(60);
   private static final int MAX_CONCURRENCY = 1024;
 
+  /**
+   * The most leases a worker holds, its handler threads' and those leased ahead together: the most
+   * one Heartbeat carries. A coordinator refuses a longer one, and the leases it left out would
+   * expire under running jobs.
+   */
+  private static final int MAX_HELD_LEASES = 1024;
+
   private CoordinatorChannels.Builder target;
   private ChannelSecurity security = ChannelSecurity.none();
   private ManagedChannel channel;
@@ -124,13 +131,14 @@ public final class WorkerBuilder {
   /**
    * The most jobs the worker leases beyond its handler threads, to keep them busy while a
    * CompleteBatch carries finished jobs to the coordinator and brings the next ones; by default as
-   * many as {@link #concurrency}, 0 to turn it off, at most 1024. The worker leases ahead only as
-   * many jobs as its handlers finish during one such round trip (measured as it runs), and none
-   * while its handlers take longer than the round trip times the handler threads, so a long job
-   * never waits in one worker while another worker could run it. A job leased ahead waits in the
-   * worker for a free thread, its lease kept by heartbeats; shutdown releases it without running
-   * it, and it spends no attempt then. After a crash it comes back when its lease expires, like a
-   * running job.
+   * many as {@link #concurrency} while the two stay within 1024, 0 to turn it off. Concurrency and
+   * prefetch together are at most 1024, the leases one Heartbeat carries (a concurrency of 600 gets
+   * 424 by default). The worker leases ahead only as many jobs as its handlers finish during one
+   * such round trip (measured as it runs), and none while its handlers take longer than the round
+   * trip times the handler threads, so a long job never waits in one worker while another worker
+   * could run it. A job leased ahead waits in the worker for a free thread, its lease kept by
+   * heartbeats; shutdown releases it without running it, and it spends no attempt then. After a
+   * crash it comes back when its lease expires, like a running job.
    *
    * @param prefetch the most jobs leased ahead
    * @return this builder
@@ -295,6 +303,19 @@ public final class WorkerBuilder {
    *     range (the message names it)
    */
   public Worker build() {
+    WorkerSettings settings = settings();
+    if (channel != null) {
+      return Worker.create(settings, channel.authority(), channel, false);
+    }
+    return Worker.create(settings, target.targets(), target.security(security).build(), true);
+  }
+
+  /**
+   * The worker's settings, validated, with every default filled in.
+   *
+   * @throws IllegalStateException as {@link #build()}
+   */
+  WorkerSettings settings() {
     if (target == null && channel == null) {
       throw new IllegalStateException("no coordinator: call coordinator(target) or channel(c)");
     }
@@ -304,8 +325,17 @@ public final class WorkerBuilder {
     check(
         concurrency >= 1 && concurrency <= MAX_CONCURRENCY,
         "concurrency must be 1 to 1024: " + concurrency);
-    int ahead = prefetch != null ? prefetch : concurrency;
+    int ahead =
+        prefetch != null
+            ? prefetch
+            : Math.max(0, Math.min(concurrency, MAX_HELD_LEASES - concurrency));
     check(ahead >= 0 && ahead <= MAX_CONCURRENCY, "prefetch must be 0 to 1024: " + ahead);
+    check(
+        concurrency + ahead <= MAX_HELD_LEASES,
+        "concurrency + prefetch must be at most 1024, the leases one heartbeat carries: "
+            + concurrency
+            + " + "
+            + ahead);
     check(isPositive(leaseTtl), "leaseTtl must be positive: " + leaseTtl);
     Duration interval = heartbeatInterval != null ? heartbeatInterval : leaseTtl.dividedBy(3);
     check(isPositive(interval), "heartbeatInterval must be positive: " + interval);
@@ -324,28 +354,23 @@ public final class WorkerBuilder {
         pollBackoffMax.compareTo(pollBackoffInitial) >= 0,
         "pollBackoff max " + pollBackoffMax + " is below initial " + pollBackoffInitial);
     String id = workerId != null ? workerId : defaultWorkerId();
-    WorkerSettings settings =
-        new WorkerSettings(
-            id,
-            queue,
-            concurrency,
-            ahead,
-            Map.copyOf(handlers),
-            leaseTtl,
-            interval,
-            pollWait,
-            shutdownGrace,
-            rpcTimeout,
-            pollBackoffInitial,
-            pollBackoffMax,
-            classifier,
-            clock,
-            ticker,
-            openTelemetry != null ? openTelemetry : GlobalOpenTelemetry.getOrNoop());
-    if (channel != null) {
-      return Worker.create(settings, channel.authority(), channel, false);
-    }
-    return Worker.create(settings, target.targets(), target.security(security).build(), true);
+    return new WorkerSettings(
+        id,
+        queue,
+        concurrency,
+        ahead,
+        Map.copyOf(handlers),
+        leaseTtl,
+        interval,
+        pollWait,
+        shutdownGrace,
+        rpcTimeout,
+        pollBackoffInitial,
+        pollBackoffMax,
+        classifier,
+        clock,
+        ticker,
+        openTelemetry != null ? openTelemetry : GlobalOpenTelemetry.getOrNoop());
   }
 
   /** {@code <hostname>-<pid>-<6 hex digits>}. */

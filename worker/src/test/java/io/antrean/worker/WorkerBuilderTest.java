@@ -55,6 +55,9 @@ class WorkerBuilderTest {
         .hasMessageContaining("prefetch must be 0 to 1024: -1");
     assertThatThrownBy(() -> minimal().prefetch(1025).build())
         .hasMessageContaining("prefetch must be 0 to 1024: 1025");
+    assertThatThrownBy(() -> minimal().concurrency(600).prefetch(600).build())
+        .hasMessageContaining("concurrency + prefetch must be at most 1024")
+        .hasMessageContaining("600 + 600");
     assertThatThrownBy(() -> minimal().leaseTtl(Duration.ZERO).build())
         .hasMessageContaining("leaseTtl");
     assertThatThrownBy(
@@ -71,6 +74,15 @@ class WorkerBuilderTest {
     assertThatThrownBy(
             () -> minimal().pollBackoff(Duration.ofSeconds(2), Duration.ofSeconds(1)).build())
         .hasMessageContaining("pollBackoff");
+  }
+
+  @Test
+  void byDefaultTheHandlerThreadsAndThePrefetchTogetherHoldWhatOneHeartbeatCarries() {
+    assertThat(minimal().settings().prefetch()).isEqualTo(4);
+    assertThat(minimal().concurrency(512).settings().prefetch()).isEqualTo(512);
+    assertThat(minimal().concurrency(600).settings().prefetch()).isEqualTo(424);
+    assertThat(minimal().concurrency(1024).settings().prefetch()).isZero();
+    assertThat(minimal().concurrency(600).prefetch(100).settings().prefetch()).isEqualTo(100);
   }
 
   @Test
