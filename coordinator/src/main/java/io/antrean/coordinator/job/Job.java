@@ -81,6 +81,11 @@ public record Job(
     return result == null ? null : result.clone();
   }
 
+  /** The result's length in bytes, 0 for none, without copying it. */
+  public int resultSize() {
+    return result == null ? 0 : result.length;
+  }
+
   /**
    * Handler attempts spent so far: leases that neither expired nor were handed back unrun. This,
    * not {@link #attempts}, is what {@link RetryPolicy#maxAttempts} budgets.

@@ -20,10 +20,11 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * A lease, and a page of a listing, take jobs in order until their payloads reach {@link
- * AnswerBudget#PAYLOAD_BYTES}, so one answer stays readable by a gRPC client with its default 4 MiB
- * limit: the jobs past it wait for the next lease, which does not count as having taken every ready
- * job, or come on the next page.
+ * A lease takes jobs in order until their payloads reach {@link AnswerBudget#PAYLOAD_BYTES}, and a
+ * page of a listing or a job with its history keeps to {@link AnswerBudget#ANSWER_BYTES} with its
+ * payloads, results and error texts counted, so one answer stays readable by a gRPC client with its
+ * default 4 MiB limit: the jobs past it wait for the next lease, which does not count as having
+ * taken every ready job, or come on the next page; the oldest history entries are counted instead.
  */
 public interface AnswerBudgetContract extends JobStoreFixture {
   int LONG = 100 * 1024;
@@ -32,6 +33,11 @@ public interface AnswerBudgetContract extends JobStoreFixture {
   /** How many jobs of {@code length} bytes one lease takes: each while those before are under. */
   private static int perLease(int length) {
     return (int) ((AnswerBudget.PAYLOAD_BYTES - 1) / length) + 1;
+  }
+
+  /** How many jobs of {@code bytes} each, their other fields aside, one page takes. */
+  private static int perPage(long bytes) {
+    return (int) (AnswerBudget.ANSWER_BYTES / (bytes + AnswerBudget.JOB_FIELDS_BYTES));
   }
 
   private List<Job> enqueueJobs(int count, int length) {
@@ -114,7 +120,7 @@ public interface AnswerBudgetContract extends JobStoreFixture {
 
   @Test
   default void aPageOfLongPayloadsEndsEarlyAndTheNextPageGoesOn() {
-    List<Long> stored = ids(enqueueJobs(30, LONG));
+    List<Long> stored = ids(enqueueJobs(45, LONG));
     List<Long> newestFirst = new ArrayList<>(stored);
     Collections.reverse(newestFirst);
 
@@ -122,13 +128,13 @@ public interface AnswerBudgetContract extends JobStoreFixture {
         token ->
             store().list(new JobQuery(null, null, null, null, null, null, null, false, token, 100)),
         newestFirst,
-        perLease(LONG),
+        perPage(LONG),
         LONG);
     assertPagedAs(
         token ->
             store().list(new JobQuery(null, null, null, null, null, null, null, true, token, 100)),
         stored,
-        perLease(LONG),
+        perPage(LONG),
         LONG);
   }
 
@@ -174,6 +180,49 @@ public interface AnswerBudgetContract extends JobStoreFixture {
         ids(stored),
         2,
         0);
+  }
+
+  @Test
+  default void aPageOfDeadLettersWithLongErrorsEndsEarly() {
+    String error = "e".repeat(LONG);
+    List<Long> dead = new ArrayList<>();
+    int payload = 16;
+    for (int i = 0; i < 40; i++) {
+      NewJob shortPayload =
+          job("t").payload(PayloadContract.payload(payload), "application/octet-stream").build();
+      dead.add(deadLetter(shortPayload, at(i), error).id());
+    }
+    Collections.reverse(dead);
+    int perPage = perPage(LONG + payload);
+
+    assertThat(perPage).isLessThan(dead.size());
+    assertPagedAs(
+        token ->
+            store().listDeadLetters(new DeadLetterQuery(null, null, null, null, null, token, 100)),
+        dead,
+        perPage,
+        payload);
+  }
+
+  @Test
+  default void aJobsOwnPayloadAndResultLeaveLessRoomForItsHistory() {
+    byte[] longest = PayloadContract.payload(LONGEST);
+    long id = enqueue(job("t").payload(longest, "application/octet-stream").build()).id();
+    String trace = "x".repeat(700 * 1024);
+    for (int i = 0; i < 2; i++) {
+      Job leased = leaseOne("w", at(i), at(30 + i));
+      Failure failure = new Failure(ErrorKind.RETRYABLE, "E", "attempt " + i, trace, null);
+      store().fail(id, claim(leased), "w", failure, TestJobs.retryAt(at(i)), at(i));
+    }
+    Job last = leaseOne("w", at(2), at(32));
+    store()
+        .completeAll("w", List.of(new Completion(id, claim(last), longest, "text/plain")), at(3));
+
+    Job read = store().get(id).orElseThrow();
+
+    // 2 MiB of payload and result, the success, then one 700 KiB failure: the next passes 3 MiB.
+    assertThat(read.history()).extracting(Attempt::errorMessage).containsExactly("attempt 1", null);
+    assertThat(read.historyOmitted()).isEqualTo(1);
   }
 
   @Test

@@ -164,11 +164,14 @@ public abstract class JdbcDialect implements ColumnEncoding {
   }
 
   /**
-   * An expression for the bytes a listing answers for the {@code jobs} row in scope: its payload's
-   * and its result's lengths, for the {@link io.antrean.coordinator.store.AnswerBudget} of a page.
+   * An expression for the bytes a listing answers for the {@code jobs} row in scope: its payload's,
+   * its result's and its last error's lengths, for the {@link
+   * io.antrean.coordinator.store.AnswerBudget} of a page.
    */
-  public String payloadAndResultLengthSql() {
-    return payloadLengthSql() + " + coalesce(octet_length(result), 0)";
+  public String listedBytesSql() {
+    return payloadLengthSql()
+        + " + coalesce(octet_length(result), 0) + "
+        + textBytesSql("last_error");
   }
 
   /**

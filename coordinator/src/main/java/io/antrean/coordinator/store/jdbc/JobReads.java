@@ -26,7 +26,7 @@ public final class JobReads {
     if (job.isEmpty()) {
       return job;
     }
-    JobRows.History history = JobRows.history(session, jobId);
+    JobRows.History history = JobRows.history(session, jobId, AnswerBudget.listedBytes(job.get()));
     return Optional.of(job.get().withHistory(history.attempts(), history.omitted()));
   }
 
@@ -39,31 +39,29 @@ public final class JobReads {
   }
 
   /**
-   * Runs a page SELECT of {@link JobListings} as a page: first the ids and the payload and result
-   * lengths of the rows it would read (one more than {@code limit}, which tells whether another
-   * page follows), cut where the page is full or those bytes reach the {@link AnswerBudget}; then
-   * the jobs from the first of those ids to the last, in the same snapshot (the caller's). A page
-   * of long payloads or results ends early, with the next page's token, and never holds more than
-   * the budget and one job's bytes in memory.
+   * Runs a page SELECT of {@link JobListings} as a page: first the ids and the sizes of the rows it
+   * would read (one more than {@code limit}, which tells whether another page follows), cut where
+   * the page is full or the next job would take it past the {@link AnswerBudget}; then the jobs
+   * from the first of those ids to the last, in the same snapshot (the caller's). A page of long
+   * payloads, results or errors ends early, with the next page's token, and never holds more than
+   * the budget, or one job, in memory.
    */
   static JobPage page(JdbcSession session, String sql, List<Object> parameters, int limit)
       throws SQLException {
     PreparedStatement sizes =
-        bind(
-            session,
-            JobListings.idsAndSizes(sql, session.dialect().payloadAndResultLengthSql()),
-            parameters);
+        bind(session, JobListings.idsAndSizes(sql, session.dialect().listedBytesSql()), parameters);
     List<Long> ids = new ArrayList<>();
     boolean more = false;
-    long payloadBytes = 0;
+    long bytes = 0;
     try (ResultSet rows = sizes.executeQuery()) {
       while (rows.next()) {
-        if (ids.size() == limit || !AnswerBudget.hasRoom(payloadBytes)) {
+        long next = rows.getLong(2) + AnswerBudget.JOB_FIELDS_BYTES;
+        if (ids.size() == limit || !AnswerBudget.fits(bytes, next, ids.isEmpty())) {
           more = true;
           break;
         }
         ids.add(rows.getLong(1));
-        payloadBytes += rows.getLong(2);
+        bytes += next;
       }
     }
     if (ids.isEmpty()) {

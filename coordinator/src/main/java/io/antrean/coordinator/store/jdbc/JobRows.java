@@ -36,24 +36,30 @@ public final class JobRows {
   }
 
   /**
-   * A job's attempt history as one answer carries it: oldest first, its newest entries while their
-   * error texts stay within the {@link AnswerBudget}, and how many older ones that leaves out.
+   * A job's attempt history as one answer carries it: oldest first, its newest entries while they
+   * and the job stay within the {@link AnswerBudget}, and how many older ones that leaves out.
    */
   public record History(List<Attempt> attempts, int omitted) {}
 
-  /** The job's attempt history ({@link History}): its entries' sizes first, then those it keeps. */
-  public static History history(JdbcSession session, long jobId) throws SQLException {
+  /**
+   * The job's attempt history ({@link History}): its entries' sizes first, then those it keeps.
+   *
+   * @param jobBytes what the job itself takes in the answer ({@link AnswerBudget#listedBytes})
+   */
+  public static History history(JdbcSession session, long jobId, long jobBytes)
+      throws SQLException {
     JdbcDialect dialect = session.dialect();
     PreparedStatement sizes = session.prepare(historySizesSql(dialect));
     sizes.setLong(1, jobId);
     long fromId = -1;
-    long bytes = 0;
+    long bytes = jobBytes;
     int omitted = 0;
     try (ResultSet rows = sizes.executeQuery()) {
       while (rows.next()) {
-        if (AnswerBudget.hasRoom(bytes)) {
+        long next = rows.getLong(2) + AnswerBudget.ATTEMPT_FIELDS_BYTES;
+        if (omitted == 0 && AnswerBudget.fits(bytes, next, fromId < 0)) {
           fromId = rows.getLong(1);
-          bytes += rows.getLong(2);
+          bytes += next;
         } else {
           omitted++;
         }

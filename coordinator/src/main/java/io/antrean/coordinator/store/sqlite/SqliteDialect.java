@@ -225,8 +225,8 @@ final class SqliteDialect extends JdbcDialect {
   }
 
   @Override
-  public String payloadAndResultLengthSql() {
-    return PAYLOAD_LENGTH + " + coalesce(length(result), 0)";
+  public String listedBytesSql() {
+    return PAYLOAD_LENGTH + " + coalesce(length(result), 0) + " + textBytesSql("last_error");
   }
 
   /**
