@@ -8,10 +8,16 @@ import io.antrean.coordinator.Coordinator;
 import io.antrean.coordinator.core.Settings;
 import io.antrean.coordinator.store.sqlite.SqliteJobStore;
 import io.antrean.coordinator.store.sqlite.SqliteOptions;
+import io.antrean.proto.v1.AdminServiceGrpc;
+import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.ErrorKind;
+import io.antrean.proto.v1.FailRequest;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.ListDeadLettersRequest;
+import io.antrean.proto.v1.ListDeadLettersResponse;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
 import io.antrean.proto.v1.WorkerServiceGrpc;
@@ -34,8 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A client with gRPC's default limit on what it receives (4 MiB, the same in most languages) reads
- * every Lease and ListJobs answer, however long the payloads of the jobs it asks for: over a real
- * loopback connection, jobs with the longest payload the coordinator accepts.
+ * every Lease, ListJobs and ListDeadLetters answer, however long the payloads and errors of the
+ * jobs it asks for: over a real loopback connection, jobs with the longest payload the coordinator
+ * accepts, and a thousand dead letters with errors of 4 KiB.
  */
 @Timeout(60)
 class AnswerSizeTest {
@@ -119,5 +126,61 @@ class AnswerSizeTest {
     } while (!token.isEmpty());
 
     assertThat(listed).containsExactlyElementsOf(enqueued);
+  }
+
+  @Test
+  void everyPageOfDeadLettersWithLongErrorsIsRead() {
+    int dead = 1000;
+    EnqueueBatchRequest.Builder batch = EnqueueBatchRequest.newBuilder();
+    for (int i = 0; i < dead; i++) {
+      batch.addJobs(EnqueueRequest.newBuilder().setQueue("dead").setType("t"));
+    }
+    jobs().enqueueBatch(batch.build());
+    String error = "e".repeat(4096);
+    WorkerServiceGrpc.WorkerServiceBlockingStub workers =
+        WorkerServiceGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS);
+    int failed = 0;
+    while (failed < dead) {
+      for (Job job :
+          workers
+              .lease(
+                  LeaseRequest.newBuilder()
+                      .setWorkerId("w")
+                      .setQueue("dead")
+                      .setMaxJobs(256)
+                      .setWait(Duration.getDefaultInstance())
+                      .build())
+              .getJobsList()) {
+        workers.fail(
+            FailRequest.newBuilder()
+                .setJobId(job.getId())
+                .setFencingToken(job.getLease().getFencingToken())
+                .setLeaseId(job.getLease().getLeaseId())
+                .setWorkerId("w")
+                .setKind(ErrorKind.ERROR_KIND_PERMANENT)
+                .setErrorType("E")
+                .setErrorMessage(error)
+                .build());
+        failed++;
+      }
+    }
+
+    List<Integer> pages = new ArrayList<>();
+    String token = "";
+    do {
+      ListDeadLettersResponse page =
+          AdminServiceGrpc.newBlockingStub(channel)
+              .withDeadlineAfter(20, TimeUnit.SECONDS)
+              .listDeadLetters(
+                  ListDeadLettersRequest.newBuilder()
+                      .setPageSize(1000)
+                      .setPageToken(token)
+                      .build());
+      pages.add(page.getJobsCount());
+      token = page.getNextPageToken();
+    } while (!token.isEmpty());
+
+    assertThat(pages.stream().mapToInt(Integer::intValue).sum()).isEqualTo(dead);
+    assertThat(pages).hasSizeGreaterThan(1);
   }
 }
