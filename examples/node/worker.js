@@ -43,6 +43,11 @@ if (unknownTypes.length > 0) {
   console.error('no handler for --types ' + unknownTypes.join(',') + '; known: ' + Object.keys(HANDLERS).sort().join(','));
   process.exit(2);
 }
+if (!(ttlMs > 0 && ttlMs <= 600000)) {
+  // A coordinator grants at most 10 minutes; heartbeats timed from more would come late.
+  console.error('--lease-ttl must be positive and at most 600 seconds');
+  process.exit(2);
+}
 if (!(intervalMs > 0 && intervalMs < ttlMs)) {
   console.error('--heartbeat-interval must be positive and below --lease-ttl');
   process.exit(2);

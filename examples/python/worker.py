@@ -99,6 +99,9 @@ class Worker:
         self.worker_id = args.worker_id
         self.ttl = args.lease_ttl
         self.interval = args.heartbeat_interval or args.lease_ttl / 3.0
+        if not 0 < self.ttl <= 600:
+            # A coordinator grants at most 10 minutes; heartbeats timed from more would come late.
+            raise SystemExit("--lease-ttl must be positive and at most 600 seconds")
         if not 0 < self.interval < self.ttl:
             raise SystemExit("--heartbeat-interval must be positive and below --lease-ttl")
         self.types = args.types.split(",") if args.types else sorted(HANDLERS)

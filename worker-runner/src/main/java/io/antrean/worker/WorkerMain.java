@@ -103,7 +103,9 @@ public final class WorkerMain implements Callable<Integer> {
       names = "--lease-ttl",
       paramLabel = "DURATION",
       converter = DurationConverter.class,
-      description = "Lease length without a heartbeat, e.g. 500ms, 30s, 2m (default: 30s).")
+      description =
+          "Lease length without a heartbeat, e.g. 500ms, 30s, 2m (default: 30s; at most 10m, the"
+              + " longest lease a coordinator grants).")
   private Duration leaseTtl = Duration.ofSeconds(30);
 
   @Option(

@@ -23,6 +23,13 @@ import javax.annotation.Nullable;
  */
 public final class WorkerBuilder {
   private static final Duration MAX_POLL_WAIT = Duration.ofSeconds(60);
+
+  /**
+   * The longest lease a coordinator grants; it cuts a longer ask to this. A worker that counted on
+   * more would heartbeat too late, and keep running a job another worker had taken over.
+   */
+  private static final Duration MAX_LEASE_TTL = Duration.ofMinutes(10);
+
   private static final int MAX_CONCURRENCY = 1024;
 
   /**
@@ -162,10 +169,11 @@ public final class WorkerBuilder {
   }
 
   /**
-   * How long a lease lasts without a heartbeat; 30 s by default. Shorter means a dead worker's jobs
+   * How long a lease lasts without a heartbeat; 30 s by default, at most 10 minutes (the longest a
+   * coordinator grants; heartbeats keep a longer job's lease). Shorter means a dead worker's jobs
    * are taken over sooner, at the cost of more heartbeats.
    *
-   * @param leaseTtl a positive duration
+   * @param leaseTtl a positive duration, at most 10 minutes
    * @return this builder
    */
   public WorkerBuilder leaseTtl(Duration leaseTtl) {
@@ -337,6 +345,11 @@ public final class WorkerBuilder {
             + " + "
             + ahead);
     check(isPositive(leaseTtl), "leaseTtl must be positive: " + leaseTtl);
+    check(
+        leaseTtl.compareTo(MAX_LEASE_TTL) <= 0,
+        "leaseTtl must be at most 10 min, the longest lease a coordinator grants (heartbeats keep"
+            + " a longer job's lease): "
+            + leaseTtl);
     Duration interval = heartbeatInterval != null ? heartbeatInterval : leaseTtl.dividedBy(3);
     check(isPositive(interval), "heartbeatInterval must be positive: " + interval);
     check(

@@ -60,6 +60,10 @@ class WorkerBuilderTest {
         .hasMessageContaining("600 + 600");
     assertThatThrownBy(() -> minimal().leaseTtl(Duration.ZERO).build())
         .hasMessageContaining("leaseTtl");
+    assertThatThrownBy(() -> minimal().leaseTtl(Duration.ofMinutes(30)).build())
+        .hasMessageContaining("leaseTtl must be at most 10 min");
+    assertThat(minimal().leaseTtl(Duration.ofMinutes(10)).settings().leaseTtl())
+        .isEqualTo(Duration.ofMinutes(10));
     assertThatThrownBy(
             () ->
                 minimal()
