@@ -164,9 +164,9 @@ public abstract class JdbcDialect implements ColumnEncoding {
   }
 
   /**
-   * An expression for the bytes a listing answers for the {@code jobs} row in scope: its payload's,
-   * its result's and its last error's lengths, for the {@link
-   * io.antrean.coordinator.store.AnswerBudget} of a page.
+   * An expression for the bytes a listing answers for the {@code jobs} row in scope, its other
+   * fields aside ({@link io.antrean.coordinator.store.AnswerBudget#JOB_FIELDS_BYTES}): its
+   * payload's, its result's and its last error's lengths, for the budget of a page.
    */
   public String listedBytesSql() {
     return payloadLengthSql()
