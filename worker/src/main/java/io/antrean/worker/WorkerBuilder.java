@@ -22,23 +22,6 @@ import javax.annotation.Nullable;
  * <p>Not thread-safe: configure it on one thread.
  */
 public final class WorkerBuilder {
-  private static final Duration MAX_POLL_WAIT = Duration.ofSeconds(60);
-
-  /**
-   * The longest lease a coordinator grants; it cuts a longer ask to this. A worker that counted on
-   * more would heartbeat too late, and keep running a job another worker had taken over.
-   */
-  private static final Duration MAX_LEASE_TTL = Duration.ofMinutes(10);
-
-  private static final int MAX_CONCURRENCY = 1024;
-
-  /**
-   * The most leases a worker holds, its handler threads' and those leased ahead together: the most
-   * one Heartbeat carries. A coordinator refuses a longer one, and the leases it left out would
-   * expire under running jobs.
-   */
-  private static final int MAX_HELD_LEASES = 1024;
-
   private CoordinatorChannels.Builder target;
   private ChannelSecurity security = ChannelSecurity.none();
   private ManagedChannel channel;
@@ -330,42 +313,10 @@ public final class WorkerBuilder {
     if (handlers.isEmpty()) {
       throw new IllegalStateException("no handler registered: call handler(type, handler)");
     }
-    check(
-        concurrency >= 1 && concurrency <= MAX_CONCURRENCY,
-        "concurrency must be 1 to 1024: " + concurrency);
-    int ahead =
-        prefetch != null
-            ? prefetch
-            : Math.max(0, Math.min(concurrency, MAX_HELD_LEASES - concurrency));
-    check(ahead >= 0 && ahead <= MAX_CONCURRENCY, "prefetch must be 0 to 1024: " + ahead);
-    check(
-        concurrency + ahead <= MAX_HELD_LEASES,
-        "concurrency + prefetch must be at most 1024, the leases one heartbeat carries: "
-            + concurrency
-            + " + "
-            + ahead);
-    check(isPositive(leaseTtl), "leaseTtl must be positive: " + leaseTtl);
-    check(
-        leaseTtl.compareTo(MAX_LEASE_TTL) <= 0,
-        "leaseTtl must be at most 10 min, the longest lease a coordinator grants (heartbeats keep"
-            + " a longer job's lease): "
-            + leaseTtl);
-    Duration interval = heartbeatInterval != null ? heartbeatInterval : leaseTtl.dividedBy(3);
-    check(isPositive(interval), "heartbeatInterval must be positive: " + interval);
-    check(
-        interval.compareTo(leaseTtl) < 0,
-        "heartbeatInterval " + interval + " must be below leaseTtl " + leaseTtl);
-    check(
-        !pollWait.isNegative() && pollWait.compareTo(MAX_POLL_WAIT) <= 0,
-        "pollWait must be 0 to 60 s: " + pollWait);
-    check(!shutdownGrace.isNegative(), "shutdownGrace must not be negative: " + shutdownGrace);
-    check(isPositive(rpcTimeout), "rpcTimeout must be positive: " + rpcTimeout);
-    check(
-        isPositive(pollBackoffInitial),
-        "pollBackoff initial must be positive: " + pollBackoffInitial);
-    check(
-        pollBackoffMax.compareTo(pollBackoffInitial) >= 0,
-        "pollBackoff max " + pollBackoffMax + " is below initial " + pollBackoffInitial);
+    int ahead = WorkerLimits.prefetch(concurrency, prefetch);
+    Duration interval = WorkerLimits.heartbeatInterval(leaseTtl, heartbeatInterval);
+    WorkerLimits.checkTimes(
+        pollWait, shutdownGrace, rpcTimeout, pollBackoffInitial, pollBackoffMax);
     String id = workerId != null ? workerId : defaultWorkerId();
     return new WorkerSettings(
         id,
@@ -393,16 +344,6 @@ public final class WorkerBuilder {
         + ProcessHandle.current().pid()
         + "-"
         + String.format("%06x", ThreadLocalRandom.current().nextInt(1 << 24));
-  }
-
-  private static boolean isPositive(Duration duration) {
-    return !duration.isNegative() && !duration.isZero();
-  }
-
-  private static void check(boolean condition, String message) {
-    if (!condition) {
-      throw new IllegalStateException(message);
-    }
   }
 
   private static String requireText(String value, String name) {
