@@ -228,7 +228,7 @@ public final class WorkerBuilder {
    * The id this worker presents; {@code <hostname>-<pid>-<random>} by default. It appears in each
    * job's history, so make it say which process ran the job.
    *
-   * @param workerId not blank
+   * @param workerId not blank, at most 256 characters (a coordinator refuses a longer one)
    * @return this builder
    */
   public WorkerBuilder workerId(String workerId) {
@@ -317,7 +317,7 @@ public final class WorkerBuilder {
     Duration interval = WorkerLimits.heartbeatInterval(leaseTtl, heartbeatInterval);
     WorkerLimits.checkTimes(
         pollWait, shutdownGrace, rpcTimeout, pollBackoffInitial, pollBackoffMax);
-    String id = workerId != null ? workerId : defaultWorkerId();
+    String id = workerId != null ? WorkerLimits.workerId(workerId) : defaultWorkerId();
     return new WorkerSettings(
         id,
         queue,
@@ -339,7 +339,20 @@ public final class WorkerBuilder {
 
   /** {@code <hostname>-<pid>-<6 hex digits>}. */
   static String defaultWorkerId() {
-    return SelfDescription.hostname()
+    return defaultWorkerId(SelfDescription.hostname());
+  }
+
+  /**
+   * {@code <hostname>-<pid>-<6 hex digits>}, the host name cut to {@value
+   * WorkerLimits#MAX_DEFAULT_ID_HOST_CHARS} characters so the id stays within what a coordinator
+   * takes.
+   */
+  static String defaultWorkerId(String hostname) {
+    String host =
+        hostname.length() <= WorkerLimits.MAX_DEFAULT_ID_HOST_CHARS
+            ? hostname
+            : hostname.substring(0, WorkerLimits.MAX_DEFAULT_ID_HOST_CHARS);
+    return host
         + "-"
         + ProcessHandle.current().pid()
         + "-"

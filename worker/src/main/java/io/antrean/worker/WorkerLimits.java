@@ -27,7 +27,28 @@ final class WorkerLimits {
    */
   static final int MAX_HELD_LEASES = 1024;
 
+  /**
+   * The longest worker id a coordinator takes; it refuses every call of a worker with a longer one.
+   */
+  static final int MAX_WORKER_ID_CHARS = 256;
+
+  /**
+   * The longest host name the default worker id keeps, leaving room for its pid and random part.
+   */
+  static final int MAX_DEFAULT_ID_HOST_CHARS = 200;
+
   private WorkerLimits() {}
+
+  /**
+   * @return {@code asked}
+   * @throws IllegalStateException for an id past {@link #MAX_WORKER_ID_CHARS}
+   */
+  static String workerId(String asked) {
+    check(
+        asked.length() <= MAX_WORKER_ID_CHARS,
+        "workerId must be at most 256 characters, what a coordinator takes: " + asked.length());
+    return asked;
+  }
 
   /**
    * The most jobs leased ahead: {@code asked}, or by default as many as the handler threads while

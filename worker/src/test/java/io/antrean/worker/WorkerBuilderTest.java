@@ -90,6 +90,17 @@ class WorkerBuilderTest {
   }
 
   @Test
+  void aWorkerIdStaysWithinWhatACoordinatorTakes() {
+    assertThatThrownBy(() -> minimal().workerId("w".repeat(257)).build())
+        .hasMessageContaining("workerId must be at most 256 characters");
+    assertThat(minimal().workerId("w".repeat(256)).settings().workerId()).hasSize(256);
+    String longHost = "h".repeat(300);
+    assertThat(WorkerBuilder.defaultWorkerId(longHost))
+        .startsWith("h".repeat(200) + "-")
+        .hasSizeLessThanOrEqualTo(256);
+  }
+
+  @Test
   void rejectsBlankNames() {
     assertThatThrownBy(() -> Worker.builder().handler(" ", NOTHING))
         .isInstanceOf(IllegalArgumentException.class);
