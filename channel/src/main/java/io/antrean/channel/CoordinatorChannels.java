@@ -53,6 +53,15 @@ public final class CoordinatorChannels {
   /** How long a keepalive ping may go unanswered before the connection is given up. */
   public static final Duration KEEPALIVE_TIMEOUT = Duration.ofSeconds(10);
 
+  /**
+   * The longest request a client sends as a message of a stream (Produce, Work); a longer one goes
+   * as its own call. A message past the coordinator's request limit ({@code
+   * --grpc-max-message-size}, 4 MiB by default) ends the stream it came on, failing every other
+   * request waiting there, where a call past it fails alone. A request this long carries enough
+   * bytes that a call of its own costs little more.
+   */
+  public static final int MAX_STREAM_REQUEST_BYTES = 1 << 20;
+
   /** The largest answer a channel reads: no limit of its own (see the class comment). */
   private static final int MAX_ANSWER_BYTES = Integer.MAX_VALUE;
 

@@ -1,5 +1,6 @@
 package io.antrean.client;
 
+import io.antrean.channel.CoordinatorChannels;
 import io.antrean.channel.CoordinatorServiceConfig;
 import io.antrean.proto.RequestErrors;
 import io.antrean.proto.v1.EnqueueBatchRequest;
@@ -36,22 +37,13 @@ import javax.annotation.Nullable;
  * a new stream once its own has ended, as the channel's retry policy repeats a call that ends so
  * ({@link CoordinatorServiceConfig}). Against a coordinator without Produce ({@code UNIMPLEMENTED})
  * every request goes as its unary call, then and from then on; so does a request longer than
- * {@value #MAX_STREAM_REQUEST_BYTES} bytes, always.
+ * {@value CoordinatorChannels#MAX_STREAM_REQUEST_BYTES} bytes, always.
  *
  * <p>Thread-safe; blocking callers wait on their own thread, answers arrive on the transport's.
  */
 final class ProduceStreamClient implements AutoCloseable {
   /** Requests sent on one stream before the next request opens another. */
   static final int REQUESTS_PER_STREAM = 1_000;
-
-  /**
-   * The longest request sent on the stream; a longer one goes as its own call. A message past the
-   * coordinator's request limit ({@code --grpc-max-message-size}, 4 MiB by default) ends the stream
-   * it came on, failing every other request waiting there, where a call past it fails alone. A
-   * single Enqueue stays under this (its payload is at most 1 MiB); a long EnqueueBatch carries
-   * enough bytes that a call of its own costs little more.
-   */
-  static final int MAX_STREAM_REQUEST_BYTES = 1 << 20;
 
   private final JobServiceGrpc.JobServiceStub stub;
   private final JobServiceGrpc.JobServiceBlockingStub calls;
@@ -109,7 +101,7 @@ final class ProduceStreamClient implements AutoCloseable {
       Function<JobServiceGrpc.JobServiceBlockingStub, A> call,
       Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    boolean onStream = requestBytes <= MAX_STREAM_REQUEST_BYTES;
+    boolean onStream = requestBytes <= CoordinatorChannels.MAX_STREAM_REQUEST_BYTES;
     for (int attempt = 1; ; attempt++) {
       Sent sent = unary || !onStream ? null : sendOnStream(message);
       if (sent == null) {

@@ -16,23 +16,23 @@ public final class ResultTooLargeException extends PermanentException {
   /** The longest result a coordinator stores, in bytes. */
   public static final int MAX_RESULT_BYTES = 1 << 20;
 
-  private final int resultBytes;
+  private final int resultSize;
 
   /**
-   * @param resultBytes the length of the result the handler returned
+   * @param resultSize the length of the result the handler returned
    */
-  public ResultTooLargeException(int resultBytes) {
+  public ResultTooLargeException(int resultSize) {
     super(
         "the handler returned a result of "
-            + resultBytes
+            + resultSize
             + " bytes, past the "
             + MAX_RESULT_BYTES
             + " bytes a coordinator stores; store it elsewhere and return where it is");
-    this.resultBytes = resultBytes;
+    this.resultSize = resultSize;
   }
 
   /** The length of the result the handler returned, in bytes. */
-  public int resultBytes() {
-    return resultBytes;
+  public int resultSize() {
+    return resultSize;
   }
 }

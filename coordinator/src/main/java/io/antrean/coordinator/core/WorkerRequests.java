@@ -174,7 +174,7 @@ final class WorkerRequests {
               jobId <= 0 || seen.add(jobId),
               "items[" + i + "].job_id",
               "job " + jobId + " appears twice in one batch")
-          .problem(resultProblem(completions.get(i).resultBytes()), "items[" + i + "].result");
+          .problem(resultProblem(completions.get(i).resultSize()), "items[" + i + "].result");
     }
     v.throwIfAny();
   }

@@ -20,7 +20,7 @@ public record Completion(
   }
 
   /** The result's length in bytes, 0 for none, without copying it. */
-  public int resultBytes() {
+  public int resultSize() {
     return result == null ? 0 : result.length;
   }
 

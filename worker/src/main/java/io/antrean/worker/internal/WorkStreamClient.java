@@ -1,5 +1,6 @@
 package io.antrean.worker.internal;
 
+import io.antrean.channel.CoordinatorChannels;
 import io.antrean.proto.RequestErrors;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
@@ -34,22 +35,14 @@ import org.slf4j.LoggerFactory;
  * as a call fails on a broken connection, and one unanswered by its deadline fails with {@code
  * DEADLINE_EXCEEDED} and is withdrawn at the coordinator; callers retry as they retry calls.
  * Against a coordinator without Work ({@code UNIMPLEMENTED}) every request is sent as its unary
- * call, then and from then on; so is a CompleteBatch longer than {@value #MAX_STREAM_REQUEST_BYTES}
- * bytes, always.
+ * call, then and from then on; so is a CompleteBatch longer than {@value
+ * CoordinatorChannels#MAX_STREAM_REQUEST_BYTES} bytes, always.
  *
  * <p>Thread-safe. Answers are delivered on the transport's thread: the Lease observer's callbacks
  * must not block.
  */
 final class WorkStreamClient {
   private static final Logger log = LoggerFactory.getLogger(WorkStreamClient.class);
-
-  /**
-   * The longest CompleteBatch sent on the stream; a longer one goes as its own call. A message past
-   * the coordinator's request limit ({@code --grpc-max-message-size}, 4 MiB by default) ends the
-   * stream it came on, failing the Lease waiting there too, where a call past it fails alone. A
-   * CompleteBatch this long carries enough result bytes that a call of its own costs little more.
-   */
-  static final int MAX_STREAM_REQUEST_BYTES = 1 << 20;
 
   private final WorkerServiceStub stub;
   private final ScheduledExecutorService deadlines;
@@ -254,7 +247,8 @@ final class WorkStreamClient {
     abstract void sendUnary();
 
     /**
-     * Whether the request is short enough to go on the stream ({@link #MAX_STREAM_REQUEST_BYTES}).
+     * Whether the request is short enough to go on the stream ({@link
+     * CoordinatorChannels#MAX_STREAM_REQUEST_BYTES}).
      */
     boolean fitsStream() {
       return true;
@@ -354,7 +348,7 @@ final class WorkStreamClient {
 
     @Override
     boolean fitsStream() {
-      return request.getSerializedSize() <= MAX_STREAM_REQUEST_BYTES;
+      return request.getSerializedSize() <= CoordinatorChannels.MAX_STREAM_REQUEST_BYTES;
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.rpc.RetryInfo;
+import io.antrean.channel.CoordinatorChannels;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.CompleteItem;
@@ -386,7 +387,7 @@ class WorkStreamClientTest {
                     .setJobId(6)
                     .setResult(
                         ByteString.copyFrom(
-                            new byte[WorkStreamClient.MAX_STREAM_REQUEST_BYTES + 1])))
+                            new byte[CoordinatorChannels.MAX_STREAM_REQUEST_BYTES + 1])))
             .build();
 
     assertThat(work.completeBatch(longBatch, TIMEOUT_NANOS).getOutcomes(0).getJobId()).isEqualTo(6);

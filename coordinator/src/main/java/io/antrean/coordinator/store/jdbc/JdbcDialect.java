@@ -158,6 +158,11 @@ public abstract class JdbcDialect implements ColumnEncoding {
     return "octet_length(payload)";
   }
 
+  /** An expression for the length in bytes of a binary {@code column}, 0 for NULL. */
+  public String blobBytesSql(String column) {
+    return "coalesce(octet_length(" + column + "), 0)";
+  }
+
   /** An expression for the length in bytes of a text {@code column}, 0 for NULL. */
   public String textBytesSql(String column) {
     return "coalesce(octet_length(" + column + "), 0)";
@@ -169,9 +174,7 @@ public abstract class JdbcDialect implements ColumnEncoding {
    * payload's, its result's and its last error's lengths, for the budget of a page.
    */
   public String listedBytesSql() {
-    return payloadLengthSql()
-        + " + coalesce(octet_length(result), 0) + "
-        + textBytesSql("last_error");
+    return payloadLengthSql() + " + " + blobBytesSql("result") + " + " + textBytesSql("last_error");
   }
 
   /**

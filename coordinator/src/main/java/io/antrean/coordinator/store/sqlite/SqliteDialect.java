@@ -218,15 +218,16 @@ final class SqliteDialect extends JdbcDialect {
     return PAYLOAD_LENGTH;
   }
 
+  // length() of a BLOB reads its size from the record, without its bytes.
+  @Override
+  public String blobBytesSql(String column) {
+    return "coalesce(length(" + column + "), 0)";
+  }
+
   // length() of a TEXT counts characters; of a BLOB, bytes.
   @Override
   public String textBytesSql(String column) {
     return "coalesce(length(CAST(" + column + " AS BLOB)), 0)";
-  }
-
-  @Override
-  public String listedBytesSql() {
-    return PAYLOAD_LENGTH + " + coalesce(length(result), 0) + " + textBytesSql("last_error");
   }
 
   /**
