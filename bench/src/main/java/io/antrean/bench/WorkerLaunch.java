@@ -28,6 +28,18 @@ record WorkerLaunch(List<String> command) {
   static final List<String> INLINING_OPTIONS =
       List.of("-XX:FreqInlineSize=100", "-XX:InlineSmallCode=1000", "-XX:MaxInlineLevel=9");
 
+  /**
+   * Options by which the user chooses the worker's compilers or compiler files: with any of them
+   * the bench adds none of its own ({@link #compilerOptions}).
+   */
+  private static final List<String> COMPILER_CHOICES =
+      List.of(
+          "TieredStopAtLevel",
+          "-TieredCompilation",
+          "CompilerDirectivesFile",
+          "CompileCommandFile",
+          "CompileThresholdScaling");
+
   /** Where the runnable worker's jar lies in a checkout, from its root. */
   static final Path JAR_IN_CHECKOUT =
       Path.of("worker-runner", "target", "antrean-worker-runner.jar");
@@ -55,12 +67,41 @@ record WorkerLaunch(List<String> command) {
     List<String> command = new ArrayList<>();
     command.add(javaBinary());
     command.addAll(INLINING_OPTIONS);
+    command.addAll(compilerOptions(chosen, jvmOptions));
     command.addAll(collectorOptions(jvmOptions));
     command.addAll(jvmOptions);
     command.addAll(classArchiveOptions(chosen, jvmOptions));
     command.add("-jar");
     command.add(chosen.toString());
     return new WorkerLaunch(command);
+  }
+
+  /**
+   * The JVM options that give the worker the JIT compiler files beside its jar ({@code
+   * antrean-worker-runner.compiler-directives.json} and {@code .compile-commands}, which the build
+   * puts there), as {@code bin/antrean worker} does: the worker's own code, gRPC, Netty and
+   * protobuf compiled by C1 alone after a tenth of the JDK's invocation counts, the handlers and
+   * the JDK by both compilers, so a fresh worker's path is compiled within its first seconds
+   * (docs/benchmarks.md, "The worker's own code by C1 alone"). None if either file is missing or
+   * {@code jvmOptions} choose the compilers or their files themselves.
+   */
+  static List<String> compilerOptions(Path jar, List<String> jvmOptions) {
+    String name = jar.getFileName().toString();
+    boolean ownCompilers =
+        jvmOptions.stream().anyMatch(o -> COMPILER_CHOICES.stream().anyMatch(o::contains));
+    if (!name.endsWith(".jar") || ownCompilers) {
+      return List.of();
+    }
+    String base = name.substring(0, name.length() - ".jar".length());
+    Path directives = jar.resolveSibling(base + ".compiler-directives.json");
+    Path commands = jar.resolveSibling(base + ".compile-commands");
+    if (!Files.isRegularFile(directives) || !Files.isRegularFile(commands)) {
+      return List.of();
+    }
+    return List.of(
+        "-XX:+UnlockDiagnosticVMOptions",
+        "-XX:CompilerDirectivesFile=" + directives,
+        "-XX:CompileCommandFile=" + commands);
   }
 
   /**

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * How the bench starts a runnable worker: its jar, its collector, and the class archive beside it
- * if usable.
+ * How the bench starts a runnable worker: its jar, its collector, and the class archive and the JIT
+ * compiler files beside it if usable.
  */
 class WorkerLaunchTest {
   private static final Instant BUILT = Instant.parse("2026-12-02T06:00:00Z");
@@ -99,6 +99,52 @@ class WorkerLaunchTest {
           .containsOnlyOnce(own)
           .doesNotContain("-XX:+UseParallelGC");
     }
+  }
+
+  @Test
+  void theCompilerFilesBesideTheJarAreGivenBeforeTheUsersOptions() throws Exception {
+    Path directives = compilerFile("antrean-worker-runner.compiler-directives.json");
+    Path commands = compilerFile("antrean-worker-runner.compile-commands");
+
+    assertThat(WorkerLaunch.runnableJar(jar, List.of("-Xmx256m")).command())
+        .containsSubsequence(
+            "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:CompilerDirectivesFile=" + directives,
+            "-XX:CompileCommandFile=" + commands,
+            "-Xmx256m",
+            "-jar");
+  }
+
+  @Test
+  void withoutBothCompilerFilesTheWorkerKeepsTheJdksCompilers() throws Exception {
+    compilerFile("antrean-worker-runner.compiler-directives.json");
+
+    assertThat(WorkerLaunch.runnableJar(jar, List.of()).command())
+        .noneMatch(option -> option.startsWith("-XX:Compile"))
+        .doesNotContain("-XX:+UnlockDiagnosticVMOptions");
+  }
+
+  @Test
+  void compilersChosenByTheUserWin() throws Exception {
+    compilerFile("antrean-worker-runner.compiler-directives.json");
+    compilerFile("antrean-worker-runner.compile-commands");
+
+    for (String own :
+        List.of(
+            "-XX:TieredStopAtLevel=4",
+            "-XX:-TieredCompilation",
+            "-XX:CompilerDirectivesFile=/mine.json",
+            "-XX:CompileCommandFile=/mine",
+            "-XX:CompileThresholdScaling=0.5")) {
+      assertThat(WorkerLaunch.runnableJar(jar, List.of(own)).command())
+          .as(own)
+          .containsOnlyOnce(own)
+          .noneMatch(option -> option.contains("antrean-worker-runner.compile"));
+    }
+  }
+
+  private Path compilerFile(String name) throws Exception {
+    return Files.writeString(dir.resolve(name), "[]");
   }
 
   private void archived(Instant at) throws Exception {

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * with C1 only so that its compiler leaves the cores to what it measures, while the coordinator and
  * the worker keep both compilers, inlining less deeply than the JDK's defaults; the coordinator,
  * the worker and the bench run the parallel collector unless the user chose one; the user's {@code
- * ANTREAN_JAVA_OPTS} come last and win. The launcher runs in a temporary tree with empty jars and a
+ * ANTREAN_JAVA_OPTS} come last and win; the worker also gets the JIT compiler files beside its jar
+ * unless the user chose the compilers. The launcher runs in a temporary tree with empty jars and a
  * {@code java} that prints its arguments.
  */
 @Timeout(60)
@@ -109,6 +110,42 @@ final class LauncherJvmOptionsIT {
           .as(program)
           .noneMatch(arg -> arg.startsWith("-XX:MaxInlineLevel"));
     }
+  }
+
+  @Test
+  void theWorkerGetsTheCompilerFilesBesideItsJarAndTheUsersChoiceWins() throws Exception {
+    Path directives =
+        home.resolve("worker-runner/target/antrean-worker-runner.compiler-directives.json");
+    Path commands = home.resolve("worker-runner/target/antrean-worker-runner.compile-commands");
+    Files.writeString(directives, "[]");
+    Files.writeString(commands, "quiet");
+
+    assertThat(run("-Xmx64m", "worker", "--queue", "q"))
+        .containsSubsequence(
+            "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:CompilerDirectivesFile=" + directives,
+            "-XX:CompileCommandFile=" + commands,
+            "-Xmx64m",
+            "-jar");
+    for (List<String> arguments :
+        List.of(List.of("coordinator", "--grpc-port", "0"), List.of("bench", "enqueue-1"))) {
+      assertThat(run("", arguments.toArray(String[]::new)))
+          .as("%s", arguments)
+          .noneMatch(arg -> arg.startsWith("-XX:Compile"));
+    }
+    for (String own : List.of("-XX:TieredStopAtLevel=4", "-XX:CompilerDirectivesFile=/mine.json")) {
+      assertThat(run(own, "worker", "--queue", "q"))
+          .as(own)
+          .containsOnlyOnce(own)
+          .noneMatch(arg -> arg.contains("antrean-worker-runner.compile"));
+    }
+  }
+
+  @Test
+  void theWorkerWithoutItsCompilerFilesKeepsTheJdksCompilers() throws Exception {
+    assertThat(run("", "worker", "--queue", "q"))
+        .noneMatch(arg -> arg.startsWith("-XX:Compile"))
+        .doesNotContain("-XX:+UnlockDiagnosticVMOptions");
   }
 
   @Test
