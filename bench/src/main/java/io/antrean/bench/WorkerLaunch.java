@@ -82,8 +82,8 @@ record WorkerLaunch(List<String> command) {
    * puts there), as {@code bin/antrean worker} does: the worker's own code, gRPC, Netty and
    * protobuf compiled by C1 alone after a tenth of the JDK's invocation counts, the handlers and
    * the JDK by both compilers, so a fresh worker's path is compiled within its first seconds
-   * (docs/benchmarks.md, "The worker's own code by C1 alone"). None if either file is missing or
-   * {@code jvmOptions} choose the compilers or their files themselves.
+   * (docs/benchmarks.md, "The transport by C1 alone"). None if either file is missing or {@code
+   * jvmOptions} choose the compilers or their files themselves.
    */
   static List<String> compilerOptions(Path jar, List<String> jvmOptions) {
     String name = jar.getFileName().toString();

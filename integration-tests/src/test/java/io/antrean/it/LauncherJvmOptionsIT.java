@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,9 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * with C1 only so that its compiler leaves the cores to what it measures, while the coordinator and
  * the worker keep both compilers, inlining less deeply than the JDK's defaults; the coordinator,
  * the worker and the bench run the parallel collector unless the user chose one; the user's {@code
- * ANTREAN_JAVA_OPTS} come last and win; the worker also gets the JIT compiler files beside its jar
- * unless the user chose the compilers. The launcher runs in a temporary tree with empty jars and a
- * {@code java} that prints its arguments.
+ * ANTREAN_JAVA_OPTS} come last and win; the coordinator and the worker also get the JIT compiler
+ * files beside their jars unless the user chose the compilers. The launcher runs in a temporary
+ * tree with empty jars and a {@code java} that prints its arguments.
  */
 @Timeout(60)
 final class LauncherJvmOptionsIT {
@@ -30,6 +31,10 @@ final class LauncherJvmOptionsIT {
       Path.of("").toAbsolutePath().getParent().resolve("bin").resolve("antrean");
   private static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
   private static final String PARALLEL_COLLECTOR = "-XX:+UseParallelGC";
+  private static final Map<String, String> PROGRAM_JARS =
+      Map.of(
+          "coordinator", "coordinator/target/antrean-coordinator.jar",
+          "worker", "worker-runner/target/antrean-worker-runner.jar");
 
   @TempDir Path home;
   private Path launcher;
@@ -113,39 +118,45 @@ final class LauncherJvmOptionsIT {
   }
 
   @Test
-  void theWorkerGetsTheCompilerFilesBesideItsJarAndTheUsersChoiceWins() throws Exception {
-    Path directives =
-        home.resolve("worker-runner/target/antrean-worker-runner.compiler-directives.json");
-    Path commands = home.resolve("worker-runner/target/antrean-worker-runner.compile-commands");
-    Files.writeString(directives, "[]");
-    Files.writeString(commands, "quiet");
+  void theCoordinatorAndTheWorkerGetTheCompilerFilesBesideTheirJarsAndTheUsersChoiceWins()
+      throws Exception {
+    for (String program : List.of("coordinator", "worker")) {
+      String base = PROGRAM_JARS.get(program).replaceFirst("\\.jar$", "");
+      Path directives = home.resolve(base + ".compiler-directives.json");
+      Path commands = home.resolve(base + ".compile-commands");
+      Files.writeString(directives, "[]");
+      Files.writeString(commands, "quiet");
 
-    assertThat(run("-Xmx64m", "worker", "--queue", "q"))
-        .containsSubsequence(
-            "-XX:+UnlockDiagnosticVMOptions",
-            "-XX:CompilerDirectivesFile=" + directives,
-            "-XX:CompileCommandFile=" + commands,
-            "-Xmx64m",
-            "-jar");
-    for (List<String> arguments :
-        List.of(List.of("coordinator", "--grpc-port", "0"), List.of("bench", "enqueue-1"))) {
-      assertThat(run("", arguments.toArray(String[]::new)))
-          .as("%s", arguments)
-          .noneMatch(arg -> arg.startsWith("-XX:Compile"));
+      assertThat(run("-Xmx64m", program))
+          .as(program)
+          .containsSubsequence(
+              "-XX:+UnlockDiagnosticVMOptions",
+              "-XX:CompilerDirectivesFile=" + directives,
+              "-XX:CompileCommandFile=" + commands,
+              "-Xmx64m",
+              "-jar",
+              home.resolve(PROGRAM_JARS.get(program)).toString());
+      for (String own :
+          List.of("-XX:TieredStopAtLevel=4", "-XX:CompilerDirectivesFile=/mine.json")) {
+        assertThat(run(own, program))
+            .as("%s with %s", program, own)
+            .containsOnlyOnce(own)
+            .noneMatch(arg -> arg.contains(".compile"));
+      }
     }
-    for (String own : List.of("-XX:TieredStopAtLevel=4", "-XX:CompilerDirectivesFile=/mine.json")) {
-      assertThat(run(own, "worker", "--queue", "q"))
-          .as(own)
-          .containsOnlyOnce(own)
-          .noneMatch(arg -> arg.contains("antrean-worker-runner.compile"));
+    for (String program : List.of("bench", "stats")) {
+      assertThat(run("", program)).as(program).noneMatch(arg -> arg.startsWith("-XX:Compile"));
     }
   }
 
   @Test
-  void theWorkerWithoutItsCompilerFilesKeepsTheJdksCompilers() throws Exception {
-    assertThat(run("", "worker", "--queue", "q"))
-        .noneMatch(arg -> arg.startsWith("-XX:Compile"))
-        .doesNotContain("-XX:+UnlockDiagnosticVMOptions");
+  void withoutTheirCompilerFilesTheCoordinatorAndTheWorkerKeepTheJdksCompilers() throws Exception {
+    for (String program : List.of("coordinator", "worker")) {
+      assertThat(run("", program))
+          .as(program)
+          .noneMatch(arg -> arg.startsWith("-XX:Compile"))
+          .doesNotContain("-XX:+UnlockDiagnosticVMOptions");
+    }
   }
 
   @Test

@@ -1,6 +1,6 @@
 package com.example.handlers;
 
-/** A user's handler code, as {@code io.antrean.worker.CompilerProbe} calls it. */
+/** A user's handler code, as {@code io.antrean.it.CompilerProbe} calls it. */
 public final class ProbeWork {
   private ProbeWork() {}
 
