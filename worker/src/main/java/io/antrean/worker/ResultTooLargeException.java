@@ -1,20 +1,20 @@
 package io.antrean.worker;
 
+import io.antrean.proto.WorkerCallLimits;
+
 /**
  * The attempt's failure when a {@link JobHandler} returns a result longer than a coordinator stores
- * (1 MiB, the same limit as a payload's): the worker fails the job as {@link FailureKind#PERMANENT
- * permanent} with this error instead of completing it, so the job goes to the dead-letter queue
- * with a reason an operator can read rather than running again with the same result. Store a long
- * result elsewhere (an object store, a table) and return where it is.
+ * ({@link WorkerCallLimits#MAX_RESULT_BYTES}, 1 MiB, the same limit as a payload's): the worker
+ * fails the job as {@link FailureKind#PERMANENT permanent} with this error instead of completing
+ * it, so the job goes to the dead-letter queue with a reason an operator can read rather than
+ * running again with the same result. Store a long result elsewhere (an object store, a table) and
+ * return where it is.
  *
  * <p>The worker creates it; a handler has no reason to throw it. An {@link ErrorClassifier} sees it
  * like any other failure. Immutable.
  */
 public final class ResultTooLargeException extends PermanentException {
   private static final long serialVersionUID = 1L;
-
-  /** The longest result a coordinator stores, in bytes. */
-  public static final int MAX_RESULT_BYTES = 1 << 20;
 
   private final int resultSize;
 
@@ -26,7 +26,7 @@ public final class ResultTooLargeException extends PermanentException {
         "the handler returned a result of "
             + resultSize
             + " bytes, past the "
-            + MAX_RESULT_BYTES
+            + WorkerCallLimits.MAX_RESULT_BYTES
             + " bytes a coordinator stores; store it elsewhere and return where it is");
     this.resultSize = resultSize;
   }

@@ -1,5 +1,6 @@
 package io.antrean.worker;
 
+import io.antrean.proto.WorkerCallLimits;
 import java.time.Duration;
 import javax.annotation.Nullable;
 
@@ -21,18 +22,6 @@ final class WorkerLimits {
   static final int MAX_CONCURRENCY = 1024;
 
   /**
-   * The most leases a worker holds, its handler threads' and those leased ahead together: the most
-   * one Heartbeat carries. A coordinator refuses a longer one, and the leases it left out would
-   * expire under running jobs.
-   */
-  static final int MAX_HELD_LEASES = 1024;
-
-  /**
-   * The longest worker id a coordinator takes; it refuses every call of a worker with a longer one.
-   */
-  static final int MAX_WORKER_ID_CHARS = 256;
-
-  /**
    * The longest host name the default worker id keeps, leaving room for its pid and random part.
    */
   static final int MAX_DEFAULT_ID_HOST_CHARS = 200;
@@ -41,18 +30,22 @@ final class WorkerLimits {
 
   /**
    * @return {@code asked}
-   * @throws IllegalStateException for an id past {@link #MAX_WORKER_ID_CHARS}
+   * @throws IllegalStateException for an id past {@link WorkerCallLimits#MAX_WORKER_ID_CHARS}
    */
   static String workerId(String asked) {
     check(
-        asked.length() <= MAX_WORKER_ID_CHARS,
-        "workerId must be at most 256 characters, what a coordinator takes: " + asked.length());
+        asked.length() <= WorkerCallLimits.MAX_WORKER_ID_CHARS,
+        "workerId must be at most "
+            + WorkerCallLimits.MAX_WORKER_ID_CHARS
+            + " characters, what a coordinator takes: "
+            + asked.length());
     return asked;
   }
 
   /**
    * The most jobs leased ahead: {@code asked}, or by default as many as the handler threads while
-   * the two stay within {@link #MAX_HELD_LEASES}.
+   * the two stay within {@link WorkerCallLimits#MAX_HEARTBEAT_LEASES}: a coordinator refuses a
+   * Heartbeat with more, and the leases it left out would expire under running jobs.
    *
    * @throws IllegalStateException for a concurrency or prefetch out of range
    */
@@ -61,11 +54,16 @@ final class WorkerLimits {
         concurrency >= 1 && concurrency <= MAX_CONCURRENCY,
         "concurrency must be 1 to 1024: " + concurrency);
     int ahead =
-        asked != null ? asked : Math.max(0, Math.min(concurrency, MAX_HELD_LEASES - concurrency));
+        asked != null
+            ? asked
+            : Math.max(
+                0, Math.min(concurrency, WorkerCallLimits.MAX_HEARTBEAT_LEASES - concurrency));
     check(ahead >= 0 && ahead <= MAX_CONCURRENCY, "prefetch must be 0 to 1024: " + ahead);
     check(
-        concurrency + ahead <= MAX_HELD_LEASES,
-        "concurrency + prefetch must be at most 1024, the leases one heartbeat carries: "
+        concurrency + ahead <= WorkerCallLimits.MAX_HEARTBEAT_LEASES,
+        "concurrency + prefetch must be at most "
+            + WorkerCallLimits.MAX_HEARTBEAT_LEASES
+            + ", the leases one heartbeat carries: "
             + concurrency
             + " + "
             + ahead);

@@ -2,6 +2,7 @@ package io.antrean.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.antrean.proto.WorkerCallLimits;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.ErrorKind;
 import io.antrean.proto.v1.FailRequest;
@@ -114,7 +115,7 @@ class WorkerOutcomeTest {
 
   @Test
   void aResultPastOneMibFailsTheJobPermanentlyInsteadOfCompletingIt() {
-    int tooLong = ResultTooLargeException.MAX_RESULT_BYTES + 1;
+    int tooLong = WorkerCallLimits.MAX_RESULT_BYTES + 1;
     FailRequest fail = failureOf(ctx -> new byte[tooLong]);
 
     assertThat(fail.getKind()).isEqualTo(ErrorKind.ERROR_KIND_PERMANENT);
@@ -125,7 +126,7 @@ class WorkerOutcomeTest {
 
   @Test
   void aResultOfOneMibCompletesTheJob() {
-    start(ctx -> new byte[ResultTooLargeException.MAX_RESULT_BYTES]);
+    start(ctx -> new byte[WorkerCallLimits.MAX_RESULT_BYTES]);
     coordinator.service.enqueue("t", "{}");
 
     assertThat(Polling.await(WAIT, () -> !coordinator.service.completes.isEmpty())).isTrue();

@@ -3,6 +3,7 @@ package io.antrean.coordinator.core;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.proto.WorkerCallLimits;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -15,19 +16,9 @@ import javax.annotation.Nullable;
  * cut, never rejected). Stateless.
  */
 final class WorkerRequests {
-  static final int MAX_HEARTBEAT_LEASES = 1024;
-  static final int MAX_COMPLETE_BATCH = 1000;
   static final int MAX_PROGRESS_CHARS = 1024;
   static final int MAX_ERROR_MESSAGE_CHARS = 4096;
   static final int MAX_STACK_TRACE_CHARS = 16 * 1024;
-
-  /**
-   * The longest result a Complete or a CompleteBatch item may carry, as long as the longest
-   * payload: a job's answer (GetJob, a page of ListJobs) then stays under gRPC's default 4 MiB, and
-   * a worker that keeps each CompleteBatch's results under 2 MiB, as the Java worker does, never
-   * sends one past it.
-   */
-  static final int MAX_RESULT_BYTES = 1 << 20;
 
   private final Settings settings;
 
@@ -109,9 +100,9 @@ final class WorkerRequests {
     new Violations()
         .problem(WorkerIds.problem(workerId), "worker_id")
         .check(
-            renewals.size() <= MAX_HEARTBEAT_LEASES,
+            renewals.size() <= WorkerCallLimits.MAX_HEARTBEAT_LEASES,
             "leases",
-            "at most " + MAX_HEARTBEAT_LEASES + " leases per heartbeat")
+            "at most " + WorkerCallLimits.MAX_HEARTBEAT_LEASES + " leases per heartbeat")
         .notNegative(leaseTtl, "lease_ttl")
         .check(leaseTtl == null || !leaseTtl.isZero(), "lease_ttl", "must be positive")
         .throwIfAny();
@@ -129,7 +120,7 @@ final class WorkerRequests {
 
   /**
    * @throws ValidationException for a Complete without job id or worker id, or with a result past
-   *     {@link #MAX_RESULT_BYTES}
+   *     {@link WorkerCallLimits#MAX_RESULT_BYTES}
    */
   static void complete(long jobId, String workerId, int resultBytes) {
     leaseCallChecks(jobId, workerId).problem(resultProblem(resultBytes), "result").throwIfAny();
@@ -143,19 +134,19 @@ final class WorkerRequests {
 
   @Nullable
   private static String resultProblem(int resultBytes) {
-    return resultBytes <= MAX_RESULT_BYTES
+    return resultBytes <= WorkerCallLimits.MAX_RESULT_BYTES
         ? null
         : "is "
             + resultBytes
             + " bytes, past the limit of "
-            + MAX_RESULT_BYTES
+            + WorkerCallLimits.MAX_RESULT_BYTES
             + ": fail the job, or store a long result elsewhere and return where it is";
   }
 
   /**
    * @throws ValidationException for a CompleteBatch without worker id or items, with too many, with
-   *     an item without job id or with a result past {@link #MAX_RESULT_BYTES}, or naming a job
-   *     twice
+   *     an item without job id or with a result past {@link WorkerCallLimits#MAX_RESULT_BYTES}, or
+   *     naming a job twice
    */
   static void completeBatch(String workerId, List<Completion> completions) {
     Violations v =
@@ -163,9 +154,9 @@ final class WorkerRequests {
             .problem(WorkerIds.problem(workerId), "worker_id")
             .check(!completions.isEmpty(), "items", "at least one item is required")
             .check(
-                completions.size() <= MAX_COMPLETE_BATCH,
+                completions.size() <= WorkerCallLimits.MAX_COMPLETE_BATCH_ITEMS,
                 "items",
-                "at most " + MAX_COMPLETE_BATCH + " items per call");
+                "at most " + WorkerCallLimits.MAX_COMPLETE_BATCH_ITEMS + " items per call");
     Set<Long> seen = new HashSet<>();
     for (int i = 0; i < completions.size(); i++) {
       long jobId = completions.get(i).jobId();

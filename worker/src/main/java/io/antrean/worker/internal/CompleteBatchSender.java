@@ -1,5 +1,6 @@
 package io.antrean.worker.internal;
 
+import io.antrean.proto.WorkerCallLimits;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.CompleteOutcome;
@@ -34,14 +35,11 @@ import org.slf4j.LoggerFactory;
 final class CompleteBatchSender {
   private static final Logger log = LoggerFactory.getLogger(CompleteBatchSender.class);
 
-  /** The protocol's ceiling for the items of one CompleteBatch. */
-  static final int MAX_ITEMS = 1000;
-
   /**
    * The result bytes at which a CompleteBatch takes no more items. Each result is at most {@link
-   * io.antrean.worker.ResultTooLargeException#MAX_RESULT_BYTES}, so a call's results stay under 3
-   * MiB, inside the 4 MiB a coordinator reads by default: a call past it would be refused whole,
-   * every job of it left to run again once its lease expired.
+   * WorkerCallLimits#MAX_RESULT_BYTES}, so a call's results stay under 3 MiB, inside the 4 MiB a
+   * coordinator reads by default: a call past it would be refused whole, every job of it left to
+   * run again once its lease expired.
    */
   static final long BATCH_RESULT_BYTES = 2L << 20;
 
@@ -92,7 +90,8 @@ final class CompleteBatchSender {
    * Sends {@code batch} until it is answered or given up; the caller settles every job of it
    * afterwards, whatever happened.
    *
-   * @param batch 1 to {@value #MAX_ITEMS} completions of distinct jobs
+   * @param batch 1 to {@value WorkerCallLimits#MAX_COMPLETE_BATCH_ITEMS} completions of distinct
+   *     jobs
    * @param leaseNext the lease to ask for in the same call ({@link SlotRefill}), or null
    */
   Sent send(List<PendingCompletion> batch, @Nullable LeaseRequest leaseNext) {

@@ -1,5 +1,6 @@
 package io.antrean.worker.internal;
 
+import io.antrean.proto.WorkerCallLimits;
 import io.antrean.proto.v1.CompleteItem;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.LeaseRequest;
@@ -19,11 +20,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Reports successful jobs with CompleteBatch, batched naturally. A completion joins a pending list
  * and the handler thread moves on; one sending thread sends everything pending (up to {@value
- * CompleteBatchSender#MAX_ITEMS} jobs, never one job twice) whenever no CompleteBatch is in flight,
- * and when the answer comes sends what gathered meanwhile; long results split it, so that no call
- * goes past the coordinator's request limit. There is no timer: a lone completion goes out at once,
- * and under load a batch holds what finished during one round trip. With a {@link SlotRefill}, each
- * batch also leases jobs for the slots its jobs free.
+ * WorkerCallLimits#MAX_COMPLETE_BATCH_ITEMS} jobs, never one job twice) whenever no CompleteBatch
+ * is in flight, and when the answer comes sends what gathered meanwhile; long results split it, so
+ * that no call goes past the coordinator's request limit. There is no timer: a lone completion goes
+ * out at once, and under load a batch holds what finished during one round trip. With a {@link
+ * SlotRefill}, each batch also leases jobs for the slots its jobs free.
  *
  * <p>The jobs one answer brings start together and, when they are short, finish together. So that
  * they go back in one call rather than in whatever fragments the sender happens to find, a batch
@@ -151,7 +152,7 @@ final class CompletionQueue {
       boolean first = pending.isEmpty();
       boolean lastOfCohort = cohort.remove(completion.lease().jobId()) && cohort.isEmpty();
       pending.addLast(completion);
-      if (first || lastOfCohort || pending.size() == CompleteBatchSender.MAX_ITEMS) {
+      if (first || lastOfCohort || pending.size() == WorkerCallLimits.MAX_COMPLETE_BATCH_ITEMS) {
         lock.notifyAll();
       }
       return true;
@@ -267,7 +268,7 @@ final class CompletionQueue {
       if (stopped || !lingered()) {
         return List.of();
       }
-      int size = Math.min(pending.size(), CompleteBatchSender.MAX_ITEMS);
+      int size = Math.min(pending.size(), WorkerCallLimits.MAX_COMPLETE_BATCH_ITEMS);
       List<PendingCompletion> batch = new ArrayList<>(size);
       Set<Long> jobIds = new HashSet<>();
       long resultBytes = 0;
@@ -297,7 +298,9 @@ final class CompletionQueue {
   private boolean lingered() {
     long deadline = System.nanoTime() + lingerNanos;
     try {
-      while (!stopped && !cohort.isEmpty() && pending.size() < CompleteBatchSender.MAX_ITEMS) {
+      while (!stopped
+          && !cohort.isEmpty()
+          && pending.size() < WorkerCallLimits.MAX_COMPLETE_BATCH_ITEMS) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           break;

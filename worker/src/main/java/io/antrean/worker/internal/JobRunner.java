@@ -1,5 +1,6 @@
 package io.antrean.worker.internal;
 
+import io.antrean.proto.WorkerCallLimits;
 import io.antrean.proto.v1.ErrorKind;
 import io.antrean.worker.CancellationReason;
 import io.antrean.worker.ErrorClassifier;
@@ -110,7 +111,7 @@ final class JobRunner {
         throw new RetryableException("worker has no handler for job type " + context.type());
       }
       result = handler.handle(context);
-      if (result != null && result.length > ResultTooLargeException.MAX_RESULT_BYTES) {
+      if (result != null && result.length > WorkerCallLimits.MAX_RESULT_BYTES) {
         // The coordinator would refuse it, and with it the batch it went in: fail the job instead.
         throw new ResultTooLargeException(result.length);
       }
