@@ -169,9 +169,10 @@ final class PostgresDialect extends JdbcDialect {
   /**
    * One statement picks, leases and opens each job's history entry: the function {@code lease_jobs}
    * (migration V14; V13 without the budget), whose plan PostgreSQL makes once per connection
-   * instead of at every call. Parameters: queue, now, types (null: any type), limit, the lease-id
-   * digests (the n-th picked job takes the n-th), worker id, expiry, the payload budget ({@link
-   * AnswerBudget}).
+   * instead of at every call, and which walks {@code jobs_pending} in order whatever the planner
+   * statistics say (V15: sorting turned off for the function). Parameters: queue, now, types (null:
+   * any type), limit, the lease-id digests (the n-th picked job takes the n-th), worker id, expiry,
+   * the payload budget ({@link AnswerBudget}).
    */
   static final String LEASE =
       "SELECT "

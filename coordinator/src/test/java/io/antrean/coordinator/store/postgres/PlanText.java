@@ -1,5 +1,6 @@
 package io.antrean.coordinator.store.postgres;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -24,8 +25,9 @@ final class PlanText {
   private PlanText() {}
 
   /**
-   * The plan {@code lease_jobs} keeps: the generic plan (the function asks for one) of the query in
-   * its body as the connection's schema holds it, its arguments made parameters.
+   * The plan {@code lease_jobs} keeps: the generic plan of the query in its body as the
+   * connection's schema holds it, its arguments made parameters, under the settings the function
+   * sets for itself ({@code plan_cache_mode = force_generic_plan}, {@code enable_sort = off}).
    */
   static String explainLease(Connection connection) throws SQLException {
     String body = (String) leaseFunction(connection, "prosrc");
@@ -35,14 +37,21 @@ final class PlanText {
     for (Map.Entry<String, String> argument : LEASE_ARGUMENTS.entrySet()) {
       query = query.replace(argument.getKey(), argument.getValue());
     }
+    String[] settings = (String[]) ((Array) leaseFunction(connection, "proconfig")).getArray();
     try (Statement statement = connection.createStatement()) {
       statement.execute("PREPARE lease_plan AS " + query);
-      statement.execute("SET plan_cache_mode = force_generic_plan");
+      for (String setting : settings) {
+        int equals = setting.indexOf('=');
+        statement.execute(
+            "SET " + setting.substring(0, equals) + " = '" + setting.substring(equals + 1) + "'");
+      }
       try {
         return explain(
             connection, "EXECUTE lease_plan (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)");
       } finally {
-        statement.execute("RESET plan_cache_mode");
+        for (String setting : settings) {
+          statement.execute("RESET " + setting.substring(0, setting.indexOf('=')));
+        }
         statement.execute("DEALLOCATE lease_plan");
       }
     }

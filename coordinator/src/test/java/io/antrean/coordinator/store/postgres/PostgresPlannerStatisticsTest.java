@@ -2,6 +2,7 @@ package io.antrean.coordinator.store.postgres;
 
 import static io.antrean.coordinator.store.TestJobs.T0;
 import static io.antrean.coordinator.store.TestJobs.job;
+import static io.antrean.coordinator.store.postgres.PlannerStatistics.Turn.FEW_CHANGES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,6 +10,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.postgres.PlannerStatistics.Turn;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,6 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongPredicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,13 +29,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
 /**
- * The store keeps the planner's statistics of the jobs table current ({@link PlannerStatistics}):
- * after a burst into a table whose last ANALYZE saw no pending job, a lease plans to read and sort
- * every pending job of the queue, until the store analyzes the table; then it walks {@code
- * jobs_pending}. The plan is the one {@code lease_jobs} keeps, which an ANALYZE makes again.
+ * The store analyzes the jobs table when the planner is far wrong about how many jobs are pending
+ * ({@link PlannerStatistics}): after a burst into a table whose last ANALYZE saw none pending, and
+ * after the pending jobs of the last ANALYZE have all finished; not while its estimate holds,
+ * however much of the table changes. Whatever the statistics say, a lease walks {@code
+ * jobs_pending} in order (migration V15): the plan is the one {@code lease_jobs} keeps.
  */
 @Timeout(60)
 class PostgresPlannerStatisticsTest {
+  private static final Pattern PLANNED_ROWS = Pattern.compile(" rows=(\\d+) ");
+
   @RegisterExtension static final TestPostgres postgres = new TestPostgres();
 
   private PostgresOptions options;
@@ -57,17 +64,48 @@ class PostgresPlannerStatisticsTest {
   }
 
   @Test
-  void aBurstIntoATableAnalyzedWithNoPendingJobIsAnalyzedThenLeasedInIndexOrder() throws Exception {
-    // Direct updates are only for the table's shape; the store never writes like this.
-    execute("UPDATE jobs SET state = 'SUCCEEDED', finished_at = updated_at");
-    execute("ANALYZE jobs");
+  void aBurstIntoATableAnalyzedWithNoPendingJobIsLeasedInIndexOrderBeforeAnyAnalyze()
+      throws Exception {
+    finishEveryJobAndAnalyze();
+    enqueue("burst", 4_000);
+
+    assertThat(plannedPending()).isLessThan(100);
+    assertThat(leasePlan()).contains("Index Scan using jobs_pending").doesNotContain("Sort");
+  }
+
+  @Test
+  void aBurstIntoATableAnalyzedWithNoPendingJobIsAnalyzed() throws Exception {
+    finishEveryJobAndAnalyze();
     long analyzed = analyzeCount();
     enqueue("burst", 4_000);
-    assertThat(leasePlan()).contains("Sort").doesNotContain("Index Scan using jobs_pending");
 
     awaitStat("analyze_count", count -> count > analyzed);
 
-    assertThat(leasePlan()).contains("Index Scan using jobs_pending").doesNotContain("Sort");
+    assertThat(plannedPending()).isGreaterThan(2_000);
+  }
+
+  @Test
+  void aTableWhosePendingJobsAllFinishedIsAnalyzed() throws Exception {
+    long analyzed = analyzeCount();
+    // Direct updates are only for the table's shape; the store never writes like this.
+    execute("UPDATE jobs SET state = 'SUCCEEDED', finished_at = updated_at");
+
+    awaitStat("analyze_count", count -> count > analyzed);
+
+    assertThat(plannedPending()).isLessThan(100);
+  }
+
+  @Test
+  void aTableWhosePendingJobsThePlannerCountsWellIsNotAnalyzedHoweverMuchItChanged()
+      throws Exception {
+    long analyzed = analyzeCount();
+    execute("UPDATE jobs SET priority = priority + 1");
+    awaitStat("n_mod_since_analyze", changed -> changed >= 4_000);
+    PlannerStatistics statistics = new PlannerStatistics(store.transactions());
+
+    assertThat(statistics.runOnce()).isEqualTo(Turn.ESTIMATE_HELD);
+    assertThat(statistics.runOnce()).as("counted again before more changed").isEqualTo(FEW_CHANGES);
+    assertThat(analyzeCount()).isEqualTo(analyzed);
   }
 
   @Test
@@ -76,7 +114,7 @@ class PostgresPlannerStatisticsTest {
     enqueue("known", 20);
     awaitStat("n_mod_since_analyze", changed -> changed >= 20);
 
-    assertThat(new PlannerStatistics(store.transactions()).runOnce()).isFalse();
+    assertThat(new PlannerStatistics(store.transactions()).runOnce()).isEqualTo(FEW_CHANGES);
     assertThat(analyzeCount()).isEqualTo(analyzed);
   }
 
@@ -108,6 +146,24 @@ class PostgresPlannerStatisticsTest {
         .extracting(event -> event.getLevel().toString())
         .containsExactly("WARN", "INFO");
     assertThat(captured.list.get(1).getFormattedMessage()).contains("works again");
+  }
+
+  /** Every job finished, and the table analyzed so: the planner expects no pending job. */
+  private void finishEveryJobAndAnalyze() throws SQLException {
+    // Direct updates are only for the table's shape; the store never writes like this.
+    execute("UPDATE jobs SET state = 'SUCCEEDED', finished_at = updated_at");
+    execute("ANALYZE jobs");
+  }
+
+  /** How many pending jobs the planner expects, from the statistics of the last analyze. */
+  private long plannedPending() throws SQLException {
+    try (Connection connection = postgres.connect(options)) {
+      Matcher rows =
+          PLANNED_ROWS.matcher(
+              PlanText.explain(connection, "SELECT 1 FROM jobs WHERE state = 'PENDING'"));
+      assertThat(rows.find()).isTrue();
+      return Long.parseLong(rows.group(1));
+    }
   }
 
   private String leasePlan() throws SQLException {
