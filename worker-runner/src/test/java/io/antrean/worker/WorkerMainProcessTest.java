@@ -49,8 +49,15 @@ class WorkerMainProcessTest {
 
   private Process java(Map<String, String> env, String mainClass, String... args)
       throws IOException {
+    return java(env, List.of(), mainClass, args);
+  }
+
+  private Process java(
+      Map<String, String> env, List<String> jvmOptions, String mainClass, String... args)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(mainClass);
@@ -154,5 +161,29 @@ class WorkerMainProcessTest {
         .contains("ERROR")
         .contains("uncaught exception in thread antrean-poller-1")
         .contains("bug in the worker runtime");
+  }
+
+  @Test
+  void collectsTheStartUpGarbageBeforeTheWorkerStarts() throws Exception {
+    server =
+        Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
+            .addService(coordinator)
+            .build()
+            .start();
+
+    // The JVM's collection log and the worker's own log share stderr, in the order written.
+    worker =
+        java(
+            Map.of(),
+            List.of("-Xlog:gc:stderr", "-Dantrean.log.level=INFO"),
+            WorkerMain.class.getName(),
+            "--coordinator=127.0.0.1:" + server.getPort(),
+            "--types=sleep");
+
+    assertThat(Polling.await(WAIT, () -> !coordinator.leases.isEmpty())).as(output()).isTrue();
+    String output = output();
+    int collected = output.indexOf("(System.gc())");
+    assertThat(collected).as(output).isNotNegative();
+    assertThat(output.indexOf("worker started")).as(output).isGreaterThan(collected);
   }
 }
