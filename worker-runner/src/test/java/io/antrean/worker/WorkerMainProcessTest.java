@@ -75,12 +75,17 @@ class WorkerMainProcessTest {
     return Files.readString(logs.resolve("process.log"), StandardCharsets.UTF_8);
   }
 
-  private void startWorkerWithOneSleepingJob(String grace) throws IOException {
+  /** The fake coordinator, on a free port of loopback. */
+  private void startCoordinator() throws IOException {
     server =
         Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
             .addService(coordinator)
             .build()
             .start();
+  }
+
+  private void startWorkerWithOneSleepingJob(String grace) throws IOException {
+    startCoordinator();
     coordinator.enqueue("sleep", "{\"ms\":60000}");
     worker =
         java(
@@ -131,11 +136,7 @@ class WorkerMainProcessTest {
   @Test
   void withoutCoordinatorOptionTheWorkerUsesAntreanCoordinatorFromTheEnvironment()
       throws Exception {
-    server =
-        Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
-            .addService(coordinator)
-            .build()
-            .start();
+    startCoordinator();
 
     worker =
         java(
@@ -165,11 +166,7 @@ class WorkerMainProcessTest {
 
   @Test
   void collectsTheStartUpGarbageBeforeTheWorkerStarts() throws Exception {
-    server =
-        Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
-            .addService(coordinator)
-            .build()
-            .start();
+    startCoordinator();
 
     // The JVM's collection log and the worker's own log share stderr, in the order written.
     worker =
