@@ -182,10 +182,10 @@ public final class WorkerMain implements Callable<Integer> {
   /**
    * Collects the garbage of the start-up (parsing, the handlers' catalog, the channel's set-up)
    * before the first lease, so it lies in the old generation rather than in the young one the first
-   * collection under load copies: that first young collection paused each fresh worker 12-26 ms at
-   * 500 jobs/s, in the middle of the jobs it held, and 3-13 ms after this (docs/benchmarks.md, "A
-   * fresh worker's first collection"). This one costs a few tens of milliseconds while the worker
-   * holds no job. {@code -XX:+DisableExplicitGC} turns it off.
+   * collection under load copies: that first young collection paused each fresh worker 11-29 ms at
+   * 500 jobs/s, in the middle of the jobs it held, and 3-5 ms after this (docs/benchmarks.md, "The
+   * latency tail taken apart, job by job"). This one costs a few tens of milliseconds while the
+   * worker holds no job. {@code -XX:+DisableExplicitGC} turns it off.
    */
   private static void collectStartUpGarbage() {
     System.gc();
