@@ -100,8 +100,8 @@ class PostgresPlannerStatisticsTest {
       throws Exception {
     long analyzed = analyzeCount();
     // Half the table: past the 900 changes that ask for a count, and short of leaving a dead
-    // version
-    // of every row, which the planner's estimate (scaled by the table's pages) would count twice.
+    // version of every row, which the planner's estimate (scaled by the table's pages) would count
+    // twice.
     execute("UPDATE jobs SET priority = priority + 1 WHERE id % 2 = 0");
     awaitStat("n_mod_since_analyze", changed -> changed >= 2_000);
     assertThat(plannedPending())
