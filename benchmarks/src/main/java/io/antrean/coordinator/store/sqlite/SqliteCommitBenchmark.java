@@ -29,9 +29,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One durable commit of one job, below the writer thread: {@code BEGIN IMMEDIATE}, the store's own
- * insert of one job, {@code COMMIT}, on a connection opened exactly as the writer's (WAL, {@code
- * synchronous=FULL}, our schema and indexes). Sampled, so the score gives the median and the tail
- * of a commit on this disk: the floor under {@code antrean bench enqueue-1}.
+ * insert of one job, {@code COMMIT} and the WAL's fsync ({@link WalSync}), on a connection opened
+ * exactly as the writer's (WAL, {@code synchronous=NORMAL}, our schema and indexes). Sampled, so
+ * the score gives the median and the tail of a commit on this disk: the floor under {@code antrean
+ * bench enqueue-1}.
  *
  * <p>{@code checkpoints} compares where WAL checkpoints run. {@code in-commit} is SQLite's default
  * and the store's: the commit that takes the WAL past 1,000 pages copies it back into the database
@@ -55,6 +56,7 @@ public class SqliteCommitBenchmark {
     List<EnqueueResult> stored =
         SqliteDialect.INSTANCE.enqueue(db.writer, List.of(StoreWorkload.newJob(now)), now);
     db.writer.execute("COMMIT");
+    db.sync.awaitDurable(db.sync.committed());
     return stored;
   }
 
@@ -70,6 +72,7 @@ public class SqliteCommitBenchmark {
     Path dir;
     SqliteFile file;
     CachedConnection writer;
+    WalSync sync;
     CachedConnection checkpointer;
     ScheduledExecutorService background;
 
@@ -78,6 +81,7 @@ public class SqliteCommitBenchmark {
       dir = TempDirectory.create("antrean-sqlite-commit-bench");
       file = SqliteFile.lock(dir, SqliteOptions.defaults());
       writer = file.openWriter();
+      sync = file.walSync();
       SqliteSchema.migrate(file.jdbcUrl(), writer.connection());
       switch (checkpoints) {
         case "in-commit" -> {}
@@ -114,6 +118,7 @@ public class SqliteCommitBenchmark {
         checkpointer.close();
       }
       writer.close();
+      sync.close();
       file.close();
       TempDirectory.delete(dir);
     }

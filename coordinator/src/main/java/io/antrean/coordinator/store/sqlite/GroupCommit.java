@@ -8,36 +8,48 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The transaction of one group of writes on the {@link SqliteWriter}'s connection: every operation
- * inside its own savepoint, so a failing one rolls back only itself, then one commit (one fsync)
- * for the group. Run by whichever thread holds the connection, one at a time.
+ * inside its own savepoint, so a failing one rolls back only itself, then one commit for the group,
+ * numbered by the {@link WalSync} that makes it durable afterwards. Run by whichever thread holds
+ * the connection, one at a time.
  */
 final class GroupCommit {
   private static final Logger log = LoggerFactory.getLogger(GroupCommit.class);
 
   private final CachedConnection connection;
+  private final WalSync sync;
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong operations = new AtomicLong();
   private final ThreadLocal<Boolean> runningOperation = ThreadLocal.withInitial(() -> false);
 
-  GroupCommit(CachedConnection connection) {
+  GroupCommit(CachedConnection connection, WalSync sync) {
     this.connection = connection;
+    this.sync = sync;
   }
+
+  /**
+   * A committed group, not yet durable.
+   *
+   * @param readyQueues the queues where jobs became ready as a side effect of the changes
+   * @param commit the commit's number for {@link WalSync#awaitDurable}
+   */
+  record Committed(List<String> readyQueues, long commit) {}
 
   /**
    * Runs the operations in one transaction and commits it; each operation keeps its value or its
    * failure for {@link WriteTask#complete}.
    *
-   * @return the queues where jobs became ready as a side effect of the changes
+   * @return the queues where jobs became ready, and the commit's number
    * @throws Failed if the transaction could not begin or commit, or failed outside the operations
    *     themselves (nothing of it is kept, and the connection is out of the transaction again)
    */
-  List<String> run(List<WriteTask<?>> group) {
+  Committed run(List<WriteTask<?>> group) {
     try {
       connection.execute("BEGIN IMMEDIATE");
     } catch (SQLException e) {
       throw new Failed(SqliteDialect.INSTANCE.translate("beginning a transaction", e));
     }
     runningOperation.set(true);
+    long commit;
     try {
       for (WriteTask<?> task : group) {
         connection.execute("SAVEPOINT operation");
@@ -47,6 +59,7 @@ final class GroupCommit {
         connection.execute("RELEASE operation");
       }
       connection.execute("COMMIT");
+      commit = sync.committed();
     } catch (SQLException | RuntimeException e) {
       abandon();
       log.error("SQLite group commit of {} operations failed", group.size(), e);
@@ -59,7 +72,7 @@ final class GroupCommit {
     }
     commits.incrementAndGet();
     operations.addAndGet(group.size());
-    return connection.takeReadyQueues();
+    return new Committed(connection.takeReadyQueues(), commit);
   }
 
   /** Rolls back a transaction left open, if any, and forgets the queues it made ready. */
@@ -79,7 +92,7 @@ final class GroupCommit {
     return runningOperation.get();
   }
 
-  /** Transactions committed so far (each one fsync). */
+  /** Transactions committed so far. */
   long commits() {
     return commits.get();
   }

@@ -71,6 +71,11 @@ final class SqliteFile implements AutoCloseable {
     return database;
   }
 
+  /** What makes the writer's commits durable: fsyncs of this database's WAL file. */
+  WalSync walSync() {
+    return WalSync.of(database.resolveSibling(database.getFileName() + "-wal"));
+  }
+
   /**
    * Page cache of the writer connection, in KiB (native memory, not the Java heap): large enough to
    * keep the pending index's hot end and the recently written pages of a backlog of millions of
@@ -82,13 +87,14 @@ final class SqliteFile implements AutoCloseable {
   static final int READER_CACHE_KIB = 16 * 1024;
 
   /**
-   * The one connection that writes: WAL, fsync on every commit, foreign keys on, a large page
-   * cache, and temporary files in memory. The last matters for speed: the writer opens a savepoint
-   * per operation of a group commit, and SQLite keeps the pages a savepoint may have to restore in
-   * a sub-journal that, with temporary files on disk, spills to a file it creates, writes and
-   * deletes again; that took about a tenth of the coordinator's CPU on the end-to-end path. The
-   * sub-journal is not needed after a crash (the WAL is the durable record), so memory loses
-   * nothing.
+   * The one connection that writes: WAL with {@code synchronous=NORMAL} (a commit writes the WAL
+   * but does not fsync it: {@link #walSync()} does that before anything is answered), foreign keys
+   * on, a large page cache, and temporary files in memory. The last matters for speed: the writer
+   * opens a savepoint per operation of a group commit, and SQLite keeps the pages a savepoint may
+   * have to restore in a sub-journal that, with temporary files on disk, spills to a file it
+   * creates, writes and deletes again; that took about a tenth of the coordinator's CPU on the
+   * end-to-end path. The sub-journal is not needed after a crash (the WAL is the durable record),
+   * so memory loses nothing.
    */
   CachedConnection openWriter() throws SQLException {
     return openWriter(null);
@@ -98,7 +104,7 @@ final class SqliteFile implements AutoCloseable {
   CachedConnection openWriter(@Nullable TokenWakeups tokenWakeups) throws SQLException {
     SQLiteConfig config = baseConfig();
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-    config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
     config.setTempStore(SQLiteConfig.TempStore.MEMORY);
     config.setCacheSize(-WRITER_CACHE_KIB);
     Connection connection = DriverManager.getConnection(jdbcUrl(), config.toProperties());

@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The embedded {@link JobStore}: one SQLite database file ({@value SqliteOptions#DATABASE_FILE}) in
- * a data directory, in WAL mode with {@code synchronous=FULL}, so a call that returns has been
- * fsynced.
+ * a data directory, in WAL mode; a call that returns has been fsynced: its commit, then the WAL
+ * file ({@link WalSync}), before its answer.
  *
  * <p>Every change goes through one writer thread that commits the changes of all waiting callers
  * together (group commit): many concurrent callers pay for one fsync. Reads use a small pool of
@@ -87,14 +87,18 @@ public final class SqliteJobStore extends JdbcJobStore {
     Objects.requireNonNull(options, "options");
     SqliteFile file = SqliteFile.lock(dataDir, options);
     CachedConnection writerConnection = null;
+    WalSync sync = null;
     try {
       TokenWakeups tokenWakeups = new TokenWakeups();
       writerConnection = file.openWriter(tokenWakeups);
+      sync = file.walSync();
       SqliteSchema.migrate(file.jdbcUrl(), writerConnection.connection());
+      sync.syncAll();
       ReadConnections reads = ReadConnections.open(file, options.readConnections());
       SqliteWriter writer =
           SqliteWriter.start(
               writerConnection,
+              sync,
               options.maxGroupOperations(),
               options.maxQueuedWrites(),
               CALLER_RUNS_AFTER_IDLE);
@@ -103,6 +107,9 @@ public final class SqliteJobStore extends JdbcJobStore {
     } catch (SQLException | RuntimeException e) {
       if (writerConnection != null) {
         writerConnection.close();
+      }
+      if (sync != null) {
+        sync.close();
       }
       file.close();
       if (e instanceof SQLException sql) {

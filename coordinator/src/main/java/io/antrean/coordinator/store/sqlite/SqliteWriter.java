@@ -9,10 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -24,15 +21,16 @@ import org.slf4j.LoggerFactory;
  * The one thread that writes, with group commit. Callers hand it operations and either block until
  * their operation is durable ({@link #execute}) or get a future ({@link #submit}). The thread takes
  * every operation waiting (up to a cap), runs them in one transaction, each inside its own
- * savepoint so a failing operation rolls back only itself, commits once (one fsync for the group),
- * and only then hands the results to the completer thread, which completes each future; a group of
- * one is completed on the writer thread itself, one thread less between commit and answer.
+ * savepoint so a failing operation rolls back only itself, commits once, and hands the results to
+ * the completer thread, which waits for the WAL's fsync ({@link WalSync}) and then completes each
+ * future, while the writer thread goes on with the next group; a group of one is synced and
+ * completed on the writer thread itself, one thread less between commit and answer.
  *
- * <p>In a quiet moment (nothing queued or running, nothing written for {@code callerRunsAfterIdle})
- * an operation is run, committed and answered on its caller's own thread instead, with no hand-off
- * to the writer thread and back; what is submitted meanwhile queues for the writer thread, which
- * waits for the caller to let go of the connection, so writes still commit in submission order.
- * Under load writes come closer together than that and the writer groups them.
+ * <p>In a quiet moment (nothing queued, running or syncing, nothing written for {@code
+ * callerRunsAfterIdle}) an operation is run, committed and answered on its caller's own thread
+ * instead, with no hand-off to the writer thread and back; what is submitted meanwhile queues for
+ * the writer thread, which waits for the caller to let go of the connection, so writes still commit
+ * in submission order. Under load writes come closer together than that and the writer groups them.
  *
  * <p>Callbacks on a future from {@link #submit} run on the completer thread, or for a lone
  * operation on the thread that ran it; they must not block on another write: {@link #execute}
@@ -53,12 +51,11 @@ final class SqliteWriter implements AutoCloseable {
   private final BlockingQueue<WriteTask<?>> queue = new LinkedBlockingQueue<>();
   private final Object submitLock = new Object();
   private final GroupCommit groupCommit;
+  private final WalSync sync;
   private final AtomicLong committedByCallers = new AtomicLong();
   private final long callerRunsAfterIdleNanos;
   private final Thread thread;
-  private final ExecutorService completer;
-  private volatile Thread completerThread;
-  private volatile Consumer<String> readyListener = queue -> {};
+  private final GroupAnswers answers;
 
   /** The writes submitted on this thread inside {@link #together}; null outside it. */
   private final ThreadLocal<List<WriteTask<?>>> gathering = new ThreadLocal<>();
@@ -74,31 +71,30 @@ final class SqliteWriter implements AutoCloseable {
   @GuardedBy("submitLock")
   private int handedOver;
 
+  /** Commits made whose sync has not ended yet (a caller's or the completer's). */
+  @GuardedBy("submitLock")
+  private int commitsToSync;
+
   /** System.nanoTime() when the connection was last let go. */
   @GuardedBy("submitLock")
   private long idleSinceNanos;
 
   private SqliteWriter(
       CachedConnection connection,
+      WalSync sync,
       int maxGroupOperations,
       int maxQueued,
       Duration callerRunsAfterIdle) {
     this.connection = connection;
-    this.groupCommit = new GroupCommit(connection);
+    this.sync = sync;
+    this.groupCommit = new GroupCommit(connection, sync);
     this.maxGroupOperations = maxGroupOperations;
     this.maxQueued = maxQueued;
     this.callerRunsAfterIdleNanos = callerRunsAfterIdle.toNanos();
     this.idleSinceNanos = System.nanoTime();
     this.thread = new Thread(this::run, "antrean-sqlite-writer");
     thread.setDaemon(true);
-    this.completer =
-        Executors.newSingleThreadExecutor(
-            runnable -> {
-              Thread t = new Thread(runnable, "antrean-sqlite-completer");
-              t.setDaemon(true);
-              completerThread = t;
-              return t;
-            });
+    this.answers = new GroupAnswers(sync);
   }
 
   /**
@@ -110,11 +106,12 @@ final class SqliteWriter implements AutoCloseable {
    */
   static SqliteWriter start(
       CachedConnection connection,
+      WalSync sync,
       int maxGroupOperations,
       int maxQueued,
       Duration callerRunsAfterIdle) {
     SqliteWriter writer =
-        new SqliteWriter(connection, maxGroupOperations, maxQueued, callerRunsAfterIdle);
+        new SqliteWriter(connection, sync, maxGroupOperations, maxQueued, callerRunsAfterIdle);
     writer.thread.start();
     return writer;
   }
@@ -144,7 +141,7 @@ final class SqliteWriter implements AutoCloseable {
    */
   <T> T await(Supplier<CompletableFuture<T>> write) {
     Thread current = Thread.currentThread();
-    if (current == thread || current == completerThread || groupCommit.insideOperation()) {
+    if (current == thread || answers.isCompleterThread(current) || groupCommit.insideOperation()) {
       throw new IllegalStateException(
           "waiting for the SQLite writer on its own thread would never end; use submit");
     }
@@ -205,6 +202,7 @@ final class SqliteWriter implements AutoCloseable {
       }
       if (connectionHeld
           || handedOver > 0
+          || commitsToSync > 0
           || System.nanoTime() - idleSinceNanos < callerRunsAfterIdleNanos) {
         if (queue.size() + tasks.size() > maxQueued) {
           OverloadedException overloaded =
@@ -227,10 +225,25 @@ final class SqliteWriter implements AutoCloseable {
     runGroup(tasks);
   }
 
-  /** Lets go of the connection, to a writer thread that may be waiting for it. */
-  private void releaseConnection() {
+  /**
+   * Lets go of the connection, to a writer thread that may be waiting for it; {@code toSync} when
+   * the commit just made is still to be synced ({@link #synced} follows).
+   */
+  private void releaseConnection(boolean toSync) {
     synchronized (submitLock) {
       connectionHeld = false;
+      idleSinceNanos = System.nanoTime();
+      if (toSync) {
+        commitsToSync++;
+      }
+      submitLock.notifyAll();
+    }
+  }
+
+  /** A commit's sync has ended, well or not. */
+  private void synced() {
+    synchronized (submitLock) {
+      commitsToSync--;
       idleSinceNanos = System.nanoTime();
       submitLock.notifyAll();
     }
@@ -287,7 +300,7 @@ final class SqliteWriter implements AutoCloseable {
         holdConnection(group);
         stopping = group.remove(STOP);
         if (group.isEmpty()) {
-          releaseConnection();
+          releaseConnection(false);
         } else {
           runGroup(group);
         }
@@ -311,29 +324,21 @@ final class SqliteWriter implements AutoCloseable {
    * of it once the transaction has ended (before a committed group's futures are completed).
    */
   private void runGroup(List<WriteTask<?>> group) {
-    List<String> ready;
+    GroupCommit.Committed committed;
     try {
-      ready = groupCommit.run(group);
+      committed = groupCommit.run(group);
     } catch (GroupCommit.Failed e) {
+      releaseConnection(false);
       failAll(group, e.failure());
       return;
-    } finally {
-      releaseConnection();
+    } catch (RuntimeException | Error e) {
+      releaseConnection(false);
+      throw e;
     }
-    List<WriteTask<?>> done = List.copyOf(group);
-    Consumer<String> listener = readyListener;
-    Runnable completion =
-        () -> {
-          done.forEach(WriteTask::complete);
-          ready.forEach(listener);
-        };
-    if (done.size() == 1 && ready.isEmpty()) {
-      // A lone operation (one call in flight) is answered from here, the writer's thread or its
-      // caller's: handing it to the completer would wake one more thread before the answer.
-      completion.run();
-    } else {
-      completer.execute(completion);
-    }
+    releaseConnection(true);
+    // A lone operation with nothing else waiting (one call in flight) is answered from here.
+    boolean here = group.size() == 1 && committed.readyQueues().isEmpty() && queue.isEmpty();
+    answers.answer(group, committed, here, this::synced);
   }
 
   /**
@@ -341,7 +346,7 @@ final class SqliteWriter implements AutoCloseable {
    * changes ({@link CachedConnection#dependentsReady}); on the completer thread.
    */
   void onDependentsReady(Consumer<String> listener) {
-    readyListener = listener;
+    answers.onDependentsReady(listener);
   }
 
   private void failQueued(List<WriteTask<?>> group) {
@@ -354,13 +359,12 @@ final class SqliteWriter implements AutoCloseable {
   }
 
   private void failAll(List<WriteTask<?>> group, RuntimeException failure) {
-    List<WriteTask<?>> failed = List.copyOf(group);
-    completer.execute(() -> failed.forEach(task -> task.fail(failure)));
+    answers.failAll(group, failure);
   }
 
   /**
    * Stops taking operations, lets the writer finish every operation already queued, waits for the
-   * thread to end and closes the connection.
+   * thread to end and closes the connection and the WAL's sync.
    */
   @Override
   public void close() {
@@ -373,10 +377,14 @@ final class SqliteWriter implements AutoCloseable {
     }
     try {
       thread.join();
-      completer.shutdown();
-      if (!completer.awaitTermination(10, TimeUnit.SECONDS)) {
-        log.warn("the SQLite completer did not finish within 10 s");
+      answers.close();
+      // A caller that committed in a quiet moment may still be syncing its commit.
+      synchronized (submitLock) {
+        while (commitsToSync > 0) {
+          submitLock.wait();
+        }
       }
+      sync.close();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       log.warn("interrupted while waiting for the SQLite writer to stop");

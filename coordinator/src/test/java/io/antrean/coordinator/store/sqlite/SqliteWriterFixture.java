@@ -46,7 +46,7 @@ abstract class SqliteWriterFixture {
     }
     // Never a quiet moment: every write goes through the writer thread (until a test calls
     // startCallerRunningWriter).
-    writer = SqliteWriter.start(connection, 512, MAX_QUEUED, Duration.ofDays(1));
+    writer = SqliteWriter.start(connection, file.walSync(), 512, MAX_QUEUED, Duration.ofDays(1));
   }
 
   @AfterEach
@@ -123,9 +123,20 @@ abstract class SqliteWriterFixture {
     await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == operations);
   }
 
+  /**
+   * Replaces the writer with one (every write on the writer thread) whose commits are made durable
+   * by {@code force} instead of an fsync of the WAL file.
+   */
+  void startWriterSyncingWith(WalSync.Force force) throws SQLException {
+    writer.close();
+    writer =
+        SqliteWriter.start(
+            file.openWriter(), new WalSync(force), 512, MAX_QUEUED, Duration.ofDays(1));
+  }
+
   /** Replaces the writer with one that runs a write on its caller's thread whenever it is idle. */
   void startCallerRunningWriter() throws SQLException {
     writer.close();
-    writer = SqliteWriter.start(file.openWriter(), 512, MAX_QUEUED, Duration.ZERO);
+    writer = SqliteWriter.start(file.openWriter(), file.walSync(), 512, MAX_QUEUED, Duration.ZERO);
   }
 }

@@ -1,0 +1,158 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.store.StoreUnavailableException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.annotation.Nullable;
+import javax.annotation.concurrent.GuardedBy;
+
+/**
+ * Makes the writer's commits durable after the fact: the writer connection commits with {@code
+ * synchronous=NORMAL}, which in WAL mode writes the commit's frames to the WAL file but does not
+ * fsync it, and lets go of the connection; whoever answers for the commit then calls {@link
+ * #awaitDurable} with its number, which fsyncs the WAL file (an {@code fdatasync}) unless an fsync
+ * begun after that commit has already ended. The next group's statements so run while the last
+ * group's fsync is on its way to the disk, and one fsync covers every commit written before it.
+ *
+ * <p>An fsync covers everything written to the file before it began, whichever descriptor wrote it;
+ * the WAL is only ever appended to or rewritten from its start after a checkpoint, so a lost tail
+ * after a power failure is a suffix of the commits, none of them answered. A change may be seen by
+ * a read before it is durable (at most one fsync earlier); no answer that acknowledges it comes
+ * first. After a failed fsync the kernel may have dropped the pages it could not write, so every
+ * later call fails too: the store answers nothing as durable until it is opened again.
+ *
+ * <p>Thread-safe: fsyncs run one at a time.
+ */
+final class WalSync implements AutoCloseable {
+  /** What fsyncs the WAL file; a seam for tests. */
+  interface Force {
+    void force() throws IOException;
+  }
+
+  private final Force force;
+  private final Object lock = new Object();
+  private final AtomicLong written = new AtomicLong();
+  private volatile long durable;
+
+  @GuardedBy("lock")
+  @Nullable
+  private IOException broken;
+
+  WalSync(Force force) {
+    this.force = Objects.requireNonNull(force, "force");
+  }
+
+  /** Fsyncs {@code wal}, the WAL file beside the database. */
+  static WalSync of(Path wal) {
+    return new WalSync(new WalFile(wal));
+  }
+
+  /**
+   * Numbers a commit that has just returned (its frames are in the WAL file); call while still
+   * holding the writer connection, so numbers follow the order of the commits.
+   */
+  long committed() {
+    return written.incrementAndGet();
+  }
+
+  /**
+   * Returns once commit {@code commit} and every one before it are on disk.
+   *
+   * @throws StoreUnavailableException if the fsync failed, now or before
+   */
+  void awaitDurable(long commit) {
+    if (durable >= commit) {
+      return;
+    }
+    synchronized (lock) {
+      if (broken != null) {
+        throw failed(broken);
+      }
+      if (durable >= commit) {
+        return;
+      }
+      long upTo = written.get();
+      try {
+        force.force();
+      } catch (IOException e) {
+        broken = e;
+        throw failed(e);
+      }
+      durable = upTo;
+    }
+  }
+
+  /** Fsyncs whatever has been written so far (after the schema's migration, before the writer). */
+  void syncAll() {
+    awaitDurable(committed());
+  }
+
+  private static StoreUnavailableException failed(IOException e) {
+    return new StoreUnavailableException(
+        "the SQLite WAL could not be synced to disk; changes since the last sync may be lost: "
+            + e.getMessage(),
+        e);
+  }
+
+  /** Closes the WAL file's descriptor, once no commit is left to sync. */
+  @Override
+  public void close() {
+    synchronized (lock) {
+      if (force instanceof WalFile file) {
+        file.close();
+      }
+    }
+  }
+
+  /**
+   * The WAL file through a descriptor of its own, opened at the first fsync (after the first
+   * commit, so the file exists) and kept: SQLite keeps the WAL file while its connection is open,
+   * and once the last one closes it has checkpointed the WAL into the database file and synced
+   * that, so an fsync that comes after (through this descriptor, of the file then deleted) loses
+   * nothing either.
+   */
+  private static final class WalFile implements Force {
+    private final Path path;
+    @Nullable private FileChannel channel;
+
+    WalFile(Path path) {
+      this.path = path;
+    }
+
+    @Override
+    public void force() throws IOException {
+      if (channel == null) {
+        channel = FileChannel.open(path, StandardOpenOption.WRITE);
+        // The file's name in its directory must last too.
+        forceDirectory(path.toAbsolutePath().getParent());
+      }
+      channel.force(false);
+    }
+
+    private static void forceDirectory(Path directory) throws IOException {
+      try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+        dir.force(true);
+      } catch (IOException e) {
+        // Not every platform lets a directory be opened or synced; Linux does.
+        if (System.getProperty("os.name", "").startsWith("Linux")) {
+          throw e;
+        }
+      }
+    }
+
+    void close() {
+      if (channel != null) {
+        try {
+          channel.close();
+        } catch (IOException e) {
+          // Nothing was written through it.
+        }
+        channel = null;
+      }
+    }
+  }
+}

@@ -1,0 +1,125 @@
+package io.antrean.coordinator.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.antrean.coordinator.store.StoreUnavailableException;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The writer commits without an fsync and answers only once {@link WalSync} has synced the WAL past
+ * the commit: one sync covers every commit before it, the next group runs while the last one's sync
+ * is on its way, and a failed sync fails the answer and every later one.
+ */
+@Timeout(30)
+class WalSyncTest extends SqliteWriterFixture {
+  private final AtomicInteger syncs = new AtomicInteger();
+  private final CountDownLatch syncStarted = new CountDownLatch(1);
+  private final CountDownLatch finishSync = new CountDownLatch(1);
+
+  /** Counts the syncs; the first waits for {@link #finishSync}. */
+  private void heldFirstSync() throws IOException {
+    if (syncs.incrementAndGet() == 1) {
+      syncStarted.countDown();
+      try {
+        if (!finishSync.await(10, TimeUnit.SECONDS)) {
+          throw new IOException("the test never let the sync finish");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException(e);
+      }
+    }
+  }
+
+  @Test
+  void aWriteIsAnsweredOnlyOnceItsCommitIsSynced() throws Exception {
+    startWriterSyncingWith(this::heldFirstSync);
+
+    CompletableFuture<Integer> write = writer.submit("insert", c -> insert(c, 1));
+
+    assertThat(syncStarted.await(10, TimeUnit.SECONDS)).isTrue();
+    // Committed (a reader sees it) but not synced: not answered.
+    assertThat(stored()).containsExactly(1);
+    assertThat(write).isNotDone();
+    finishSync.countDown();
+    assertThat(write.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+  }
+
+  @Test
+  void theNextGroupRunsWhileTheLastOneIsSyncingAndOneSyncCoversSeveralCommits() throws Exception {
+    startWriterSyncingWith(this::heldFirstSync);
+    // A group of two: synced on the completer thread, not the writer's.
+    CompletableFuture<Integer> first =
+        writer.together(
+            () -> {
+              writer.submit("insert", c -> insert(c, 0));
+              return writer.submit("insert", c -> insert(c, 1));
+            });
+    assertThat(syncStarted.await(10, TimeUnit.SECONDS)).isTrue();
+
+    CountDownLatch secondRan = new CountDownLatch(1);
+    CompletableFuture<Integer> second =
+        writer.submit(
+            "insert",
+            c -> {
+              secondRan.countDown();
+              return insert(c, 2);
+            });
+    CompletableFuture<Integer> third = writer.submit("insert", c -> insert(c, 3));
+
+    assertThat(secondRan.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(first).isNotDone();
+    finishSync.countDown();
+    assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(2);
+    assertThat(third.get(10, TimeUnit.SECONDS)).isEqualTo(3);
+    // Three commits, at most one more sync after the first: the second and third may share it.
+    assertThat(syncs.get()).isBetween(2, 3);
+    assertThat(stored()).containsExactly(0, 1, 2, 3);
+  }
+
+  @Test
+  void oneSyncCoversEveryCommitNumberedBeforeIt() {
+    WalSync sync = new WalSync(syncs::incrementAndGet);
+    long a = sync.committed();
+    long b = sync.committed();
+    long c = sync.committed();
+
+    sync.awaitDurable(b);
+    sync.awaitDurable(a);
+    sync.awaitDurable(c);
+    assertThat(syncs.get()).isEqualTo(1);
+
+    sync.awaitDurable(sync.committed());
+    assertThat(syncs.get()).isEqualTo(2);
+  }
+
+  @Test
+  void aFailedSyncFailsItsWriteAndEveryLaterOne() throws Exception {
+    startWriterSyncingWith(
+        () -> {
+          syncs.incrementAndGet();
+          throw new IOException("disk on fire");
+        });
+
+    assertThatThrownBy(() -> writer.submit("insert", c -> insert(c, 1)).get(10, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .cause()
+        .isInstanceOf(StoreUnavailableException.class)
+        .hasMessageContaining("could not be synced")
+        .hasMessageContaining("disk on fire");
+    assertThatThrownBy(() -> writer.submit("insert", c -> insert(c, 2)).get(10, TimeUnit.SECONDS))
+        .cause()
+        .isInstanceOf(StoreUnavailableException.class);
+    // The kernel may have dropped what it could not write: no second try.
+    assertThat(syncs.get()).isEqualTo(1);
+  }
+}
