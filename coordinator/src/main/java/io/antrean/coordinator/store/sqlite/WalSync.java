@@ -9,6 +9,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
 import javax.annotation.concurrent.GuardedBy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Makes the writer's commits durable after the fact: the writer connection commits with {@code
@@ -28,6 +30,8 @@ import javax.annotation.concurrent.GuardedBy;
  * <p>Thread-safe: fsyncs run one at a time.
  */
 final class WalSync implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(WalSync.class);
+
   /** What fsyncs the WAL file; a seam for tests. */
   interface Force {
     void force() throws IOException;
@@ -80,6 +84,8 @@ final class WalSync implements AutoCloseable {
         force.force();
       } catch (IOException e) {
         broken = e;
+        log.error(
+            "fsync of the SQLite WAL failed; every write fails until the store is reopened", e);
         throw failed(e);
       }
       durable = upTo;
