@@ -27,10 +27,10 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The SQLite store's hot paths through its {@code JobStore} methods, on a real database file (WAL,
- * {@code synchronous=FULL}) with default options: every write returns only after the group commit
- * that holds it was fsynced. Scores are operations per second; where an operation is a batch, it is
- * counted per job ({@link OperationsPerInvocation}), so the scores compare as jobs per second.
+ * The SQLite store's hot paths through its {@code JobStore} methods, on a real database file (WAL)
+ * with default options: every write returns only after the group commit that holds it was fsynced
+ * ({@link WalSync}). Scores are operations per second; where an operation is a batch, it is counted
+ * per job ({@link OperationsPerInvocation}), so the scores compare as jobs per second.
  *
  * <p>Why it matters: the embedded store is the default deployment, and its single writer thread is
  * the one place every enqueue, lease and completion passes through. These numbers say how much of a
