@@ -56,7 +56,7 @@ public class SqliteCommitBenchmark {
     List<EnqueueResult> stored =
         SqliteDialect.INSTANCE.enqueue(db.writer, List.of(StoreWorkload.newJob(now)), now);
     db.writer.execute("COMMIT");
-    db.sync.awaitDurable(db.sync.committed());
+    db.sync.syncAll();
     return stored;
   }
 

@@ -60,19 +60,14 @@ final class GroupAnswers {
     Consumer<String> listener = readyListener;
     Runnable answer =
         () -> {
-          StoreUnavailableException failed = null;
           try {
             sync.awaitDurable(committed.commit());
           } catch (StoreUnavailableException e) {
-            failed = e;
-          } finally {
             synced.run();
-          }
-          if (failed != null) {
-            StoreUnavailableException cause = failed;
-            done.forEach(task -> task.fail(cause));
+            done.forEach(task -> task.fail(e));
             return;
           }
+          synced.run();
           done.forEach(WriteTask::complete);
           committed.readyQueues().forEach(listener);
         };

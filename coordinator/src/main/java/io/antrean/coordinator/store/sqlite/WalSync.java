@@ -82,17 +82,20 @@ final class WalSync implements AutoCloseable {
       long upTo = written.get();
       try {
         force.force();
-      } catch (IOException e) {
-        broken = e;
+      } catch (IOException | RuntimeException e) {
+        broken = e instanceof IOException io ? io : new IOException(e);
         log.error(
             "fsync of the SQLite WAL failed; every write fails until the store is reopened", e);
-        throw failed(e);
+        throw failed(broken);
       }
       durable = upTo;
     }
   }
 
-  /** Fsyncs whatever has been written so far (after the schema's migration, before the writer). */
+  /**
+   * Numbers a commit just made outside the writer (the schema's migration at open) and returns once
+   * it is durable.
+   */
   void syncAll() {
     awaitDurable(committed());
   }

@@ -122,4 +122,21 @@ class WalSyncTest extends SqliteWriterFixture {
     // The kernel may have dropped what it could not write: no second try.
     assertThat(syncs.get()).isEqualTo(1);
   }
+
+  @Test
+  void aSyncThatThrowsUncheckedBreaksTheSyncAsAnIoFailureDoes() {
+    WalSync sync =
+        new WalSync(
+            () -> {
+              syncs.incrementAndGet();
+              throw new java.io.UncheckedIOException(new IOException("descriptor gone"));
+            });
+
+    assertThatThrownBy(() -> sync.awaitDurable(sync.committed()))
+        .isInstanceOf(StoreUnavailableException.class)
+        .hasMessageContaining("descriptor gone");
+    assertThatThrownBy(() -> sync.awaitDurable(sync.committed()))
+        .isInstanceOf(StoreUnavailableException.class);
+    assertThat(syncs.get()).isEqualTo(1);
+  }
 }
