@@ -5,14 +5,14 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code end-to-end}: N {@code bench.noop} jobs run by workers, measured to the GetStats poll that
- * first counts every job finished (so the end is {@link QueueWatch#POLL_INTERVAL} precise, or a
- * little less when GetStats is slow). By default the jobs are enqueued in batches while the queue
- * is paused, and the time runs from resuming it, as the peer benchmark prefills its queue and times
- * its workers from their start; with {@code --no-prefill} they are enqueued while the workers run,
- * and the time runs from the first enqueue. The workers are worker processes the bench starts,
- * in-process ones, or external ones already serving {@code --queue}. First {@link
- * BenchSettings#warmUpJobsFor} jobs run, unmeasured, with the queue not paused.
+ * {@code end-to-end}: N {@code bench.noop} jobs run by workers, measured to the answer of the poll
+ * that first finds none of them unfinished (so the end is {@link QueueWatch#POLL_INTERVAL} precise,
+ * or a little less when the poll is slow; see {@link QueueWatch}). By default the jobs are enqueued
+ * in batches while the queue is paused, and the time runs from resuming it, as the peer benchmark
+ * prefills its queue and times its workers from their start; with {@code --no-prefill} they are
+ * enqueued while the workers run, and the time runs from the first enqueue. The workers are worker
+ * processes the bench starts, in-process ones, or external ones already serving {@code --queue}.
+ * First {@link BenchSettings#warmUpJobsFor} jobs run, unmeasured, with the queue not paused.
  */
 final class EndToEndScenario {
   private final BenchContext context;
@@ -68,7 +68,6 @@ final class EndToEndScenario {
         }
         finished = watch.awaitFinished(jobs, settings.waitLimit(), workers::throwIfFailed);
       }
-      long end = System.nanoTime();
       if (!finished) {
         throw new BenchFailedException(
             String.format(
@@ -96,7 +95,7 @@ final class EndToEndScenario {
           jobs,
           1,
           workers.describe(),
-          Duration.ofNanos(end - start),
+          Duration.ofNanos(watch.finishedAtNanos() - start),
           null,
           "");
     }

@@ -61,7 +61,8 @@ final class QueueDrain {
       QueueWatch watch, int jobs, BenchSettings settings, BenchWorkers workers)
       throws InterruptedException {
     long finishedBefore = 0;
-    while (!watch.awaitFinished(jobs, settings.waitLimit(), workers::throwIfFailed)) {
+    // The watch started with the jobs stored.
+    while (!watch.awaitFinished(jobs, jobs, settings.waitLimit(), workers::throwIfFailed)) {
       if (watch.finished() <= finishedBefore) {
         return false;
       }

@@ -1,26 +1,39 @@
 package io.antrean.bench;
 
 import io.antrean.client.AntreanClient;
+import io.antrean.proto.v1.GetStatsResponse;
 import io.antrean.proto.v1.QueueStats;
 import java.time.Duration;
 import java.util.Locale;
 
 /**
- * Follows one queue's counts through GetStats until a number of jobs has finished there. Used to
- * learn when workers, the bench's own or external, have run every job a scenario sent. Confined to
- * the calling thread, except {@link #latest()}, which any thread may read.
+ * Follows one queue until the jobs a scenario stored there have finished. Used to learn when
+ * workers, the bench's own or external, have run every job a scenario sent. It polls GetStats for
+ * the unfinished jobs alone ({@code unfinished_only}), which costs the coordinator what is left to
+ * run and not the finished jobs its store keeps (on PostgreSQL the full counts read every job of
+ * the queue), and reads the full counts at the start and once the jobs have finished or the wait
+ * ran out. Confined to the calling thread, except {@link #latest()} and {@link #finished()}, which
+ * any thread may read.
  */
 final class QueueWatch {
   /**
-   * The shortest time between two GetStats calls; the end of a run with external workers is this
-   * precise. The pause is longer when GetStats itself is slow (see {@link #pauseAfter}), because
-   * counting a large queue costs the coordinator CPU that the measured run needs, and while the end
-   * is still far (see {@link #projectedPause}).
+   * The shortest time between two polls; the end of a run with external workers is this precise.
+   * The pause is longer while the end is still far (see {@link #projectedPause}), and then also
+   * when a poll itself is slow (see {@link #pauseAfter}), because counting a large backlog costs
+   * the coordinator CPU that the measured run needs.
    */
   static final Duration POLL_INTERVAL = Duration.ofMillis(20);
 
-  /** GetStats may take at most this share of the time while a run is being watched. */
+  /** Outside the final stretch, the polls take at most this share of the time. */
   static final int POLL_COST_FACTOR = 10;
+
+  /**
+   * When the jobs left would take at most this long at the rate seen so far, the projection alone
+   * sets the pause, however long a poll takes: about a dozen polls, each cheap by then as the
+   * backlog is nearly gone (a poll's time on a busy machine is mostly its wait for a core), and the
+   * end is known to {@link #POLL_INTERVAL}.
+   */
+  static final Duration FINAL_STRETCH = Duration.ofSeconds(1);
 
   /**
    * While far from the end, the pause is this fraction of the time the jobs left would take at the
@@ -37,6 +50,8 @@ final class QueueWatch {
   private final String queue;
   private final QueueStats baseline;
   private volatile QueueStats latest;
+  private volatile long finished;
+  private long finishedAtNanos;
 
   /** Reads the queue's counts now; later counts are taken relative to these. */
   QueueWatch(AntreanClient client, String queue) {
@@ -51,12 +66,12 @@ final class QueueWatch {
     return baseline;
   }
 
-  /** The counts of the latest poll. */
+  /** The full counts, as of the start or the end of {@link #awaitFinished}. */
   QueueStats latest() {
     return latest;
   }
 
-  /** Jobs that succeeded since the watch started, as of the latest poll. */
+  /** Jobs that succeeded since the watch started, as of {@link #latest()}. */
   long succeeded() {
     return latest.getSucceeded() - baseline.getSucceeded();
   }
@@ -65,44 +80,81 @@ final class QueueWatch {
    * Jobs that succeeded, failed or were cancelled since the watch started, as of the latest poll.
    */
   long finished() {
-    return finishedIn(latest) - finishedIn(baseline);
+    return finished;
   }
 
   /**
-   * Polls until {@code jobs} have finished since the watch started or {@code wait} has passed.
+   * When the poll that found the jobs finished was answered, by {@link System#nanoTime()}; only
+   * after {@link #awaitFinished} returned true.
+   */
+  long finishedAtNanos() {
+    return finishedAtNanos;
+  }
+
+  /**
+   * Polls until {@code jobs} stored since the watch started have finished or {@code wait} has
+   * passed, then reads the full counts. The jobs must all be stored by the time it is called.
    *
    * @param check called before each poll; throws to abort, for example on a worker failure
    * @return whether they finished in time
    * @throws io.antrean.client.AntreanException if GetStats fails
    */
   boolean awaitFinished(long jobs, Duration wait, Runnable check) throws InterruptedException {
+    return awaitFinished(jobs, 0, wait, check);
+  }
+
+  /**
+   * As {@link #awaitFinished(long, Duration, Runnable)}, for {@code jobs} of which {@code
+   * storedBefore} were already stored, unfinished, when the watch started. They are known to have
+   * finished once the queue holds that many fewer unfinished jobs than it did then.
+   */
+  boolean awaitFinished(long jobs, long storedBefore, Duration wait, Runnable check)
+      throws InterruptedException {
     long start = System.nanoTime();
     long deadline = start + wait.toNanos();
+    long unfinishedWhenDone = unfinishedIn(baseline) - storedBefore;
     long finishedAtStart = -1;
     while (true) {
       check.run();
       long asked = System.nanoTime();
-      latest = read();
-      long finished = finished();
-      if (finished >= jobs) {
+      long unfinished = unfinishedIn(readUnfinished());
+      long now = System.nanoTime();
+      finished = Math.max(0, Math.min(jobs, unfinishedWhenDone + jobs - unfinished));
+      if (unfinished <= unfinishedWhenDone) {
+        finishedAtNanos = now;
+        readAll();
         return true;
       }
       if (finishedAtStart < 0) {
         finishedAtStart = finished;
       }
-      long now = System.nanoTime();
       if (now - deadline >= 0) {
+        readAll();
         return false;
       }
-      Duration pause =
-          longer(
-              pauseAfter(now - asked),
-              projectedPause(jobs - finished, finished - finishedAtStart, now - start));
+      Duration pause = pause(now - asked, jobs - finished, finished - finishedAtStart, now - start);
       Thread.sleep(pause.toMillis());
     }
   }
 
-  /** The pause before the next GetStats, after one that took {@code tookNanos}. */
+  /**
+   * The pause before the next poll, after one that took {@code tookNanos}: the projection's (see
+   * {@link #projectedPause}), and outside the {@link #FINAL_STRETCH} at least {@link #pauseAfter}.
+   *
+   * @param left jobs still to finish
+   * @param progressed jobs finished since the first poll
+   * @param elapsedNanos time since the first poll was sent
+   */
+  static Duration pause(long tookNanos, long left, long progressed, long elapsedNanos) {
+    Duration projected = projectedPause(left, progressed, elapsedNanos);
+    boolean finalStretch =
+        progressed > 0
+            && elapsedNanos > 0
+            && (double) left * elapsedNanos / progressed <= FINAL_STRETCH.toNanos();
+    return finalStretch ? projected : longer(pauseAfter(tookNanos), projected);
+  }
+
+  /** The pause that a poll which took {@code tookNanos} calls for, outside the final stretch. */
   static Duration pauseAfter(long tookNanos) {
     return longer(Duration.ofNanos(tookNanos * POLL_COST_FACTOR), POLL_INTERVAL);
   }
@@ -144,8 +196,24 @@ final class QueueWatch {
         latest.getCancelled() - baseline.getCancelled());
   }
 
+  /**
+   * Reads the full counts into {@link #latest}, and the jobs finished since the start from them.
+   */
+  private void readAll() {
+    latest = read();
+    finished = finishedIn(latest) - finishedIn(baseline);
+  }
+
   private QueueStats read() {
-    return client.getStats(queue).getQueuesList().stream()
+    return ofQueue(client.getStats(queue));
+  }
+
+  private QueueStats readUnfinished() {
+    return ofQueue(client.getUnfinishedStats(queue));
+  }
+
+  private QueueStats ofQueue(GetStatsResponse response) {
+    return response.getQueuesList().stream()
         .filter(stats -> stats.getQueue().equals(queue))
         .findFirst()
         .orElse(QueueStats.newBuilder().setQueue(queue).build());
@@ -153,5 +221,9 @@ final class QueueWatch {
 
   private static long finishedIn(QueueStats stats) {
     return stats.getSucceeded() + stats.getFailed() + stats.getCancelled();
+  }
+
+  private static long unfinishedIn(QueueStats stats) {
+    return stats.getPending() + stats.getScheduled() + stats.getRunning() + stats.getWaiting();
   }
 }

@@ -63,6 +63,10 @@ class EndToEndScenarioTest {
     // A fresh queue is not looked up for a pause of its own.
     assertThat(bench.queues.listQueuesCalls).hasValue(0);
     assertThat(bench.queues.stats(queue).getSucceeded()).isEqualTo(300 + 300);
+    // The warm-up's and the run's waits poll the unfinished jobs alone; every count is read only
+    // where a watch starts (three: the check for open jobs, the warm-up, the run) and ends (two).
+    assertThat(bench.queues.unfinishedStatsCalls).hasValueGreaterThanOrEqualTo(2);
+    assertThat(bench.queues.fullStatsCalls).hasValue(5);
   }
 
   @Test

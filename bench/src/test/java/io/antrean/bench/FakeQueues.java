@@ -84,6 +84,11 @@ final class FakeQueues {
   /** ListQueues calls answered. */
   final AtomicInteger listQueuesCalls = new AtomicInteger();
 
+  /** GetStats calls answered: with every count, and of the unfinished jobs alone. */
+  final AtomicInteger fullStatsCalls = new AtomicInteger();
+
+  final AtomicInteger unfinishedStatsCalls = new AtomicInteger();
+
   /** Each PauseQueue and ResumeQueue, as "pause QUEUE" or "resume QUEUE, PENDING pending". */
   final List<String> queueControl = new CopyOnWriteArrayList<>();
 
@@ -347,7 +352,14 @@ final class FakeQueues {
 
       @Override
       public void getStats(GetStatsRequest request, StreamObserver<GetStatsResponse> observer) {
-        observer.onNext(GetStatsResponse.newBuilder().addQueues(stats(request.getQueue())).build());
+        QueueStats stats = stats(request.getQueue());
+        if (request.getUnfinishedOnly()) {
+          unfinishedStatsCalls.incrementAndGet();
+          stats = stats.toBuilder().clearSucceeded().build();
+        } else {
+          fullStatsCalls.incrementAndGet();
+        }
+        observer.onNext(GetStatsResponse.newBuilder().addQueues(stats).build());
         observer.onCompleted();
       }
     };

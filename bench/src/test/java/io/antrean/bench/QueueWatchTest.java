@@ -29,4 +29,18 @@ class QueueWatchTest {
     // 20 ms left: back to the interval, so the end stays that precise.
     assertThat(QueueWatch.projectedPause(100, 5_000, second)).isEqualTo(QueueWatch.POLL_INTERVAL);
   }
+
+  @Test
+  void aSlowPollThinsThePollsOutsideTheFinalStretchOnly() {
+    long second = TimeUnit.SECONDS.toNanos(1);
+    long slow = TimeUnit.MILLISECONDS.toNanos(40);
+    // 3 s left at 5,000 jobs/s: a 40 ms poll waits ten times as long.
+    assertThat(QueueWatch.pause(slow, 15_000, 5_000, second)).isEqualTo(Duration.ofMillis(400));
+    // 0.8 s left: the projection alone, a quarter of it.
+    assertThat(QueueWatch.pause(slow, 4_000, 5_000, second)).isEqualTo(Duration.ofMillis(200));
+    // 20 ms left: every interval, however slow the poll.
+    assertThat(QueueWatch.pause(slow, 100, 5_000, second)).isEqualTo(QueueWatch.POLL_INTERVAL);
+    // Nothing finished yet: no projection, so the poll's cost decides.
+    assertThat(QueueWatch.pause(slow, 20_000, 0, second)).isEqualTo(Duration.ofMillis(400));
+  }
 }

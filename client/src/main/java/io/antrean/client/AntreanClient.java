@@ -150,6 +150,17 @@ public interface AntreanClient extends AutoCloseable {
   GetStatsResponse getStats(@Nullable String queue);
 
   /**
+   * The counts of the jobs not yet finished alone (pending, scheduled, running and waiting, and the
+   * oldest pending job's age); succeeded, failed, cancelled and the dead-letter growth are zero,
+   * and without a queue only the queues holding such a job are listed. For one queue it costs the
+   * coordinator what is left to run, not the finished jobs its store keeps: the call for a loop
+   * that waits for a queue to drain.
+   *
+   * @param queue only this queue, or {@code null} (or empty) for every queue with unfinished jobs
+   */
+  GetStatsResponse getUnfinishedStats(@Nullable String queue);
+
+  /**
    * Every queue that holds jobs or has ever been paused, ordered by name, each with its pause state
    * ({@code paused}, and {@code paused_at} while paused) and its counts by state. Goes to the
    * coordinator's {@code AdminService}; with bearer tokens it needs the admin role ({@code

@@ -192,9 +192,17 @@ public final class GrpcAntreanClient implements AntreanClient {
 
   @Override
   public GetStatsResponse getStats(@Nullable String queue) {
-    GetStatsRequest request =
-        GetStatsRequest.newBuilder().setQueue(queue == null ? "" : queue).build();
-    return retry.call(() -> deadlined().getStats(request));
+    return stats(GetStatsRequest.newBuilder().setQueue(queue == null ? "" : queue));
+  }
+
+  @Override
+  public GetStatsResponse getUnfinishedStats(@Nullable String queue) {
+    return stats(
+        GetStatsRequest.newBuilder().setQueue(queue == null ? "" : queue).setUnfinishedOnly(true));
+  }
+
+  private GetStatsResponse stats(GetStatsRequest.Builder request) {
+    return retry.call(() -> deadlined().getStats(request.build()));
   }
 
   @Override

@@ -146,10 +146,12 @@ class GrpcAntreanClientTest {
 
     assertThat(client.getStats(null)).isEqualTo(stats);
     client.getStats("mail");
+    assertThat(client.getUnfinishedStats("mail")).isEqualTo(stats);
+    client.getUnfinishedStats(null);
 
     assertThat(service.requestsOf(GetStatsRequest.class))
-        .extracting(GetStatsRequest::getQueue)
-        .containsExactly("", "mail");
+        .extracting(r -> r.getQueue() + (r.getUnfinishedOnly() ? " unfinished" : ""))
+        .containsExactly("", "mail", "mail unfinished", " unfinished");
   }
 
   /** Enqueues go on the Produce stream, where the client keeps their deadline itself. */

@@ -3,6 +3,7 @@ package io.antrean.coordinator.api;
 import io.antrean.coordinator.core.EnqueueCommand;
 import io.antrean.coordinator.core.FieldViolation;
 import io.antrean.coordinator.core.JobScheduler;
+import io.antrean.coordinator.core.QueueReports;
 import io.antrean.coordinator.core.ValidationException;
 import io.antrean.coordinator.job.DependsOn;
 import io.antrean.coordinator.job.Job;
@@ -214,13 +215,14 @@ public final class JobServiceCalls {
   }
 
   public GetStatsResponse getStats(GetStatsRequest request) {
+    QueueReports reports = scheduler.queueReports();
     GetStatsResponse.Builder b =
         GetStatsResponse.newBuilder()
             .setAsOf(ProtoTime.timestamp(clock.instant()))
-            .setDeadLetterWindow(ProtoTime.duration(scheduler.deadLetterWindow()));
-    scheduler.stats(emptyToNull(request.getQueue())).stream()
-        .map(JobMapper::queueStats)
-        .forEach(b::addQueues);
+            .setDeadLetterWindow(ProtoTime.duration(reports.deadLetterWindow()));
+    String queue = emptyToNull(request.getQueue());
+    (request.getUnfinishedOnly() ? reports.unfinished(queue) : reports.all(queue))
+        .stream().map(JobMapper::queueStats).forEach(b::addQueues);
     return b.build();
   }
 

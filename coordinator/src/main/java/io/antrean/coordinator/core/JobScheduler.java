@@ -57,6 +57,7 @@ public final class JobScheduler {
   private final CancelWatch cancelWatch;
   private final LeaseTakenBack leaseTakenBack;
   private final JobLeasing leasing;
+  private final QueueReports queueReports;
 
   /**
    * @param scheduler runs long-poll timeouts and wake-ups of jobs due later; owned by the caller
@@ -98,6 +99,7 @@ public final class JobScheduler {
         new WorkerReports(
             store, clock, requests, timers, events, planner, wakeups, longPoll, this::deadLettered);
     this.deadLetterMonitor = new DeadLetterMonitor(settings.deadLetterAlert());
+    this.queueReports = new QueueReports(store, clock, settings.deadLetterAlert().window());
     this.leaseTakenBack = new LeaseTakenBack(events, longPoll, this::deadLettered);
     // Jobs made ready through another coordinator (a shared PostgreSQL) wake our waiters too.
     store.subscribeJobsReady(longPoll::jobsReady);
@@ -318,14 +320,9 @@ public final class JobScheduler {
     return store.list(query);
   }
 
-  /** Counts per queue, with each queue's dead-letter growth over the alert window. */
-  public List<QueueReport> stats(@Nullable String queue) {
-    return QueueReport.collect(store, queue, clock.instant(), settings.deadLetterAlert().window());
-  }
-
-  /** The window GetStats reports dead-letter growth over. */
-  public Duration deadLetterWindow() {
-    return settings.deadLetterAlert().window();
+  /** The counts per queue that GetStats and the queue listing report. */
+  public QueueReports queueReports() {
+    return queueReports;
   }
 
   public DeadLetterMonitor deadLetterMonitor() {

@@ -47,7 +47,7 @@ public final class QueueControl {
     SortedMap<String, Instant> paused = store.pausedQueues();
     SortedMap<String, QueueLimits> limits = store.queueLimits();
     SortedMap<String, QueueReport> reports = new TreeMap<>();
-    for (QueueReport r : scheduler.stats(null)) {
+    for (QueueReport r : scheduler.queueReports().all(null)) {
       reports.put(r.counts().queue(), r);
     }
     for (String queue : paused.keySet()) {
@@ -148,7 +148,7 @@ public final class QueueControl {
   }
 
   private QueueStatus status(String queue) {
-    List<QueueReport> reports = scheduler.stats(queue);
+    List<QueueReport> reports = scheduler.queueReports().all(queue);
     QueueReport report = reports.isEmpty() ? empty(queue) : reports.get(0);
     return new QueueStatus(
         queue,

@@ -26,7 +26,7 @@ import java.util.Set;
  *   <li>{@code GET /v1/jobs/{id}/dependencies}: ListDependenciesResponse, the jobs it depends on
  *       with their states and results
  *   <li>{@code POST /v1/jobs/{id}:cancel}: CancelJobResponse (the body, if any, is ignored)
- *   <li>{@code GET /v1/stats?queue=}: GetStatsResponse
+ *   <li>{@code GET /v1/stats?queue=&unfinished_only=true|false}: GetStatsResponse
  * </ul>
  */
 final class JobRoutes {
@@ -119,8 +119,12 @@ final class JobRoutes {
   }
 
   private void stats(HttpCall call) throws IOException {
-    QueryParams q = call.query(Set.of("queue"));
-    GetStatsRequest request = GetStatsRequest.newBuilder().setQueue(q.text("queue")).build();
+    QueryParams q = call.query(Set.of("queue", "unfinished_only"));
+    GetStatsRequest request =
+        GetStatsRequest.newBuilder()
+            .setQueue(q.text("queue"))
+            .setUnfinishedOnly(q.flag("unfinished_only"))
+            .build();
     call.respond(200, q.checkedWith(() -> calls.getStats(request)));
   }
 }

@@ -93,6 +93,18 @@ final class QueryParams {
     }
   }
 
+  /** {@code true} or {@code false}; false when absent. */
+  boolean flag(String name) {
+    String v = values.get(name);
+    if (v == null || v.equals("false")) {
+      return false;
+    }
+    if (!v.equals("true")) {
+      violations.add(new FieldViolation(name, "must be true or false"));
+    }
+    return v.equals("true");
+  }
+
   /** An RFC 3339 time, or null when absent. */
   @Nullable
   Timestamp timestamp(String name) {

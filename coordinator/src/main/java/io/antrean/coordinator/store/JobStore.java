@@ -263,6 +263,14 @@ public interface JobStore extends DeadLetterStore, AutoCloseable {
   List<QueueCounts> stats(@Nullable String queue, Instant now);
 
   /**
+   * As {@link #stats}, counting only the jobs not yet finished (PENDING, RUNNING and WAITING): each
+   * queue's succeeded, failed and cancelled are zero, and when {@code queue} is null only the
+   * queues that hold such a job are listed. For one queue, what it costs does not grow with the
+   * finished jobs the store keeps, which {@link #stats} may read one by one.
+   */
+  List<QueueCounts> unfinishedStats(@Nullable String queue, Instant now);
+
+  /**
    * Pauses or resumes a queue, durably. A paused queue still accepts jobs but {@link #lease} takes
    * none of them; jobs already running are not affected. A queue that has no jobs may be paused,
    * and the pause holds for the jobs that come later. Idempotent: pausing a paused queue keeps its

@@ -184,7 +184,7 @@ class DeadLettersTest {
     deadLetter("t", "boom");
     clock.advance(Duration.ofMinutes(10));
     deadLetter("t", "boom");
-    QueueReport report = scheduler.stats("default").get(0);
+    QueueReport report = scheduler.queueReports().all("default").get(0);
     assertThat(report.counts().failed()).isEqualTo(3);
     assertThat(report.deadLetteredRecently()).isEqualTo(1);
   }

@@ -18,7 +18,7 @@ final class HttpRoutes {
           route("/v1/jobs/{id}", List.of()),
           route("/v1/jobs/{id}:cancel", List.of()),
           route("/v1/jobs/{id}/dependencies", List.of()),
-          route("/v1/stats", List.of("queue")),
+          route("/v1/stats", List.of("queue", "unfinished_only")),
           route("/v1/dead-letters", DEAD_LIST),
           route("/v1/dead-letters/{id}", List.of()),
           new HttpFuzzer.Route(

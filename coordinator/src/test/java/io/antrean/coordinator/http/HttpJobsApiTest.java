@@ -276,6 +276,27 @@ class HttpJobsApiTest {
   }
 
   @Test
+  void statsOfUnfinishedJobsOnlyLeaveTheFinishedOut() throws Exception {
+    api.post("/v1/jobs", emailBody("\"queue\":\"bulk\""));
+    HttpResponse<String> second = api.post("/v1/jobs", emailBody("\"queue\":\"bulk\""));
+    long cancelled = parse(second.body(), EnqueueResponse.newBuilder()).getJob().getId();
+    assertThat(api.post("/v1/jobs/" + cancelled + ":cancel", "").statusCode()).isEqualTo(200);
+
+    QueueStats all =
+        parse(api.get("/v1/stats?queue=bulk").body(), GetStatsResponse.newBuilder()).getQueues(0);
+    QueueStats unfinished =
+        parse(
+                api.get("/v1/stats?queue=bulk&unfinished_only=true").body(),
+                GetStatsResponse.newBuilder())
+            .getQueues(0);
+
+    assertThat(List.of(all.getPending(), all.getCancelled())).containsExactly(1L, 1L);
+    assertThat(List.of(unfinished.getPending(), unfinished.getCancelled())).containsExactly(1L, 0L);
+    assertThat(details(error(api.get("/v1/stats?unfinished_only=yes"), 422, "VALIDATION_FAILED")))
+        .containsExactly("unfinished_only: must be true or false");
+  }
+
+  @Test
   void unsupportedMethodOnAKnownPathIs405WithAllow() throws Exception {
     HttpResponse<String> r = api.send("DELETE", "/v1/jobs", "");
     error(r, 405, "METHOD_NOT_ALLOWED");

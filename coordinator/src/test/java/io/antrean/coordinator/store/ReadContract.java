@@ -88,6 +88,32 @@ public interface ReadContract extends JobStoreFixture {
   }
 
   @Test
+  default void unfinishedStatsLeaveTheFinishedJobsOut() {
+    store()
+        .enqueue(
+            List.of(
+                job("ready").runAt(at(-10)).build(),
+                job("future").runAt(at(100)).build(),
+                job("run").runAt(at(-100)).build(),
+                job("done").runAt(at(-100)).build()),
+            T0);
+    List<Job> leased = store().lease(spec("w", 2, at(30)), T0);
+    store().complete(leased.get(1).id(), claim(leased.get(1)), "w", null, null, T0);
+    enqueue(job("merge").dependsOn(leased.get(0).id()).build());
+    Job dropped = enqueue(job("dropped").queue("finished").build());
+    store().cancel(dropped.id(), T0);
+
+    assertThat(store().unfinishedStats(null, T0))
+        .containsExactly(new QueueCounts(QUEUE, 1, 1, 1, 0, 0, 0, Duration.ofSeconds(10), 1));
+    assertThat(store().unfinishedStats("finished", T0))
+        .containsExactly(new QueueCounts("finished", 0, 0, 0, 0, 0, 0, Duration.ZERO));
+    assertThat(store().stats(null, T0))
+        .containsExactly(
+            new QueueCounts(QUEUE, 1, 1, 1, 1, 0, 0, Duration.ofSeconds(10), 1),
+            new QueueCounts("finished", 0, 0, 0, 0, 0, 1, Duration.ZERO));
+  }
+
+  @Test
   default void statsTellDueFromScheduledJobsInEveryPriority() {
     store()
         .enqueue(

@@ -204,7 +204,13 @@ public abstract class JdbcDialect implements ColumnEncoding {
       JdbcSession session, String workerId, List<Completion> completions, Instant now)
       throws SQLException;
 
-  /** Counts per queue and state, and the ready PENDING jobs; see {@link QueueStats}. */
-  public abstract List<QueueCounts> stats(JdbcSession session, @Nullable String queue, Instant now)
+  /**
+   * Counts per queue and state, and the ready PENDING jobs; see {@link QueueStats}.
+   *
+   * @param unfinishedOnly whether to count only the PENDING, RUNNING and WAITING jobs, as {@link
+   *     io.antrean.coordinator.store.JobStore#unfinishedStats} does
+   */
+  public abstract List<QueueCounts> stats(
+      JdbcSession session, @Nullable String queue, Instant now, boolean unfinishedOnly)
       throws SQLException;
 }

@@ -263,7 +263,13 @@ public abstract class JdbcJobStore implements JobStore {
   @Override
   public List<QueueCounts> stats(@Nullable String queue, Instant now) {
     Objects.requireNonNull(now, "now");
-    return read("read stats", s -> s.dialect().stats(s, queue, now));
+    return read("read stats", s -> s.dialect().stats(s, queue, now, false));
+  }
+
+  @Override
+  public List<QueueCounts> unfinishedStats(@Nullable String queue, Instant now) {
+    Objects.requireNonNull(now, "now");
+    return read("read unfinished stats", s -> s.dialect().stats(s, queue, now, true));
   }
 
   @Override

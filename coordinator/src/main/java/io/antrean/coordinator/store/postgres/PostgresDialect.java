@@ -267,11 +267,16 @@ final class PostgresDialect extends JdbcDialect {
   }
 
   @Override
-  public List<QueueCounts> stats(JdbcSession session, @Nullable String queue, Instant now)
+  public List<QueueCounts> stats(
+      JdbcSession session, @Nullable String queue, Instant now, boolean unfinishedOnly)
       throws SQLException {
     QueueStats stats = new QueueStats(queue);
-    PreparedStatement counts =
-        session.prepare(COUNTS.formatted(queue == null ? "" : " WHERE queue = ?"));
+    String where =
+        unfinishedOnly
+            ? " WHERE state IN ('PENDING', 'RUNNING', 'WAITING')"
+                + (queue == null ? "" : " AND queue = ?")
+            : queue == null ? "" : " WHERE queue = ?";
+    PreparedStatement counts = session.prepare(COUNTS.formatted(where));
     Timestamps.set(counts, 1, now);
     Timestamps.set(counts, 2, now);
     if (queue != null) {

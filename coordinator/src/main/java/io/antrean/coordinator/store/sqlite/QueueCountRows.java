@@ -24,6 +24,7 @@ import javax.annotation.Nullable;
 final class QueueCountRows {
   static final String ALL_COUNTS = "SELECT queue, state, jobs FROM queue_counts WHERE jobs > 0";
   private static final String ONE_QUEUE_COUNTS = ALL_COUNTS + " AND queue = ?";
+  private static final String UNFINISHED = " AND state IN ('PENDING', 'RUNNING', 'WAITING')";
   // The next lower priority with a PENDING job, and that priority's earliest run_at.
   static final String NEXT_PRIORITY =
       "SELECT priority, run_at FROM jobs INDEXED BY jobs_pending"
@@ -35,12 +36,18 @@ final class QueueCountRows {
 
   private QueueCountRows() {}
 
-  /** The counts of {@code queue}, or of every queue that holds a job when it is null. */
-  static List<QueueCounts> stats(JdbcSession session, @Nullable String queue, Instant now)
+  /**
+   * The counts of {@code queue}, or of every queue that holds a job when it is null; with {@code
+   * unfinishedOnly}, of the PENDING, RUNNING and WAITING jobs alone.
+   */
+  static List<QueueCounts> stats(
+      JdbcSession session, @Nullable String queue, Instant now, boolean unfinishedOnly)
       throws SQLException {
     QueueStats stats = new QueueStats(queue);
     Map<String, Long> pending = new LinkedHashMap<>();
-    PreparedStatement counts = session.prepare(queue == null ? ALL_COUNTS : ONE_QUEUE_COUNTS);
+    PreparedStatement counts =
+        session.prepare(
+            (queue == null ? ALL_COUNTS : ONE_QUEUE_COUNTS) + (unfinishedOnly ? UNFINISHED : ""));
     if (queue != null) {
       counts.setString(1, queue);
     }

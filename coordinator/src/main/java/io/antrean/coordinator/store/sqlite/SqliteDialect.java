@@ -292,8 +292,9 @@ final class SqliteDialect extends JdbcDialect {
 
   /** The counts kept by triggers, and the PENDING jobs not yet due ({@link QueueCountRows}). */
   @Override
-  public List<QueueCounts> stats(JdbcSession session, @Nullable String queue, Instant now)
+  public List<QueueCounts> stats(
+      JdbcSession session, @Nullable String queue, Instant now, boolean unfinishedOnly)
       throws SQLException {
-    return QueueCountRows.stats(session, queue, now);
+    return QueueCountRows.stats(session, queue, now, unfinishedOnly);
   }
 }
