@@ -19,6 +19,9 @@ import picocli.CommandLine.ParentCommand;
           + " dependencies) counts and the oldest pending job's age for each queue. FAILED is the dead-letter queue's depth; FAILED"
           + " LAST <window> counts the jobs that entered it within the coordinator's window (1h"
           + " unless configured otherwise): a sudden rise means something upstream changed.",
+      "With --unfinished-only, counts only the jobs not yet finished (pending, scheduled, running"
+          + " and waiting), which for one queue costs the coordinator what is left to run rather"
+          + " than every job it keeps: the form for a script that waits for a queue to drain.",
       "With --json, prints the GetStatsResponse (queues, asOf and deadLetterWindow) instead."
     })
 final class StatsCommand implements Callable<Integer> {
@@ -27,15 +30,23 @@ final class StatsCommand implements Callable<Integer> {
   @Option(names = "--queue", description = "Only this queue (default: every queue with jobs).")
   private String queue;
 
+  @Option(
+      names = "--unfinished-only",
+      description = "Count only the jobs not yet finished; queues without any are left out.")
+  private boolean unfinishedOnly;
+
   @Option(names = "--json", description = "Print the response as JSON.")
   private boolean json;
 
   @Override
   public Integer call() {
     try (AntreanClient client = cli.connect()) {
-      GetStatsResponse response = client.getStats(queue);
+      GetStatsResponse response =
+          unfinishedOnly ? client.getUnfinishedStats(queue) : client.getStats(queue);
       if (json) {
         cli.out().println(JsonOutput.print(response));
+      } else if (unfinishedOnly) {
+        printUnfinished(response, cli.out());
       } else {
         printTable(response, cli.out());
       }
@@ -74,8 +85,28 @@ final class StatsCommand implements Callable<Integer> {
           stats.getWaiting(),
           JobText.duration(stats.getOldestPendingAge()));
     }
+    print(table, "no queues hold jobs", response, out);
+  }
+
+  private static void printUnfinished(GetStatsResponse response, PrintWriter out) {
+    TextTable table =
+        new TextTable("QUEUE", "PENDING", "SCHEDULED", "RUNNING", "WAITING", "OLDEST PENDING");
+    for (QueueStats stats : response.getQueuesList()) {
+      table.add(
+          stats.getQueue(),
+          stats.getPending(),
+          stats.getScheduled(),
+          stats.getRunning(),
+          stats.getWaiting(),
+          JobText.duration(stats.getOldestPendingAge()));
+    }
+    print(table, "no queues hold unfinished jobs", response, out);
+  }
+
+  private static void print(
+      TextTable table, String whenEmpty, GetStatsResponse response, PrintWriter out) {
     if (table.isEmpty()) {
-      out.println("no queues hold jobs");
+      out.println(whenEmpty);
     } else {
       table.print(out);
     }

@@ -64,6 +64,34 @@ class StatsCommandTest {
   }
 
   @Test
+  void unfinishedOnlyAsksForThemAndPrintsTheirColumnsAlone() {
+    cli.service.getStats =
+        r ->
+            GetStatsResponse.newBuilder()
+                .addQueues(
+                    QueueStats.newBuilder()
+                        .setQueue("default")
+                        .setPending(3)
+                        .setScheduled(1)
+                        .setRunning(2)
+                        .setOldestPendingAge(Durations.fromMillis(1500)))
+                .setAsOf(Timestamp.newBuilder().setSeconds(1_800_000_000L))
+                .build();
+
+    CliHarness.Result result = cli.run("stats", "--unfinished-only", "--queue", "default");
+
+    assertThat(result.exitCode()).isZero();
+    assertThat(result.out().lines())
+        .containsExactly(
+            "QUEUE    PENDING  SCHEDULED  RUNNING  WAITING  OLDEST PENDING",
+            "default  3        1          2        0        1.5s",
+            "as of 2027-01-15T08:00:00Z");
+    assertThat(cli.service.requestsOf(GetStatsRequest.class))
+        .containsExactly(
+            GetStatsRequest.newBuilder().setQueue("default").setUnfinishedOnly(true).build());
+  }
+
+  @Test
   void theGrowthHeaderNamesTheCoordinatorsWindow() {
     cli.service.getStats =
         r -> STATS.toBuilder().setDeadLetterWindow(Durations.fromMinutes(15)).build();
