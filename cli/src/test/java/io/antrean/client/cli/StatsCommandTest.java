@@ -65,18 +65,9 @@ class StatsCommandTest {
 
   @Test
   void unfinishedOnlyAsksForThemAndPrintsTheirColumnsAlone() {
+    QueueStats unfinished = STATS.getQueues(0).toBuilder().clearSucceeded().clearFailed().build();
     cli.service.getStats =
-        r ->
-            GetStatsResponse.newBuilder()
-                .addQueues(
-                    QueueStats.newBuilder()
-                        .setQueue("default")
-                        .setPending(3)
-                        .setScheduled(1)
-                        .setRunning(2)
-                        .setOldestPendingAge(Durations.fromMillis(1500)))
-                .setAsOf(Timestamp.newBuilder().setSeconds(1_800_000_000L))
-                .build();
+        r -> STATS.toBuilder().clearQueues().addQueues(unfinished).clearDeadLetterWindow().build();
 
     CliHarness.Result result = cli.run("stats", "--unfinished-only", "--queue", "default");
 
