@@ -100,6 +100,10 @@ final class PostgresDialect extends JdbcDialect {
           + " min(run_at) FILTER (WHERE state = 'PENDING' AND run_at <= ?)"
           + " FROM jobs%s GROUP BY queue, state";
 
+  /** One queue's unfinished jobs, the columns as {@link #COUNTS}' (migration V16). */
+  private static final String UNFINISHED_COUNTS =
+      "SELECT queue, state, jobs, ready, oldest_ready FROM unfinished_counts(?, ?)";
+
   private PostgresDialect() {}
 
   @Nullable
@@ -271,16 +275,22 @@ final class PostgresDialect extends JdbcDialect {
       JdbcSession session, @Nullable String queue, Instant now, boolean unfinishedOnly)
       throws SQLException {
     QueueStats stats = new QueueStats(queue);
-    String where =
-        unfinishedOnly
-            ? " WHERE state IN ('PENDING', 'RUNNING', 'WAITING')"
-                + (queue == null ? "" : " AND queue = ?")
-            : queue == null ? "" : " WHERE queue = ?";
-    PreparedStatement counts = session.prepare(COUNTS.formatted(where));
-    Timestamps.set(counts, 1, now);
-    Timestamps.set(counts, 2, now);
-    if (queue != null) {
-      counts.setString(3, queue);
+    PreparedStatement counts;
+    if (unfinishedOnly && queue != null) {
+      counts = session.prepare(UNFINISHED_COUNTS);
+      counts.setString(1, queue);
+      Timestamps.set(counts, 2, now);
+    } else {
+      String where =
+          unfinishedOnly
+              ? " WHERE state IN ('PENDING', 'RUNNING', 'WAITING')"
+              : queue == null ? "" : " WHERE queue = ?";
+      counts = session.prepare(COUNTS.formatted(where));
+      Timestamps.set(counts, 1, now);
+      Timestamps.set(counts, 2, now);
+      if (queue != null) {
+        counts.setString(3, queue);
+      }
     }
     try (ResultSet rows = counts.executeQuery()) {
       while (rows.next()) {

@@ -38,21 +38,45 @@ final class PlanText {
       query = query.replace(argument.getKey(), argument.getValue());
     }
     String[] settings = (String[]) ((Array) leaseFunction(connection, "proconfig")).getArray();
+    return explainPrepared(
+        connection,
+        query,
+        settings,
+        "EXECUTE function_plan (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)");
+  }
+
+  /**
+   * The plan of {@code unfinished_counts} (migration V16) for {@code queue}: the query of its body
+   * with the queue and now bound, under the settings the function sets for itself.
+   */
+  static String explainUnfinishedCounts(Connection connection, String queue) throws SQLException {
+    String query =
+        ((String) function(connection, "unfinished_counts", 2, "prosrc"))
+            .replace("p_queue", "($1::text)")
+            .replace("p_now", "($2::timestamptz)");
+    String[] settings =
+        (String[]) ((Array) function(connection, "unfinished_counts", 2, "proconfig")).getArray();
+    return explainPrepared(
+        connection, query, settings, "EXECUTE function_plan ('" + queue + "', now())");
+  }
+
+  /** Explains {@code execute} of {@code query} prepared as {@code function_plan} under settings. */
+  private static String explainPrepared(
+      Connection connection, String query, String[] settings, String execute) throws SQLException {
     try (Statement statement = connection.createStatement()) {
-      statement.execute("PREPARE lease_plan AS " + query);
+      statement.execute("PREPARE function_plan AS " + query);
       for (String setting : settings) {
         int equals = setting.indexOf('=');
         statement.execute(
             "SET " + setting.substring(0, equals) + " = '" + setting.substring(equals + 1) + "'");
       }
       try {
-        return explain(
-            connection, "EXECUTE lease_plan (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)");
+        return explain(connection, execute);
       } finally {
         for (String setting : settings) {
           statement.execute("RESET " + setting.substring(0, setting.indexOf('=')));
         }
-        statement.execute("DEALLOCATE lease_plan");
+        statement.execute("DEALLOCATE function_plan");
       }
     }
   }
@@ -62,15 +86,24 @@ final class PlanText {
    * a payload budget), in the connection's schema.
    */
   static Object leaseFunction(Connection connection, String column) throws SQLException {
+    return function(connection, "lease_jobs", 8, column);
+  }
+
+  /** A column of the row in {@code pg_proc} of a function of the connection's schema. */
+  static Object function(Connection connection, String name, int arguments, String column)
+      throws SQLException {
     try (PreparedStatement function =
-            connection.prepareStatement(
-                "SELECT "
-                    + column
-                    + " FROM pg_proc WHERE proname = 'lease_jobs' AND pronargs = 8"
-                    + " AND pronamespace = current_schema()::regnamespace");
-        ResultSet row = function.executeQuery()) {
-      row.next();
-      return row.getObject(1);
+        connection.prepareStatement(
+            "SELECT "
+                + column
+                + " FROM pg_proc WHERE proname = ? AND pronargs = ?"
+                + " AND pronamespace = current_schema()::regnamespace")) {
+      function.setString(1, name);
+      function.setInt(2, arguments);
+      try (ResultSet row = function.executeQuery()) {
+        row.next();
+        return row.getObject(1);
+      }
     }
   }
 

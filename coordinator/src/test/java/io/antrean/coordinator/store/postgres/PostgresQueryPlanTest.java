@@ -104,6 +104,20 @@ class PostgresQueryPlanTest {
   }
 
   @Test
+  void unfinishedCountsWalkTheirIndexWhateverTheEstimate() throws SQLException {
+    String plan;
+    try (Connection connection = postgres.connect(options)) {
+      Array settings = (Array) PlanText.function(connection, "unfinished_counts", 2, "proconfig");
+      assertThat((String[]) settings.getArray())
+          .containsExactlyInAnyOrder("enable_bitmapscan=off", "enable_seqscan=off");
+      // Every job of "default" is unfinished: a bitmap or sequential scan would look cheaper.
+      plan = PlanText.explainUnfinishedCounts(connection, "default");
+    }
+
+    assertThat(plan).contains("Index Only Scan using jobs_queue_state").doesNotContain("Bitmap");
+  }
+
+  @Test
   void sweepWalksTheRunningIndexWithoutSorting() throws SQLException {
     String plan = explain(LeaseWrites.selectExpiredSql(PostgresDialect.INSTANCE), time(31), 100);
 
