@@ -77,7 +77,9 @@ final class QueueWatch {
   }
 
   /**
-   * Jobs that succeeded, failed or were cancelled since the watch started, as of the latest poll.
+   * Jobs that succeeded, failed or were cancelled since the watch started, as of the latest poll:
+   * while {@link #awaitFinished} polls, the jobs it waits for less those still unfinished; after
+   * it, from the full counts.
    */
   long finished() {
     return finished;

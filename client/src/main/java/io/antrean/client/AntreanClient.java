@@ -154,7 +154,8 @@ public interface AntreanClient extends AutoCloseable {
    * oldest pending job's age); succeeded, failed, cancelled and the dead-letter growth are zero,
    * and without a queue only the queues holding such a job are listed. For one queue it costs the
    * coordinator what is left to run, not the finished jobs its store keeps: the call for a loop
-   * that waits for a queue to drain.
+   * that waits for a queue to drain. A coordinator older than this call answers every count
+   * instead; the unfinished ones are right either way.
    *
    * @param queue only this queue, or {@code null} (or empty) for every queue with unfinished jobs
    */

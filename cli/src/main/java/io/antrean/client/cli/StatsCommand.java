@@ -92,6 +92,11 @@ final class StatsCommand implements Callable<Integer> {
     TextTable table =
         new TextTable("QUEUE", "PENDING", "SCHEDULED", "RUNNING", "WAITING", "OLDEST PENDING");
     for (QueueStats stats : response.getQueuesList()) {
+      // A coordinator older than unfinished_only answers every queue that holds jobs.
+      if (stats.getPending() + stats.getScheduled() + stats.getRunning() + stats.getWaiting()
+          == 0) {
+        continue;
+      }
       table.add(
           stats.getQueue(),
           stats.getPending(),

@@ -65,9 +65,13 @@ class StatsCommandTest {
 
   @Test
   void unfinishedOnlyAsksForThemAndPrintsTheirColumnsAlone() {
-    QueueStats unfinished = STATS.getQueues(0).toBuilder().clearSucceeded().clearFailed().build();
+    // As an older coordinator would answer: every count, and "done", which holds finished jobs
+    // only.
     cli.service.getStats =
-        r -> STATS.toBuilder().clearQueues().addQueues(unfinished).clearDeadLetterWindow().build();
+        r ->
+            STATS.toBuilder()
+                .addQueues(QueueStats.newBuilder().setQueue("done").setSucceeded(5))
+                .build();
 
     CliHarness.Result result = cli.run("stats", "--unfinished-only", "--queue", "default");
 
@@ -76,6 +80,7 @@ class StatsCommandTest {
         .containsExactly(
             "QUEUE    PENDING  SCHEDULED  RUNNING  WAITING  OLDEST PENDING",
             "default  3        1          2        0        1.5s",
+            "mail     0        0          0        4        0ms",
             "as of 2027-01-15T08:00:00Z");
     assertThat(cli.service.requestsOf(GetStatsRequest.class))
         .containsExactly(

@@ -217,12 +217,15 @@ public final class JobServiceCalls {
   public GetStatsResponse getStats(GetStatsRequest request) {
     QueueReports reports = scheduler.queueReports();
     GetStatsResponse.Builder b =
-        GetStatsResponse.newBuilder()
-            .setAsOf(ProtoTime.timestamp(clock.instant()))
-            .setDeadLetterWindow(ProtoTime.duration(reports.deadLetterWindow()));
+        GetStatsResponse.newBuilder().setAsOf(ProtoTime.timestamp(clock.instant()));
     String queue = emptyToNull(request.getQueue());
-    (request.getUnfinishedOnly() ? reports.unfinished(queue) : reports.all(queue))
-        .stream().map(JobMapper::queueStats).forEach(b::addQueues);
+    if (request.getUnfinishedOnly()) {
+      // No dead-letter growth is counted, so no window is given for it.
+      reports.unfinished(queue).stream().map(JobMapper::queueStats).forEach(b::addQueues);
+    } else {
+      b.setDeadLetterWindow(ProtoTime.duration(reports.deadLetterWindow()));
+      reports.all(queue).stream().map(JobMapper::queueStats).forEach(b::addQueues);
+    }
     return b.build();
   }
 

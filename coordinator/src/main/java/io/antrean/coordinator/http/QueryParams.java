@@ -93,16 +93,16 @@ final class QueryParams {
     }
   }
 
-  /** {@code true} or {@code false}; false when absent. */
+  /** {@code true} or {@code false}, in any case; false when absent. */
   boolean flag(String name) {
     String v = values.get(name);
-    if (v == null || v.equals("false")) {
+    if (v == null || v.equalsIgnoreCase("false")) {
       return false;
     }
-    if (!v.equals("true")) {
+    if (!v.equalsIgnoreCase("true")) {
       violations.add(new FieldViolation(name, "must be true or false"));
     }
-    return v.equals("true");
+    return v.equalsIgnoreCase("true");
   }
 
   /** An RFC 3339 time, or null when absent. */

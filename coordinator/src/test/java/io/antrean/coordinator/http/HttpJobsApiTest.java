@@ -284,11 +284,13 @@ class HttpJobsApiTest {
 
     QueueStats all =
         parse(api.get("/v1/stats?queue=bulk").body(), GetStatsResponse.newBuilder()).getQueues(0);
-    QueueStats unfinished =
+    GetStatsResponse unfinishedStats =
         parse(
-                api.get("/v1/stats?queue=bulk&unfinished_only=true").body(),
+                api.get("/v1/stats?queue=bulk&unfinished_only=TRUE").body(),
                 GetStatsResponse.newBuilder())
-            .getQueues(0);
+            .build();
+    QueueStats unfinished = unfinishedStats.getQueues(0);
+    assertThat(unfinishedStats.hasDeadLetterWindow()).isFalse();
 
     assertThat(List.of(all.getPending(), all.getCancelled())).containsExactly(1L, 1L);
     assertThat(List.of(unfinished.getPending(), unfinished.getCancelled())).containsExactly(1L, 0L);
