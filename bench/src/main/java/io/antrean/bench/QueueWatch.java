@@ -149,10 +149,8 @@ final class QueueWatch {
    */
   static Duration pause(long tookNanos, long left, long progressed, long elapsedNanos) {
     Duration projected = projectedPause(left, progressed, elapsedNanos);
-    boolean finalStretch =
-        progressed > 0
-            && elapsedNanos > 0
-            && (double) left * elapsedNanos / progressed <= FINAL_STRETCH.toNanos();
+    double nanosLeft = nanosLeft(left, progressed, elapsedNanos);
+    boolean finalStretch = nanosLeft >= 0 && nanosLeft <= FINAL_STRETCH.toNanos();
     return finalStretch ? projected : longer(pauseAfter(tookNanos), projected);
   }
 
@@ -171,12 +169,17 @@ final class QueueWatch {
    * @param elapsedNanos time since the first poll was sent
    */
   static Duration projectedPause(long left, long progressed, long elapsedNanos) {
-    if (progressed <= 0 || elapsedNanos <= 0) {
+    double nanosLeft = nanosLeft(left, progressed, elapsedNanos);
+    if (nanosLeft < 0) {
       return POLL_INTERVAL;
     }
-    double nanosLeft = (double) left * elapsedNanos / progressed;
     long pause = (long) Math.min(nanosLeft / PROJECTION_SHARE, MAX_PROJECTED_PAUSE.toNanos());
     return longer(Duration.ofNanos(pause), POLL_INTERVAL);
+  }
+
+  /** The time the jobs left would take at the rate seen so far; -1 while there is no rate yet. */
+  private static double nanosLeft(long left, long progressed, long elapsedNanos) {
+    return progressed <= 0 || elapsedNanos <= 0 ? -1 : (double) left * elapsedNanos / progressed;
   }
 
   private static Duration longer(Duration a, Duration b) {

@@ -23,8 +23,6 @@ import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.RetryPlanner;
 import io.antrean.coordinator.store.ScheduleStore;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -76,39 +74,12 @@ public abstract class JdbcJobStore implements JobStore {
     this.read = read;
     this.transaction = transaction;
     this.autonomous = autonomous;
-    this.schedules = new JdbcScheduleStore(new Transactions());
+    this.schedules = new JdbcScheduleStore(new JdbcScheduleTransactions(read, transaction));
   }
 
   @Override
   public ScheduleStore schedules() {
     return schedules;
-  }
-
-  /** Schedule work through this store's read and transaction runners, enqueueing as it does. */
-  private final class Transactions implements ScheduleTransactions {
-    @Override
-    public <T> T read(String what, Work<T> work) {
-      return JdbcJobStore.this.read(what, s -> work.run(session(s)));
-    }
-
-    @Override
-    public <T> T write(String what, Work<T> work) {
-      return transaction(what, s -> work.run(session(s)));
-    }
-
-    private ScheduleSession session(JdbcSession s) {
-      return new ScheduleSession() {
-        @Override
-        public PreparedStatement prepare(String sql) throws SQLException {
-          return s.prepare(sql);
-        }
-
-        @Override
-        public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) throws SQLException {
-          return s.dialect().enqueue(s, jobs, now);
-        }
-      };
-    }
   }
 
   private <T> T snapshot(String what, SessionWork<T> work) {

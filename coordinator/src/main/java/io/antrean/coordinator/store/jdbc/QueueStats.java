@@ -17,6 +17,13 @@ import javax.annotation.Nullable;
  * into the SPI's {@link QueueCounts}. Not thread-safe: one per call.
  */
 public final class QueueStats {
+  /**
+   * The condition on {@code jobs.state} of the jobs not yet finished, those {@link
+   * JobState#isTerminal} says are not, that {@link
+   * io.antrean.coordinator.store.JobStore#unfinishedStats} counts.
+   */
+  public static final String UNFINISHED = "state IN ('PENDING', 'RUNNING', 'WAITING')";
+
   private final Map<String, Map<JobState, Long>> byState = new TreeMap<>();
   private final Map<String, Long> ready = new HashMap<>();
   private final Map<String, Instant> oldestReady = new HashMap<>();

@@ -283,7 +283,7 @@ final class PostgresDialect extends JdbcDialect {
     } else {
       String where =
           unfinishedOnly
-              ? " WHERE state IN ('PENDING', 'RUNNING', 'WAITING')"
+              ? " WHERE " + QueueStats.UNFINISHED
               : queue == null ? "" : " WHERE queue = ?";
       counts = session.prepare(COUNTS.formatted(where));
       Timestamps.set(counts, 1, now);

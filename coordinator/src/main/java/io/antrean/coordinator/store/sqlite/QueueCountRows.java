@@ -24,7 +24,6 @@ import javax.annotation.Nullable;
 final class QueueCountRows {
   static final String ALL_COUNTS = "SELECT queue, state, jobs FROM queue_counts WHERE jobs > 0";
   private static final String ONE_QUEUE_COUNTS = ALL_COUNTS + " AND queue = ?";
-  private static final String UNFINISHED = " AND state IN ('PENDING', 'RUNNING', 'WAITING')";
   // The next lower priority with a PENDING job, and that priority's earliest run_at.
   static final String NEXT_PRIORITY =
       "SELECT priority, run_at FROM jobs INDEXED BY jobs_pending"
@@ -47,7 +46,8 @@ final class QueueCountRows {
     Map<String, Long> pending = new LinkedHashMap<>();
     PreparedStatement counts =
         session.prepare(
-            (queue == null ? ALL_COUNTS : ONE_QUEUE_COUNTS) + (unfinishedOnly ? UNFINISHED : ""));
+            (queue == null ? ALL_COUNTS : ONE_QUEUE_COUNTS)
+                + (unfinishedOnly ? " AND " + QueueStats.UNFINISHED : ""));
     if (queue != null) {
       counts.setString(1, queue);
     }
