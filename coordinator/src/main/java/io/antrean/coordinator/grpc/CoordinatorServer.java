@@ -44,9 +44,9 @@ public final class CoordinatorServer {
    * @param workers learns of workers from their calls
    * @param admin answers the AdminService (built on the same core, registry and clock)
    * @param schedules answers the ScheduleService
-   * @param callThreads runs the calls: all of them on a store whose writes may block; on one whose
-   *     writes never block, every call but the hot ones, which stay on the network thread ({@link
-   *     HotCallExecutors}); the caller shuts it down after the server
+   * @param callThreads runs the calls but the hot ones, which stay on the network thread ({@link
+   *     HotCallExecutors}), and on a store whose writes may block the handlers of the Work and
+   *     Produce streams' messages too; the caller shuts it down after the server
    * @param reflection whether to serve gRPC server reflection
    * @param admission admits each request of a Work or Produce stream (the stream itself is not
    *     counted); null admits all
@@ -68,10 +68,12 @@ public final class CoordinatorServer {
       @Nullable RpcDurations rpcDurations,
       ServerInterceptor... interceptors) {
     if (scheduler.asyncNeverBlocks()) {
-      builder.directExecutor().callExecutor(new HotCallExecutors(callThreads));
+      builder.directExecutor().callExecutor(HotCallExecutors.whollyOnTheNetworkThread(callThreads));
       this.streams = new RequestStreams(admission, rpcDurations, null);
     } else {
-      builder.executor(callThreads);
+      builder
+          .directExecutor()
+          .callExecutor(HotCallExecutors.streamsOnTheNetworkThread(callThreads));
       this.streams = new RequestStreams(admission, rpcDurations, callThreads);
     }
     // The queue check runs after every given interceptor (authentication among them).

@@ -186,16 +186,25 @@ class CompleteBatchTest {
 
   @Test
   void onlyTheHotCallsRunOnTheNetworkThread() {
-    assertThat(HotCallExecutors.isHot(JobServiceGrpc.getEnqueueMethod().getFullMethodName()))
-        .isTrue();
-    assertThat(HotCallExecutors.isHot(WorkerServiceGrpc.getLeaseMethod().getFullMethodName()))
-        .isTrue();
-    assertThat(
-            HotCallExecutors.isHot(WorkerServiceGrpc.getCompleteBatchMethod().getFullMethodName()))
-        .isTrue();
-    assertThat(HotCallExecutors.isHot(JobServiceGrpc.getGetJobMethod().getFullMethodName()))
+    HotCallExecutors hot = HotCallExecutors.whollyOnTheNetworkThread(Runnable::run);
+    assertThat(hot.isHot(JobServiceGrpc.getEnqueueMethod().getFullMethodName())).isTrue();
+    assertThat(hot.isHot(JobServiceGrpc.getProduceMethod().getFullMethodName())).isTrue();
+    assertThat(hot.isHot(WorkerServiceGrpc.getLeaseMethod().getFullMethodName())).isTrue();
+    assertThat(hot.isHot(WorkerServiceGrpc.getCompleteBatchMethod().getFullMethodName())).isTrue();
+    assertThat(hot.isHot(WorkerServiceGrpc.getWorkMethod().getFullMethodName())).isTrue();
+    assertThat(hot.isHot(JobServiceGrpc.getGetJobMethod().getFullMethodName())).isFalse();
+    assertThat(hot.isHot(WorkerServiceGrpc.getHeartbeatMethod().getFullMethodName())).isFalse();
+  }
+
+  @Test
+  void onAStoreThatMayBlockOnlyTheStreamsListenOnTheNetworkThread() {
+    HotCallExecutors streams = HotCallExecutors.streamsOnTheNetworkThread(Runnable::run);
+    assertThat(streams.isHot(JobServiceGrpc.getProduceMethod().getFullMethodName())).isTrue();
+    assertThat(streams.isHot(WorkerServiceGrpc.getWorkMethod().getFullMethodName())).isTrue();
+    assertThat(streams.isHot(JobServiceGrpc.getEnqueueMethod().getFullMethodName())).isFalse();
+    assertThat(streams.isHot(WorkerServiceGrpc.getLeaseMethod().getFullMethodName())).isFalse();
+    assertThat(streams.isHot(WorkerServiceGrpc.getCompleteBatchMethod().getFullMethodName()))
         .isFalse();
-    assertThat(HotCallExecutors.isHot(WorkerServiceGrpc.getHeartbeatMethod().getFullMethodName()))
-        .isFalse();
+    assertThat(streams.isHot(JobServiceGrpc.getGetJobMethod().getFullMethodName())).isFalse();
   }
 }
