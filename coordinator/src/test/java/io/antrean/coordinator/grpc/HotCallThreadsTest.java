@@ -15,10 +15,6 @@ import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.net.InetSocketAddress;
@@ -26,7 +22,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -44,19 +39,7 @@ class HotCallThreadsTest {
 
   @TempDir Path dir;
 
-  /** The thread each method's interceptors ran on, by bare method name. */
-  private final Map<String, String> interceptedOn = new ConcurrentHashMap<>();
-
-  private final ServerInterceptor recorder =
-      new ServerInterceptor() {
-        @Override
-        public <Q, A> ServerCall.Listener<Q> interceptCall(
-            ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
-          interceptedOn.put(
-              call.getMethodDescriptor().getBareMethodName(), Thread.currentThread().getName());
-          return next.startCall(call, headers);
-        }
-      };
+  private final InterceptedThreads interceptedOn = new InterceptedThreads();
 
   @Test
   void hotCallsStayOnTheNetworkThreadAndTheOthersRunOnCallThreads() throws Exception {
@@ -66,7 +49,7 @@ class HotCallThreadsTest {
             Settings.defaults().withJobTypes(Set.of("t"), Map.of(), Map.of()),
             Clock.systemUTC(),
             NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                .intercept(recorder))) {
+                .intercept(interceptedOn))) {
       ManagedChannel channel =
           NettyChannelBuilder.forAddress("127.0.0.1", coordinator.port()).usePlaintext().build();
       try {
@@ -100,9 +83,9 @@ class HotCallThreadsTest {
       }
     }
 
-    assertThat(interceptedOn.get("Enqueue")).matches(NETWORK_THREAD);
-    assertThat(interceptedOn.get("Lease")).matches(NETWORK_THREAD);
-    assertThat(interceptedOn.get("Heartbeat")).matches(CALL_THREAD);
-    assertThat(interceptedOn.get("GetJob")).matches(CALL_THREAD);
+    assertThat(interceptedOn.of("Enqueue")).matches(NETWORK_THREAD);
+    assertThat(interceptedOn.of("Lease")).matches(NETWORK_THREAD);
+    assertThat(interceptedOn.of("Heartbeat")).matches(CALL_THREAD);
+    assertThat(interceptedOn.of("GetJob")).matches(CALL_THREAD);
   }
 }

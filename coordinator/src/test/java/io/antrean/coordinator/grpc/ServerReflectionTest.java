@@ -13,8 +13,6 @@ import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -111,28 +109,11 @@ class ServerReflectionTest {
   /** Sends one request on a reflection stream and returns the one answer. */
   private static <Q, A> A ask(Q request, Function<StreamObserver<A>, StreamObserver<Q>> open)
       throws Exception {
-    CompletableFuture<A> answer = new CompletableFuture<>();
-    StreamObserver<Q> requests =
-        open.apply(
-            new StreamObserver<>() {
-              @Override
-              public void onNext(A value) {
-                answer.complete(value);
-              }
-
-              @Override
-              public void onError(Throwable t) {
-                answer.completeExceptionally(t);
-              }
-
-              @Override
-              public void onCompleted() {
-                answer.completeExceptionally(new AssertionError("stream ended without an answer"));
-              }
-            });
+    FirstAnswer<A> answer = new FirstAnswer<>();
+    StreamObserver<Q> requests = open.apply(answer);
     requests.onNext(request);
     try {
-      return answer.get(10, TimeUnit.SECONDS);
+      return answer.get();
     } finally {
       requests.onCompleted();
     }

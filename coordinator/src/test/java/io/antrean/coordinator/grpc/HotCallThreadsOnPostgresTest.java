@@ -1,4 +1,4 @@
-package io.antrean.coordinator.store.postgres;
+package io.antrean.coordinator.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,17 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.ByteString;
 import io.antrean.coordinator.Coordinator;
 import io.antrean.coordinator.core.Settings;
-import io.antrean.coordinator.grpc.NetworkThreads;
+import io.antrean.coordinator.store.postgres.PostgresJobStore;
+import io.antrean.coordinator.store.postgres.PostgresOptions;
+import io.antrean.coordinator.store.postgres.TestPostgres;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.GetJobRequest;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ProduceRequest;
 import io.antrean.proto.v1.ProduceResponse;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -24,6 +22,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
 import java.net.InetSocketAddress;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
@@ -31,36 +30,26 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * On PostgreSQL, whose writes block their thread, a Work or Produce stream's messages are read and
- * checked on the network thread, and their handlers run on the call threads: a write that waits for
- * the database never holds up the network thread, which serves every other connection.
+ * Which threads run the calls of a coordinator on PostgreSQL, whose writes block their thread: a
+ * Work or Produce stream's messages are read and checked on the network thread and their handlers
+ * run on the call threads, as does every other call; so a write that waits for the database never
+ * holds up the network thread, which serves every other connection.
  */
 @Timeout(60)
-class PostgresStreamThreadsTest {
+class HotCallThreadsOnPostgresTest {
   @RegisterExtension static final TestPostgres postgres = new TestPostgres();
+
+  private final InterceptedThreads interceptedOn = new InterceptedThreads();
 
   @Test
   void aProduceStreamWaitingOnTheDatabaseLeavesTheNetworkThreadServing() throws Exception {
     PostgresOptions options = postgres.freshSchema();
-    Map<String, String> startedOn = new ConcurrentHashMap<>();
-    ServerInterceptor recorder =
-        new ServerInterceptor() {
-          @Override
-          public <Q, A> ServerCall.Listener<Q> interceptCall(
-              ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
-            startedOn.put(
-                call.getMethodDescriptor().getBareMethodName(), Thread.currentThread().getName());
-            return next.startCall(call, headers);
-          }
-        };
     List<ManagedChannel> channels = new ArrayList<>();
     try (NetworkThreads network = NetworkThreads.of(1);
         Coordinator coordinator =
@@ -70,8 +59,9 @@ class PostgresStreamThreadsTest {
                 Clock.systemUTC(),
                 network
                     .serve(NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)))
-                    .intercept(recorder));
-        Connection locker = postgres.connect()) {
+                    .intercept(interceptedOn));
+        Connection locker =
+            DriverManager.getConnection(options.jdbcUrl(), options.user(), options.password())) {
       ManagedChannel producing = channelTo(coordinator, channels);
       ManagedChannel reading = channelTo(coordinator, channels);
       locker.setAutoCommit(false);
@@ -80,9 +70,8 @@ class PostgresStreamThreadsTest {
         lock.execute("LOCK TABLE " + options.schema() + ".jobs IN EXCLUSIVE MODE");
       }
 
-      CompletableFuture<ProduceResponse> answer = new CompletableFuture<>();
-      StreamObserver<ProduceRequest> stream =
-          JobServiceGrpc.newStub(producing).produce(answerInto(answer));
+      FirstAnswer<ProduceResponse> answer = new FirstAnswer<>();
+      StreamObserver<ProduceRequest> stream = JobServiceGrpc.newStub(producing).produce(answer);
       stream.onNext(
           ProduceRequest.newBuilder()
               .setRequestId(1)
@@ -102,10 +91,10 @@ class PostgresStreamThreadsTest {
           .isInstanceOfSatisfying(
               StatusRuntimeException.class,
               e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
-      assertThat(answer).isNotDone();
+      assertThat(answer.isDone()).isFalse();
 
       locker.commit();
-      ProduceResponse enqueued = answer.get(10, TimeUnit.SECONDS);
+      ProduceResponse enqueued = answer.get();
       assertThat(enqueued.getRequestId()).isEqualTo(1);
       assertThat(enqueued.hasEnqueue()).as("answer: %s", enqueued).isTrue();
       assertThat(
@@ -123,8 +112,8 @@ class PostgresStreamThreadsTest {
       channels.forEach(ManagedChannel::shutdownNow);
     }
 
-    assertThat(startedOn.get("Produce")).matches("antrean-network-\\d+-\\d+");
-    assertThat(startedOn.get("GetJob")).startsWith("antrean-grpc-call");
+    assertThat(interceptedOn.of("Produce")).matches("antrean-network-\\d+-\\d+");
+    assertThat(interceptedOn.of("GetJob")).startsWith("antrean-grpc-call");
   }
 
   private static ManagedChannel channelTo(Coordinator coordinator, List<ManagedChannel> opened) {
@@ -132,26 +121,6 @@ class PostgresStreamThreadsTest {
         NettyChannelBuilder.forAddress("127.0.0.1", coordinator.port()).usePlaintext().build();
     opened.add(channel);
     return channel;
-  }
-
-  private static StreamObserver<ProduceResponse> answerInto(
-      CompletableFuture<ProduceResponse> answer) {
-    return new StreamObserver<>() {
-      @Override
-      public void onNext(ProduceResponse value) {
-        answer.complete(value);
-      }
-
-      @Override
-      public void onError(Throwable t) {
-        answer.completeExceptionally(t);
-      }
-
-      @Override
-      public void onCompleted() {
-        answer.completeExceptionally(new IllegalStateException("the stream ended unanswered"));
-      }
-    };
   }
 
   /** Polls, for at most 10 s, until a session waits for the lock on the schema's jobs table. */
