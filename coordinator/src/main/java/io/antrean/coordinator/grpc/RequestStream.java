@@ -11,6 +11,7 @@ import io.antrean.coordinator.security.Identity;
 import io.antrean.coordinator.security.RequestQueues;
 import io.antrean.proto.RequestErrors;
 import io.antrean.proto.v1.RequestError;
+import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -145,39 +146,43 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
   }
 
   /**
-   * Runs {@code body} on the call threads; the future it returns completes as the body's does, and
-   * cancelling it cancels the body's (a withdrawn lease stops waiting), or the body never runs.
+   * Runs {@code body} on the call threads, in the request's call context (the caller's identity
+   * among it, which the handlers read as the call's would); the future it returns completes as the
+   * body's does, and cancelling it cancels the body's (a withdrawn lease stops waiting), or the
+   * body never runs.
    */
   private <M, A> CompletableFuture<A> onHandlers(
       Function<M, CompletableFuture<A>> body, M request) {
     CompletableFuture<A> answer = new CompletableFuture<>();
+    Context context = Context.current();
     handlers.execute(
-        () -> {
-          if (answer.isCancelled()) {
-            return;
-          }
-          CompletableFuture<A> running;
-          try {
-            running = body.apply(request);
-          } catch (RuntimeException e) {
-            answer.completeExceptionally(e);
-            return;
-          }
-          answer.whenComplete(
-              (a, e) -> {
-                if (answer.isCancelled()) {
-                  running.cancel(false);
-                }
-              });
-          running.whenComplete(
-              (a, e) -> {
-                if (e == null) {
-                  answer.complete(a);
-                } else {
-                  answer.completeExceptionally(e);
-                }
-              });
-        });
+        context.wrap(
+            () -> {
+              if (answer.isCancelled()) {
+                return;
+              }
+              CompletableFuture<A> running;
+              try {
+                running = body.apply(request);
+              } catch (RuntimeException e) {
+                answer.completeExceptionally(e);
+                return;
+              }
+              answer.whenComplete(
+                  (a, e) -> {
+                    if (answer.isCancelled()) {
+                      running.cancel(false);
+                    }
+                  });
+              running.whenComplete(
+                  (a, e) -> {
+                    if (e == null) {
+                      answer.complete(a);
+                    } else {
+                      answer.completeExceptionally(e);
+                    }
+                  });
+            }));
     return answer;
   }
 

@@ -2,20 +2,31 @@ package io.antrean.coordinator.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.antrean.coordinator.api.CallerIdentity;
 import io.antrean.coordinator.core.Admission;
+import io.antrean.coordinator.security.Identity;
+import io.antrean.coordinator.security.Role;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.EnqueueResponse;
+import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ProduceRequest;
 import io.antrean.proto.v1.ProduceResponse;
 import io.antrean.proto.v1.RequestError;
+import io.grpc.Contexts;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -77,7 +88,9 @@ class RequestStreamHandlersTest {
 
   /** Serves a Produce stream of {@link TestStream}s over the call threads; returns its client. */
   private TestProduceStream serve(
-      Admission.Kind kind, Function<EnqueueRequest, CompletableFuture<EnqueueResponse>> handler)
+      Admission.Kind kind,
+      Function<EnqueueRequest, CompletableFuture<EnqueueResponse>> handler,
+      ServerInterceptor... interceptors)
       throws Exception {
     RequestStreams streams = new RequestStreams(null, null, callThreads);
     String name = InProcessServerBuilder.generateName();
@@ -85,18 +98,20 @@ class RequestStreamHandlersTest {
         InProcessServerBuilder.forName(name)
             .directExecutor()
             .addService(
-                new JobServiceGrpc.JobServiceImplBase() {
-                  @Override
-                  public StreamObserver<ProduceRequest> produce(
-                      StreamObserver<ProduceResponse> observer) {
-                    return streams.add(
-                        new TestStream(
-                            (ServerCallStreamObserver<ProduceResponse>) observer,
-                            streams,
-                            kind,
-                            handler));
-                  }
-                })
+                ServerInterceptors.intercept(
+                    new JobServiceGrpc.JobServiceImplBase() {
+                      @Override
+                      public StreamObserver<ProduceRequest> produce(
+                          StreamObserver<ProduceResponse> observer) {
+                        return streams.add(
+                            new TestStream(
+                                (ServerCallStreamObserver<ProduceResponse>) observer,
+                                streams,
+                                kind,
+                                handler));
+                      }
+                    },
+                    interceptors))
             .build()
             .start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
@@ -148,5 +163,31 @@ class RequestStreamHandlersTest {
     assertThat(stream.end.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
     assertThat(waiting).isCancelled();
     assertThat(stream.answers).isEmpty();
+  }
+
+  @Test
+  void handlersOnTheCallThreadsSeeTheCallersIdentity() throws Exception {
+    Identity alice = new Identity("alice", Set.of(Role.PRODUCER), Set.of());
+    ServerInterceptor authenticated =
+        new ServerInterceptor() {
+          @Override
+          public <Q, A> ServerCall.Listener<Q> interceptCall(
+              ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
+            return Contexts.interceptCall(CallerIdentity.contextOf(alice), call, headers, next);
+          }
+        };
+    TestProduceStream stream =
+        serve(
+            Admission.Kind.UNARY,
+            r ->
+                CompletableFuture.completedFuture(
+                    EnqueueResponse.newBuilder()
+                        .setJob(Job.newBuilder().setType(CallerIdentity.workerId("w1")))
+                        .build()),
+            authenticated);
+
+    stream.enqueue(1, EnqueueRequest.newBuilder().setType("t"));
+
+    assertThat(stream.next().getEnqueue().getJob().getType()).isEqualTo("alice/w1");
   }
 }
