@@ -88,7 +88,8 @@ class WorkerSlotRefillTest {
     long second = coordinator.service.enqueue("t", "{}");
     // Prefetch off, as in the rest of this class: a Lease for jobs ahead of the two busy slots,
     // cancelled by the shutdown while the coordinator answers it, would leave its jobs leased to
-    // nobody until they expire, which is what leases are for, not what this test is about.
+    // nobody until they expire, which is what leases are for, not what this test is about. The
+    // slots freed once the shutdown began send no Lease (LeasePoller), however soon they free.
     worker =
         TestWorkers.builder(coordinator)
             .prefetch(0)
@@ -115,6 +116,8 @@ class WorkerSlotRefillTest {
         .isNotEmpty()
         .allSatisfy(batch -> assertThat(batch.hasLeaseNext()).isFalse());
     assertThat(coordinator.service.leasedAfterComplete.get()).isZero();
+    // The two slots freed after the shutdown began asked for nothing either: one Lease, the first.
+    assertThat(coordinator.service.leases).hasSize(1);
     assertThat(coordinator.service.outstanding()).isZero();
   }
 }

@@ -133,6 +133,7 @@ public final class WorkerRuntime {
             leaseTemplate(settings),
             slots,
             this::dispatch,
+            () -> state.get() == State.RUNNING,
             settings.ticker(),
             new Backoff(settings.pollBackoffInitial(), settings.pollBackoffMax()),
             new WorkerThreads("poller"));

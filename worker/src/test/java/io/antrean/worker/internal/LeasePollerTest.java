@@ -162,6 +162,7 @@ class LeasePollerTest {
               dispatchThreads.add(Thread.currentThread());
               dispatched.add(job);
             },
+            () -> true,
             ticker,
             new Backoff(Duration.ofMillis(20), Duration.ofMillis(100)),
             task -> {
@@ -259,6 +260,7 @@ class LeasePollerTest {
               dispatched.add(job);
               slots.release(1);
             },
+            () -> true,
             ticker,
             new Backoff(Duration.ofMillis(20), Duration.ofMillis(100)),
             task -> {
