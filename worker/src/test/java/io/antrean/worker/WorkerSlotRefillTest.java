@@ -89,7 +89,8 @@ class WorkerSlotRefillTest {
     // Prefetch off, as in the rest of this class: a Lease for jobs ahead of the two busy slots,
     // cancelled by the shutdown while the coordinator answers it, would leave its jobs leased to
     // nobody until they expire, which is what leases are for, not what this test is about. The
-    // slots freed once the shutdown began send no Lease (LeasePoller), however soon they free.
+    // slots freed once the shutdown began send no Lease (WorkerRuntime.shutdown stops the poll
+    // loop at once), however soon they free.
     worker =
         TestWorkers.builder(coordinator)
             .prefetch(0)

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,10 +42,6 @@ final class LeasePoller implements Runnable {
    */
   private static final long MIN_EMPTY_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
-  // How often the loop looks again while the worker no longer leases and the drain has not stopped
-  // the loop yet.
-  private static final Duration NOT_LEASING_PAUSE = Duration.ofMillis(10);
-
   /** Added to the long-poll wait to form the Lease deadline. */
   private static final Duration LEASE_DEADLINE_MARGIN = Duration.ofSeconds(10);
 
@@ -63,7 +58,6 @@ final class LeasePoller implements Runnable {
   private final Duration wait;
   private final SlotPool slots;
   private final Dispatcher dispatcher;
-  private final BooleanSupplier leasing;
   private final Ticker ticker;
   private final Backoff backoff;
   private final Thread thread;
@@ -95,7 +89,6 @@ final class LeasePoller implements Runnable {
       LeaseRequest template,
       SlotPool slots,
       Dispatcher dispatcher,
-      BooleanSupplier leasing,
       Ticker ticker,
       Backoff backoff,
       ThreadFactory threads) {
@@ -105,7 +98,6 @@ final class LeasePoller implements Runnable {
     this.wait = Duration.ofSeconds(template.getWait().getSeconds(), template.getWait().getNanos());
     this.slots = slots;
     this.dispatcher = dispatcher;
-    this.leasing = leasing;
     this.ticker = ticker;
     this.backoff = backoff;
     this.thread = threads.newThread(this);
@@ -155,13 +147,6 @@ final class LeasePoller implements Runnable {
 
   private void pollOnce() throws InterruptedException {
     int held = slots.acquireUpTo(MAX_JOBS_PER_LEASE);
-    if (!leasing.getAsBoolean()) {
-      // The worker's shutdown began and its drain has not stopped this loop yet: no Lease from
-      // now on, so no jobs arrive that the drain would withdraw and leave leased until they expire.
-      slots.release(held);
-      pause(NOT_LEASING_PAUSE);
-      return;
-    }
     Turn turn = new Turn();
     currentTurn = turn;
     send(turn, held);
@@ -227,7 +212,6 @@ final class LeasePoller implements Runnable {
     }
     boolean chain =
         !stopping
-            && leasing.getAsBoolean()
             && call.failure() == null
             && call.bug() == null
             && call.jobsReceived() > 0

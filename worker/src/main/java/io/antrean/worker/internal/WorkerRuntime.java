@@ -133,7 +133,6 @@ public final class WorkerRuntime {
             leaseTemplate(settings),
             slots,
             this::dispatch,
-            () -> state.get() == State.RUNNING,
             settings.ticker(),
             new Backoff(settings.pollBackoffInitial(), settings.pollBackoffMax()),
             new WorkerThreads("poller"));
@@ -202,6 +201,9 @@ public final class WorkerRuntime {
     if (state.compareAndSet(State.NEW, State.TERMINATED)) {
       terminate();
     } else if (state.compareAndSet(State.RUNNING, State.STOPPING)) {
+      // No Lease from now on, not only once the drain thread gets going: one sent in between and
+      // withdrawn by the drain while answered would leave its jobs leased until they expire.
+      poller.stop();
       Thread drainer =
           new WorkerThreads("shutdown").newThread(WorkerThreads.guarded(this::drainAndTerminate));
       drainer.start();

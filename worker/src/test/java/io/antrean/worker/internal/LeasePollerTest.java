@@ -33,7 +33,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -132,11 +131,6 @@ class LeasePollerTest {
   }
 
   private void startPoller() {
-    startPoller(() -> true);
-  }
-
-  /** Starts the poll loop, leasing while {@code leasing} says so. */
-  private void startPoller(BooleanSupplier leasing) {
     ClientInterceptor recordSender =
         new ClientInterceptor() {
           @Override
@@ -168,7 +162,6 @@ class LeasePollerTest {
               dispatchThreads.add(Thread.currentThread());
               dispatched.add(job);
             },
-            leasing,
             ticker,
             new Backoff(Duration.ofMillis(20), Duration.ofMillis(100)),
             task -> {
@@ -266,7 +259,6 @@ class LeasePollerTest {
               dispatched.add(job);
               slots.release(1);
             },
-            () -> true,
             ticker,
             new Backoff(Duration.ofMillis(20), Duration.ofMillis(100)),
             task -> {
@@ -335,24 +327,5 @@ class LeasePollerTest {
 
   private static LeaseResponse answer(Job... jobs) {
     return LeaseResponse.newBuilder().addAllJobs(List.of(jobs)).build();
-  }
-
-  @Test
-  void aWorkerThatNoLongerLeasesSendsNoLeaseAndKeepsItsSlotsFree() throws Exception {
-    AtomicInteger looks = new AtomicInteger();
-    startPoller(
-        () -> {
-          looks.incrementAndGet();
-          return false;
-        });
-
-    // Each look is a turn of the loop with every slot free, which would have sent a Lease.
-    assertThat(Polling.await(WAIT, () -> looks.get() >= 3)).isTrue();
-    poller.stop();
-    assertThat(poller.join(WAIT)).isTrue();
-
-    assertThat(leaseSenders).isEmpty();
-    assertThat(waiting).isEmpty();
-    assertThat(slots.free()).isEqualTo(4);
   }
 }
