@@ -112,6 +112,27 @@ class WorkerShutdownTest {
   }
 
   @Test
+  void jobsOfALeaseAnsweredAsShutdownWithdrewItAreReleasedNotRun() throws InterruptedException {
+    coordinator.service.answersCrossCancels = true;
+    worker = shortAndLongJobs(Duration.ofSeconds(5)).build();
+    worker.start();
+    assertThat(Polling.await(WAIT, () -> !coordinator.service.leases.isEmpty())).isTrue();
+
+    worker.shutdown();
+    assertThat(worker.awaitTermination(WAIT)).isTrue();
+    // The waiting lease takes a job after the worker withdrew it, and answers all the same.
+    long id = coordinator.service.enqueue("short", "{}");
+
+    assertThat(Polling.await(WAIT, () -> !coordinator.service.releases.isEmpty())).isTrue();
+    assertThat(coordinator.service.releases)
+        .extracting(ReleaseRequest::getJobId, ReleaseRequest::getReason)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(id, "lease call gone"));
+    assertThat(Polling.await(WAIT, () -> coordinator.service.outstanding() == 0)).isTrue();
+    assertThat(started.getCount()).as("no handler ran").isEqualTo(2);
+    assertThat(coordinator.service.completes).isEmpty();
+  }
+
+  @Test
   void shutdownNowSkipsTheGrace() throws InterruptedException {
     long longId = startShortAndLong(Duration.ofSeconds(60));
     worker.shutdownNow();

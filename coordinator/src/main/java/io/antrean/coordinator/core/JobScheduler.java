@@ -56,6 +56,7 @@ public final class JobScheduler {
   private final WorkerReports reports;
   private final CancelWatch cancelWatch;
   private final LeaseTakenBack leaseTakenBack;
+  private final UnclaimedLeases unclaimed;
   private final JobLeasing leasing;
   private final QueueReports queueReports;
 
@@ -101,6 +102,7 @@ public final class JobScheduler {
     this.deadLetterMonitor = new DeadLetterMonitor(settings.deadLetterAlert());
     this.queueReports = new QueueReports(store, clock, settings.deadLetterAlert().window());
     this.leaseTakenBack = new LeaseTakenBack(events, longPoll, this::deadLettered);
+    this.unclaimed = new UnclaimedLeases(reports, dispatch);
     // Jobs made ready through another coordinator (a shared PostgreSQL) wake our waiters too.
     store.subscribeJobsReady(longPoll::jobsReady);
     // A lease cut short by an empty rate-limit bucket: look again when its next token is in.
@@ -168,14 +170,17 @@ public final class JobScheduler {
 
   /**
    * Leases jobs, waiting (without a thread) when none is ready. The future completes with the jobs,
-   * or an empty list after the wait; cancelling it ends the wait.
+   * or an empty list after the wait; cancelling it ends the wait, and jobs leased for it at that
+   * moment are handed back ({@link UnclaimedLeases}).
    *
    * @throws ValidationException for bad input
    */
   public CompletableFuture<List<Job>> lease(LeaseCommand command) {
     LeasePlan plan = requests.plan(command);
     Duration wait = requests.wait(command.maxWait());
-    return wait.isZero() ? leasing.leaseNow(plan) : longPoll.await(plan, wait);
+    return wait.isZero()
+        ? unclaimed.givenBackIfCancelled(leasing.leaseNow(plan))
+        : longPoll.await(plan, wait);
   }
 
   /** Extends every lease a worker holds; answers per lease. */
@@ -369,6 +374,11 @@ public final class JobScheduler {
     cancelWatch.releaseAll();
   }
 
+  /** Where jobs leased for an answer no worker will read are handed back. */
+  public UnclaimedLeases unclaimedLeases() {
+    return unclaimed;
+  }
+
   /** Restarts expiry timers for the leases the store holds (after a restart). */
   public void trackStoredLeases() {
     store.runningLeases().forEach(timers::track);
@@ -383,13 +393,7 @@ public final class JobScheduler {
 
     @Override
     public void giveBack(List<Job> jobs) {
-      for (Job job : jobs) {
-        try {
-          release(job.id(), LeaseClaim.of(job), job.lease().workerId(), "lease call gone");
-        } catch (RuntimeException e) {
-          // The lease will expire and the job will be taken back by its timer.
-        }
-      }
+      unclaimed.releaseNow(jobs);
     }
   }
 }

@@ -78,7 +78,9 @@ final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImplBase {
       observer.onError(StatusMapping.toStatus(e));
       return;
     }
-    if (observer instanceof ServerCallStreamObserver<LeaseResponse> call) {
+    ServerCallStreamObserver<LeaseResponse> call =
+        observer instanceof ServerCallStreamObserver<LeaseResponse> c ? c : null;
+    if (call != null) {
       call.setOnCancelHandler(() -> answer.cancel(false));
     }
     answer.whenComplete(
@@ -88,6 +90,11 @@ final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImplBase {
           }
           if (error != null) {
             observer.onError(StatusMapping.toStatus(error));
+            return;
+          }
+          if (call != null && call.isCancelled()) {
+            // Answered as the call went away: nobody reads these jobs.
+            answers.giveBack(response.getJobsList());
             return;
           }
           observer.onNext(response);

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import javax.annotation.Nullable;
 
@@ -77,12 +78,7 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
     R response(long id, A answer);
   }
 
-  /**
-   * Starts answering request {@code id} as the unary call {@code method} with {@code body}.
-   *
-   * @param kind how admission counts it: {@link Admission.Kind#LONG_POLL} for a request that waits
-   *     (withdrawn by a half-close), {@link Admission.Kind#UNARY} with its bytes otherwise
-   */
+  /** Starts answering request {@code id}, whose answer holds nothing to hand back if unread. */
   final <M extends com.google.protobuf.MessageLite, A> void start(
       long id,
       String method,
@@ -90,6 +86,25 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
       Admission.Kind kind,
       Function<M, CompletableFuture<A>> body,
       Answer<A, R> answer) {
+    start(id, method, request, kind, body, answer, unread -> {});
+  }
+
+  /**
+   * Starts answering request {@code id} as the unary call {@code method} with {@code body}.
+   *
+   * @param kind how admission counts it: {@link Admission.Kind#LONG_POLL} for a request that waits
+   *     (withdrawn by a half-close), {@link Admission.Kind#UNARY} with its bytes otherwise
+   * @param undelivered takes an answer made that will not be sent (the request was withdrawn, or
+   *     the stream ended, as it was answered), to hand back what it holds (leased jobs)
+   */
+  final <M extends com.google.protobuf.MessageLite, A> void start(
+      long id,
+      String method,
+      M request,
+      Admission.Kind kind,
+      Function<M, CompletableFuture<A>> body,
+      Answer<A, R> answer,
+      Consumer<? super A> undelivered) {
     if (id == 0) {
       endInvalid("request_id", "must not be 0");
       return;
@@ -114,7 +129,7 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
           ticket.addBytes(request.getSerializedSize());
         }
       }
-      future = handlers == null ? body.apply(request) : onHandlers(body, request);
+      future = handlers == null ? body.apply(request) : onHandlers(body, request, undelivered);
     } catch (RuntimeException e) {
       if (ticket != null) {
         ticket.close();
@@ -131,15 +146,26 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
             held.close();
           }
           if (pending.remove(id, entry) && !future.isCancelled()) {
-            send(
-                id,
-                method,
-                startNanos,
-                response,
-                error == null ? null : StatusMapping.toStatus(error),
-                answer);
-          } else if (durations != null) {
-            durations.record(method, Status.Code.CANCELLED.name(), System.nanoTime() - startNanos);
+            boolean sent =
+                send(
+                    id,
+                    method,
+                    startNanos,
+                    response,
+                    error == null ? null : StatusMapping.toStatus(error),
+                    answer);
+            if (!sent && error == null) {
+              undelivered.accept(response);
+            }
+          } else {
+            if (error == null) {
+              // Answered at the moment it was withdrawn: the future could no longer be cancelled.
+              undelivered.accept(response);
+            }
+            if (durations != null) {
+              durations.record(
+                  method, Status.Code.CANCELLED.name(), System.nanoTime() - startNanos);
+            }
           }
           finishIfDone();
         });
@@ -149,10 +175,10 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
    * Runs {@code body} on the call threads, in the request's call context (the caller's identity
    * among it, which the handlers read as the call's would); the future it returns completes as the
    * body's does, and cancelling it cancels the body's (a withdrawn lease stops waiting), or the
-   * body never runs.
+   * body never runs; an answer the body made once it was cancelled goes to {@code undelivered}.
    */
   private <M, A> CompletableFuture<A> onHandlers(
-      Function<M, CompletableFuture<A>> body, M request) {
+      Function<M, CompletableFuture<A>> body, M request, Consumer<? super A> undelivered) {
     CompletableFuture<A> answer = new CompletableFuture<>();
     Context context = Context.current();
     handlers.execute(
@@ -177,7 +203,9 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
               running.whenComplete(
                   (a, e) -> {
                     if (e == null) {
-                      answer.complete(a);
+                      if (!answer.complete(a)) {
+                        undelivered.accept(a);
+                      }
                     } else {
                       answer.completeExceptionally(e);
                     }
@@ -208,7 +236,8 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
     }
   }
 
-  private <A> void send(
+  /** Sends an answer; false if the stream ended before it could be. */
+  private <A> boolean send(
       long id,
       String method,
       long startNanos,
@@ -222,9 +251,11 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
       durations.record(method, code.name(), System.nanoTime() - startNanos);
     }
     synchronized (sending) {
-      if (!ended && !out.isCancelled()) {
-        emit(() -> out.onNext(message));
+      if (ended || out.isCancelled()) {
+        return false;
       }
+      emit(() -> out.onNext(message));
+      return !ended;
     }
   }
 

@@ -11,7 +11,9 @@ import io.grpc.stub.ServerCallStreamObserver;
  * One worker's Work stream: Lease and CompleteBatch as messages instead of calls, answered by the
  * same code as the calls ({@link WorkerAnswers}). A lease waits as Lease's long poll does, so a
  * later complete_batch may be answered first; {@code cancel} withdraws a request still unanswered,
- * and the worker's half-close withdraws the leases that wait. The rest is {@link RequestStream}'s.
+ * and the worker's half-close withdraws the leases that wait. Jobs leased for an answer that is
+ * then not sent (withdrawn, or the stream ended, as it was answered) are handed back at once rather
+ * than left to their leases' expiry. The rest is {@link RequestStream}'s.
  */
 final class WorkStream extends RequestStream<WorkRequest, WorkResponse> {
   private static final String LEASE = WorkerServiceGrpc.getLeaseMethod().getFullMethodName();
@@ -38,7 +40,8 @@ final class WorkStream extends RequestStream<WorkRequest, WorkResponse> {
               request.getLease(),
               Admission.Kind.LONG_POLL,
               answers::lease,
-              (i, r) -> WorkResponse.newBuilder().setRequestId(i).setLease(r).build());
+              (i, r) -> WorkResponse.newBuilder().setRequestId(i).setLease(r).build(),
+              r -> answers.giveBack(r.getJobsList()));
       case COMPLETE_BATCH ->
           start(
               id,
@@ -46,7 +49,8 @@ final class WorkStream extends RequestStream<WorkRequest, WorkResponse> {
               request.getCompleteBatch(),
               Admission.Kind.UNARY,
               answers::completeBatch,
-              (i, r) -> WorkResponse.newBuilder().setRequestId(i).setCompleteBatch(r).build());
+              (i, r) -> WorkResponse.newBuilder().setRequestId(i).setCompleteBatch(r).build(),
+              r -> answers.giveBack(r.getLeasedJobsList()));
       case CALL_NOT_SET -> endInvalid("call", "must be one of lease, complete_batch or cancel");
     }
   }

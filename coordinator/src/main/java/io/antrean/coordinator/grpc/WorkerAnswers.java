@@ -42,7 +42,8 @@ final class WorkerAnswers {
   }
 
   /**
-   * Lease's answer. Cancelling it withdraws a lease that still waits.
+   * Lease's answer. Cancelling it withdraws a lease that still waits; jobs leased for it at that
+   * moment are handed back.
    *
    * @throws RuntimeException for a request refused before it could wait
    */
@@ -82,9 +83,28 @@ final class WorkerAnswers {
           }
           LeaseResponse.Builder b = LeaseResponse.newBuilder();
           leased.forEach(j -> b.addJobs(JobMapper.leasedJob(j)));
-          answer.complete(b.build());
+          if (!answer.complete(b.build())) {
+            scheduler.unclaimedLeases().giveBack(leased);
+          }
         });
     return answer;
+  }
+
+  /**
+   * Hands back the jobs of an answer (a Lease's jobs, a CompleteBatch's leased_jobs) that was made
+   * and will not reach its worker: the request was withdrawn, or its call or stream ended, as it
+   * was answered. Each spends no attempt, and need not wait for its lease to expire.
+   */
+  void giveBack(List<io.antrean.proto.v1.Job> undelivered) {
+    for (io.antrean.proto.v1.Job job : undelivered) {
+      scheduler
+          .unclaimedLeases()
+          .giveBack(
+              job.getId(),
+              LeaseClaims.of(
+                  job.getLease().getFencingToken(), job.getLease().getLeaseId(), "lease_id"),
+              job.getLease().getWorkerId());
+    }
   }
 
   /**
@@ -113,25 +133,33 @@ final class WorkerAnswers {
     return completeThenLease(workerId, completions, request.getLeaseNext());
   }
 
-  /** A CompleteBatch with lease_next: its items, then a lease that does not wait. */
+  /**
+   * A CompleteBatch with lease_next: its items, then a lease that does not wait. Cancelling the
+   * answer does not stop them; the jobs leased for it are then handed back.
+   */
   private CompletableFuture<CompleteBatchResponse> completeThenLease(
       String workerId, List<Completion> completions, LeaseRequest next) {
     WorkerIdentity identity = WorkerMapper.identity(next.hasWorker(), next.getWorker());
-    CompletableFuture<CompletionsAndLeases> answer =
+    CompletableFuture<CompletionsAndLeases> stored =
         scheduler.completeAllThenLease(workerId, completions, leaseCommand(next, "lease_next."));
     boolean known = WorkerIds.problem(workerId) == null;
     if (known) {
       leaseStarted(workerId, identity, next);
     }
-    return answer
-        .whenComplete(
-            (a, e) -> {
-              reported(workerId, completions.size());
-              if (known) {
-                workers.leaseEnded(workerId, e == null ? a.leased().size() : 0, clock.instant());
-              }
-            })
-        .thenApply(a -> completeBatchResponse(a.outcomes(), a.leased()));
+    CompletableFuture<CompleteBatchResponse> answer = new CompletableFuture<>();
+    stored.whenComplete(
+        (a, e) -> {
+          reported(workerId, completions.size());
+          if (known) {
+            workers.leaseEnded(workerId, e == null ? a.leased().size() : 0, clock.instant());
+          }
+          if (e != null) {
+            answer.completeExceptionally(e);
+          } else if (!answer.complete(completeBatchResponse(a.outcomes(), a.leased()))) {
+            scheduler.unclaimedLeases().giveBack(a.leased());
+          }
+        });
+    return answer;
   }
 
   /**

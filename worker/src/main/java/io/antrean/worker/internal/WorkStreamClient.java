@@ -4,6 +4,7 @@ import io.antrean.channel.CoordinatorChannels;
 import io.antrean.proto.RequestErrors;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
+import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseResponse;
 import io.antrean.proto.v1.WorkCancel;
@@ -14,6 +15,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +25,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +49,7 @@ final class WorkStreamClient {
 
   private final WorkerServiceStub stub;
   private final ScheduledExecutorService deadlines;
+  private final Consumer<List<Job>> unclaimed;
   private final AtomicLong lastId = new AtomicLong();
   private final Object lock = new Object();
   @Nullable private OpenStream current; // guarded by lock
@@ -55,10 +59,15 @@ final class WorkStreamClient {
   /**
    * @param stub the worker service; answers are taken on the transport's thread
    * @param deadlines runs the deadline of each Lease sent on the stream
+   * @param unclaimed takes, on the transport's thread, the jobs of an answer to a request already
+   *     withdrawn (its deadline passed, or it was cancelled, as the answer crossed the withdrawal
+   *     on the wire): leased to this worker, held by nothing in it; must not block
    */
-  WorkStreamClient(WorkerServiceStub stub, ScheduledExecutorService deadlines) {
+  WorkStreamClient(
+      WorkerServiceStub stub, ScheduledExecutorService deadlines, Consumer<List<Job>> unclaimed) {
     this.stub = stub.withExecutor(Runnable::run);
     this.deadlines = deadlines;
+    this.unclaimed = unclaimed;
   }
 
   /**
@@ -170,6 +179,17 @@ final class WorkStreamClient {
       Pending answered = pending.remove(response.getRequestId());
       if (answered != null) {
         answered.answer(response);
+        return;
+      }
+      // Ids are never reused: this answers a request withdrawn before its answer came.
+      List<Job> jobs =
+          switch (response.getAnswerCase()) {
+            case LEASE -> response.getLease().getJobsList();
+            case COMPLETE_BATCH -> response.getCompleteBatch().getLeasedJobsList();
+            default -> List.of();
+          };
+      if (!jobs.isEmpty()) {
+        unclaimed.accept(jobs);
       }
     }
 

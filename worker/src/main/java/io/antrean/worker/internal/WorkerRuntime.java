@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class WorkerRuntime {
   private static final Logger log = LoggerFactory.getLogger(WorkerRuntime.class);
+  // The reason a coordinator gives for the same hand-back on its side.
+  private static final String LEASE_CALL_GONE = "lease call gone";
 
   private enum State {
     NEW,
@@ -81,7 +83,8 @@ public final class WorkerRuntime {
     this.keeperThread = new ScheduledThreadPoolExecutor(1, new WorkerThreads("heartbeat"));
     // Each Lease on the Work stream has a deadline here, nearly always cancelled by its answer.
     keeperThread.setRemoveOnCancelPolicy(true);
-    this.work = new WorkStreamClient(WorkerServiceGrpc.newStub(channel), keeperThread);
+    this.work =
+        new WorkStreamClient(WorkerServiceGrpc.newStub(channel), keeperThread, this::handBack);
     this.reporter =
         new OutcomeReporter(
             blockingStub, settings.workerId(), settings.ticker(), settings.rpcTimeout());
@@ -291,6 +294,20 @@ public final class WorkerRuntime {
             settler.settle(lease);
           }
         };
+    new WorkerThreads("release").newThread(WorkerThreads.guarded(release)).start();
+  }
+
+  /**
+   * Releases jobs leased to this worker for a request it had withdrawn when their answer came (its
+   * deadline passed, or the worker began to stop): no handler runs them and no slot is theirs, so
+   * each goes back at once, spending no attempt, instead of waiting for its lease to expire.
+   * Release is a blocking call, and this thread read the answer: they go on a thread of their own.
+   */
+  private void handBack(List<Job> jobs) {
+    long deadline = settings.ticker().nanos() + localTtlNanos();
+    Runnable release =
+        () ->
+            jobs.forEach(j -> reporter.release(new HeldLease(j, deadline), LEASE_CALL_GONE, true));
     new WorkerThreads("release").newThread(WorkerThreads.guarded(release)).start();
   }
 

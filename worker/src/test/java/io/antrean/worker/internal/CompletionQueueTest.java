@@ -57,7 +57,7 @@ class CompletionQueueTest {
 
   private CompletionQueue startQueue(@Nullable SlotRefill refill, Duration linger) {
     WorkStreamClient work =
-        new WorkStreamClient(WorkerServiceGrpc.newStub(coordinator.channel), deadlines);
+        new WorkStreamClient(WorkerServiceGrpc.newStub(coordinator.channel), deadlines, jobs -> {});
     CompletionQueue started =
         new CompletionQueue(
             new CompleteBatchSender(work, "w-1", ticker, Duration.ofSeconds(5), reporter),

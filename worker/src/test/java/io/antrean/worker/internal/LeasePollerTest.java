@@ -151,7 +151,9 @@ class LeasePollerTest {
     poller =
         new LeasePoller(
             new WorkStreamClient(
-                WorkerServiceGrpc.newStub(channel).withInterceptors(recordSender), deadlines),
+                WorkerServiceGrpc.newStub(channel).withInterceptors(recordSender),
+                deadlines,
+                jobs -> {}),
             LeaseRequest.newBuilder()
                 .setWorkerId("w-1")
                 .addTypes("t")
@@ -249,7 +251,7 @@ class LeasePollerTest {
     AtomicInteger deepestStack = new AtomicInteger();
     LeasePoller loop =
         new LeasePoller(
-            new WorkStreamClient(WorkerServiceGrpc.newStub(directChannel), deadlines),
+            new WorkStreamClient(WorkerServiceGrpc.newStub(directChannel), deadlines, jobs -> {}),
             LeaseRequest.newBuilder().setWorkerId("w-1").addTypes("t").build(),
             slots,
             // Each job's slot is free again at once, so every answer could chain the next Lease.

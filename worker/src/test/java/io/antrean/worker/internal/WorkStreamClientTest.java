@@ -62,6 +62,7 @@ class WorkStreamClientTest {
 
   private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor();
   private final List<String> methods = new CopyOnWriteArrayList<>();
+  private final List<Job> unclaimed = new CopyOnWriteArrayList<>();
   private final FakeStreams coordinator = new FakeStreams();
   private Server server;
   private ManagedChannel channel;
@@ -186,7 +187,7 @@ class WorkStreamClientTest {
             .build()
             .start();
     channel = InProcessChannelBuilder.forName(name).build();
-    return new WorkStreamClient(WorkerServiceGrpc.newStub(channel), deadlines);
+    return new WorkStreamClient(WorkerServiceGrpc.newStub(channel), deadlines, unclaimed::addAll);
   }
 
   private static WorkResponse leased(long requestId, long jobId) {
@@ -300,9 +301,38 @@ class WorkStreamClientTest {
     WorkRequest cancel = stream.next();
     assertThat(cancel.hasCancel()).isTrue();
     assertThat(cancel.getRequestId()).isEqualTo(sent.getRequestId());
-    // A late answer is dropped, not delivered twice.
+    // A late answer is not delivered twice: its jobs are handed to be released.
     stream.answer(leased(sent.getRequestId(), 1));
     assertThat(lease.answer).isCompletedExceptionally();
+    assertThat(unclaimed).extracting(Job::getId).containsExactly(1L);
+  }
+
+  @Test
+  void theJobsOfAnAnswerThatCrossedItsCancelOnTheWireAreHandedBackNotDispatched() throws Exception {
+    WorkStreamClient work = client(coordinator);
+    RecordedLease lease = new RecordedLease();
+    work.lease(LEASE, TIMEOUT_NANOS, lease);
+    FakeStream stream = nextStream();
+    WorkRequest sent = stream.next();
+    CompletableFuture<CompleteBatchResponse> batch =
+        CompletableFuture.supplyAsync(() -> work.completeBatch(BATCH, TIMEOUT_NANOS));
+    WorkRequest batchRequest = stream.next();
+
+    lease.cancel.get().run();
+    assertThat(stream.next().hasCancel()).isTrue();
+    // The coordinator had answered before the cancel reached it.
+    stream.answer(leased(sent.getRequestId(), 4));
+    // An answer to a request still waiting is its own, with nothing handed back.
+    stream.answer(
+        WorkResponse.newBuilder()
+            .setRequestId(batchRequest.getRequestId())
+            .setCompleteBatch(
+                CompleteBatchResponse.newBuilder().addLeasedJobs(Job.newBuilder().setId(5)))
+            .build());
+
+    assertThat(batch.get(10, TimeUnit.SECONDS).getLeasedJobs(0).getId()).isEqualTo(5);
+    assertThat(lease.failure().getCode()).isEqualTo(Status.Code.CANCELLED);
+    assertThat(unclaimed).extracting(Job::getId).containsExactly(4L);
   }
 
   @Test

@@ -170,6 +170,12 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
     table.giveBack(jobs);
   }
 
+  /**
+   * True plays answers that cross the worker's cancel on the wire: a withdrawn lease keeps waiting
+   * and its answer is sent all the same, jobs and all.
+   */
+  public volatile boolean answersCrossCancels;
+
   /** False plays a coordinator older than Work: the worker then sends Lease and CompleteBatch. */
   public volatile boolean workImplemented = true;
 

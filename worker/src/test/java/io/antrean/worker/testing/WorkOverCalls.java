@@ -17,8 +17,9 @@ import java.util.function.BiConsumer;
  * service's own unary method, under its request id, errors with their details. Each request runs on
  * a thread of its own, as a call would, so a request the service holds does not hold the others. A
  * cancel or the worker's half-close withdraws a waiting lease: its jobs, if it took any meanwhile,
- * go back to the queue, as the coordinator's withdrawal leaves them; after a half-close the stream
- * ends once every request is answered.
+ * go back to the queue, as the coordinator's withdrawal leaves them (unless the service plays
+ * answers that cross the cancel); after a half-close the stream ends once every request is
+ * answered.
  */
 final class WorkOverCalls implements StreamObserver<WorkRequest> {
   private static final ExecutorService CALLS =
@@ -76,6 +77,9 @@ final class WorkOverCalls implements StreamObserver<WorkRequest> {
 
   /** Withdraws a waiting lease: it stops waiting, and what it took goes back. */
   private void withdraw(long id) {
+    if (service.answersCrossCancels) {
+      return;
+    }
     withdrawn.put(id, true);
     Future<?> waiting = waitingLeases.get(id);
     if (waiting != null) {
