@@ -348,11 +348,15 @@ public final class Coordinator implements AutoCloseable {
     duties.close();
     timers.shutdownNow();
     callThreads.shutdownNow();
-    dispatch.shutdownNow();
+    // What is queued runs first: jobs of answers the stopping streams could not send go back.
+    dispatch.shutdown();
     try {
-      dispatch.awaitTermination(5, TimeUnit.SECONDS);
+      if (!dispatch.awaitTermination(5, TimeUnit.SECONDS)) {
+        dispatch.shutdownNow();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      dispatch.shutdownNow();
     }
     store.close();
     log.info(

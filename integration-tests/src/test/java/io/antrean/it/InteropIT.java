@@ -156,8 +156,9 @@ class InteropIT {
             cluster.target(),
             "--worker-id",
             "node-worker",
+            // Long enough that its own lease never expires on a busy machine (see the history).
             "--lease-ttl",
-            "3",
+            "30",
             "--shutdown-grace",
             "1");
 

@@ -69,7 +69,7 @@ class SecureClusterIT {
         "--tls-cert", server.certificate().toString(),
         "--tls-key", server.key().toString(),
         "--tls-client-ca", certificates.caFile().toString());
-    JvmProcess doomed = cluster.startWorker("doomed", workerArgs("worker-1"));
+    JvmProcess doomed = cluster.startWorker("doomed", workerArgs("worker-1", "5s"));
     JobServiceGrpc.JobServiceBlockingStub operator = stub("operator", token("operator"));
 
     long id = enqueueWithCli();
@@ -79,7 +79,9 @@ class SecureClusterIT {
     assertThat(running.getLease().getFencingToken()).as("hidden from non-holders").isZero();
 
     doomed.kill9();
-    cluster.startWorker("survivor", workerArgs("worker-2"));
+    // The survivor's lease outlasts any pause of a busy machine: one expiry of its own would
+    // add an entry to the history below.
+    cluster.startWorker("survivor", workerArgs("worker-2", "60s"));
 
     Job done = Jobs.awaitState(operator, id, JobState.JOB_STATE_SUCCEEDED, Duration.ofSeconds(150));
     assertThat(done.getHistoryList())
@@ -147,10 +149,14 @@ class SecureClusterIT {
     return dir.resolve(name + ".token");
   }
 
-  private String[] workerArgs(String identity) throws Exception {
+  /**
+   * @param leaseTtl how long its leases last without a heartbeat: how soon a killed worker's job
+   *     is taken over
+   */
+  private String[] workerArgs(String identity, String leaseTtl) throws Exception {
     TestCertificates.Pem pem = certificates.issue(identity);
     return new String[] {
-      "--lease-ttl", "2s",
+      "--lease-ttl", leaseTtl,
       "--tls-ca", certificates.caFile().toString(),
       "--tls-cert", pem.certificate().toString(),
       "--tls-key", pem.key().toString(),

@@ -112,22 +112,29 @@ class WorkerShutdownTest {
   }
 
   @Test
-  void jobsOfALeaseAnsweredAsShutdownWithdrewItAreReleasedNotRun() throws InterruptedException {
+  void jobsOfALeaseAnsweredAsShutdownWithdrewItAreReleasedBeforeTheChannelCloses()
+      throws InterruptedException {
     coordinator.service.answersCrossCancels = true;
-    worker = shortAndLongJobs(Duration.ofSeconds(5)).build();
+    // A channel of its own, as a worker built with coordinator(target) has: it closes it when it
+    // terminates.
+    worker =
+        Worker.create(
+            shortAndLongJobs(Duration.ofSeconds(5)).settings(),
+            "in-process",
+            coordinator.channelThrough(),
+            true);
     worker.start();
     assertThat(Polling.await(WAIT, () -> !coordinator.service.leases.isEmpty())).isTrue();
 
     worker.shutdown();
-    assertThat(worker.awaitTermination(WAIT)).isTrue();
     // The waiting lease takes a job after the worker withdrew it, and answers all the same.
     long id = coordinator.service.enqueue("short", "{}");
 
-    assertThat(Polling.await(WAIT, () -> !coordinator.service.releases.isEmpty())).isTrue();
+    assertThat(worker.awaitTermination(WAIT)).isTrue();
     assertThat(coordinator.service.releases)
         .extracting(ReleaseRequest::getJobId, ReleaseRequest::getReason)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(id, "lease call gone"));
-    assertThat(Polling.await(WAIT, () -> coordinator.service.outstanding() == 0)).isTrue();
+    assertThat(coordinator.service.outstanding()).isZero();
     assertThat(started.getCount()).as("no handler ran").isEqualTo(2);
     assertThat(coordinator.service.completes).isEmpty();
   }

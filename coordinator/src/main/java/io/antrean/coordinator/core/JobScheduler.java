@@ -393,7 +393,7 @@ public final class JobScheduler {
 
     @Override
     public void giveBack(List<Job> jobs) {
-      unclaimed.releaseNow(jobs);
+      unclaimed.giveBack(jobs);
     }
   }
 }

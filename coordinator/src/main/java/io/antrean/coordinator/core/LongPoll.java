@@ -40,7 +40,7 @@ final class LongPoll {
   interface Leaser {
     CompletableFuture<List<Job>> lease(LeasePlan plan);
 
-    /** Hands back jobs leased for a call that went away meanwhile; may block. */
+    /** Hands back jobs leased for a call that went away meanwhile; never blocks. */
     void giveBack(List<Job> jobs);
   }
 
@@ -239,7 +239,7 @@ final class LongPoll {
             return Served.NOTHING_READY;
           }
           if (!w.deliver(jobs)) {
-            dispatch.execute(() -> leaser.giveBack(jobs));
+            leaser.giveBack(jobs);
           }
           if (AnswerBudget.tookEveryReady(jobs, w.plan.maxJobs())) {
             q.tookAllReady(announcedBefore, w.plan.types());

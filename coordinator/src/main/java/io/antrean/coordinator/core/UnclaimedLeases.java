@@ -43,11 +43,6 @@ public final class UnclaimedLeases {
     jobs.forEach(j -> giveBack(j.id(), LeaseClaim.of(j), j.lease().workerId()));
   }
 
-  /** Hands every job of {@code jobs} back on this thread, which may block. */
-  void releaseNow(List<Job> jobs) {
-    jobs.forEach(j -> releaseNow(j.id(), LeaseClaim.of(j), j.lease().workerId()));
-  }
-
   /**
    * A future of {@code leasing}'s jobs that may be cancelled without stranding them: once it is
    * cancelled, the jobs {@code leasing} still leases are handed back.

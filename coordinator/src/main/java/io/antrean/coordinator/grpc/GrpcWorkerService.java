@@ -200,7 +200,20 @@ final class GrpcWorkerService extends WorkerServiceGrpc.WorkerServiceImplBase {
   @Override
   public void completeBatch(
       CompleteBatchRequest request, StreamObserver<CompleteBatchResponse> observer) {
-    Unary.answerAsync(observer, () -> answers.completeBatch(request));
+    Unary.answerAsync(
+        observer,
+        () ->
+            answers
+                .completeBatch(request)
+                .whenComplete(
+                    (response, error) -> {
+                      if (response != null
+                          && observer instanceof ServerCallStreamObserver<?> call
+                          && call.isCancelled()) {
+                        // Answered as the call went away: nobody reads its lease_next jobs.
+                        answers.giveBack(response.getLeasedJobsList());
+                      }
+                    }));
   }
 
   @Override

@@ -145,30 +145,48 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
           if (held != null) {
             held.close();
           }
-          if (pending.remove(id, entry) && !future.isCancelled()) {
-            boolean sent =
-                send(
-                    id,
-                    method,
-                    startNanos,
-                    response,
-                    error == null ? null : StatusMapping.toStatus(error),
-                    answer);
-            if (!sent && error == null) {
-              undelivered.accept(response);
-            }
-          } else {
-            if (error == null) {
-              // Answered at the moment it was withdrawn: the future could no longer be cancelled.
-              undelivered.accept(response);
-            }
-            if (durations != null) {
-              durations.record(
-                  method, Status.Code.CANCELLED.name(), System.nanoTime() - startNanos);
-            }
+          try {
+            answered(id, entry, method, startNanos, response, error, answer, undelivered);
+          } finally {
+            finishIfDone();
           }
-          finishIfDone();
         });
+  }
+
+  /**
+   * Sends the answer of request {@code id}, unless it was withdrawn meanwhile; an answer made and
+   * not sent goes to {@code undelivered}.
+   */
+  private <A> void answered(
+      long id,
+      Pending entry,
+      String method,
+      long startNanos,
+      @Nullable A response,
+      @Nullable Throwable error,
+      Answer<A, R> answer,
+      Consumer<? super A> undelivered) {
+    if (pending.remove(id, entry) && !entry.future().isCancelled()) {
+      boolean sent =
+          send(
+              id,
+              method,
+              startNanos,
+              response,
+              error == null ? null : StatusMapping.toStatus(error),
+              answer);
+      if (!sent && error == null) {
+        undelivered.accept(response);
+      }
+      return;
+    }
+    if (error == null) {
+      // Answered at the moment it was withdrawn: the future could no longer be cancelled.
+      undelivered.accept(response);
+    }
+    if (durations != null) {
+      durations.record(method, Status.Code.CANCELLED.name(), System.nanoTime() - startNanos);
+    }
   }
 
   /**

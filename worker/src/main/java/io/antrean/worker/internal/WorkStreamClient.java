@@ -15,10 +15,12 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -54,6 +56,7 @@ final class WorkStreamClient {
   private final Object lock = new Object();
   @Nullable private OpenStream current; // guarded by lock
   private boolean closed; // guarded by lock
+  @Nullable private OpenStream closing; // guarded by lock
   private volatile boolean unary;
 
   /**
@@ -100,17 +103,43 @@ final class WorkStreamClient {
     try {
       return pending.answer.get(timeoutNanos, TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      pending.withdraw();
+      CompleteBatchResponse justIn = giveUp(pending, true);
+      if (justIn != null) {
+        return justIn;
+      }
       throw Status.DEADLINE_EXCEEDED
           .withDescription("CompleteBatch unanswered on the Work stream")
           .asRuntimeException();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      pending.withdraw();
+      giveUp(pending, false);
       throw Status.CANCELLED.withDescription("interrupted").withCause(e).asRuntimeException();
     } catch (ExecutionException e) {
       throw asStatusException(e.getCause());
     }
+  }
+
+  /**
+   * Withdraws a CompleteBatch given up on. If it could not be withdrawn (answered meanwhile, or
+   * sent as a call), its answer is returned when {@code take} and it has come; otherwise the jobs
+   * its answer leased, now or when it comes, go to {@code unclaimed}.
+   */
+  @Nullable
+  private CompleteBatchResponse giveUp(PendingBatch pending, boolean take) {
+    if (pending.withdraw()) {
+      return null;
+    }
+    CompletableFuture<CompleteBatchResponse> answer = pending.answer;
+    if (take && answer.isDone() && !answer.isCompletedExceptionally()) {
+      return answer.join();
+    }
+    answer.thenAccept(
+        late -> {
+          if (late.getLeasedJobsCount() > 0) {
+            unclaimed.accept(late.getLeasedJobsList());
+          }
+        });
+    return null;
   }
 
   /** Half-closes the stream: the coordinator answers what it is storing and ends it. */
@@ -118,9 +147,25 @@ final class WorkStreamClient {
     synchronized (lock) {
       closed = true;
       if (current != null && !current.ended) {
+        closing = current;
         current.requests.onCompleted();
       }
     }
+  }
+
+  /**
+   * Waits up to {@code timeout} for the stream {@link #close} half-closed to end. The coordinator
+   * ends it once it has answered every request, so by then every answer has arrived, one that
+   * crossed a withdrawal included.
+   *
+   * @return false if it did not end in time
+   */
+  boolean awaitClosed(Duration timeout) throws InterruptedException {
+    OpenStream stream;
+    synchronized (lock) {
+      stream = closing;
+    }
+    return stream == null || stream.over.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
   }
 
   private void send(Pending pending) {
@@ -168,6 +213,7 @@ final class WorkStreamClient {
     final Map<Long, Pending> pending = new ConcurrentHashMap<>();
     final StreamObserver<WorkRequest> requests;
     boolean ended; // guarded by lock
+    final CountDownLatch over = new CountDownLatch(1);
     StatusRuntimeException endError; // guarded by lock, set once ended
 
     OpenStream() {
@@ -230,6 +276,7 @@ final class WorkStreamClient {
           left.fail(error);
         }
       }
+      over.countDown();
     }
 
     /** Withdraws a request still unanswered at the coordinator. */

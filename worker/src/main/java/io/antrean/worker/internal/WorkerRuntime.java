@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class WorkerRuntime {
   private static final Logger log = LoggerFactory.getLogger(WorkerRuntime.class);
-  // The reason a coordinator gives for the same hand-back on its side.
-  private static final String LEASE_CALL_GONE = "lease call gone";
+  // How long termination waits for answers still on their way, and for their jobs' releases.
+  private static final Duration HAND_BACK_WAIT = Duration.ofSeconds(2);
 
   private enum State {
     NEW,
@@ -50,6 +50,7 @@ public final class WorkerRuntime {
   private final SlotPool slots;
   private final Prefetch prefetch;
   private final OutcomeReporter reporter;
+  private final UnclaimedJobs unclaimed;
   private final JobSettler settler;
   private final CompletionQueue completions;
   private final JobRunner runner;
@@ -83,11 +84,12 @@ public final class WorkerRuntime {
     this.keeperThread = new ScheduledThreadPoolExecutor(1, new WorkerThreads("heartbeat"));
     // Each Lease on the Work stream has a deadline here, nearly always cancelled by its answer.
     keeperThread.setRemoveOnCancelPolicy(true);
-    this.work =
-        new WorkStreamClient(WorkerServiceGrpc.newStub(channel), keeperThread, this::handBack);
     this.reporter =
         new OutcomeReporter(
             blockingStub, settings.workerId(), settings.ticker(), settings.rpcTimeout());
+    this.unclaimed = new UnclaimedJobs(reporter, settings.ticker(), localTtlNanos());
+    this.work =
+        new WorkStreamClient(WorkerServiceGrpc.newStub(channel), keeperThread, unclaimed::handBack);
     this.settler = new JobSettler(leases, slots);
     this.dependencies =
         new DependencyReader(JobServiceGrpc.newBlockingStub(channel), settings.rpcTimeout());
@@ -298,20 +300,6 @@ public final class WorkerRuntime {
   }
 
   /**
-   * Releases jobs leased to this worker for a request it had withdrawn when their answer came (its
-   * deadline passed, or the worker began to stop): no handler runs them and no slot is theirs, so
-   * each goes back at once, spending no attempt, instead of waiting for its lease to expire.
-   * Release is a blocking call, and this thread read the answer: they go on a thread of their own.
-   */
-  private void handBack(List<Job> jobs) {
-    long deadline = settings.ticker().nanos() + localTtlNanos();
-    Runnable release =
-        () ->
-            jobs.forEach(j -> reporter.release(new HeldLease(j, deadline), LEASE_CALL_GONE, true));
-    new WorkerThreads("release").newThread(WorkerThreads.guarded(release)).start();
-  }
-
-  /**
    * The local lease length of a new lease. Counted from when the Lease answer arrived, so it is
    * shortened by a margin for the time the answer spent on the wire.
    */
@@ -343,6 +331,7 @@ public final class WorkerRuntime {
     reporter.abandon();
     completions.stop();
     work.close();
+    unclaimed.await(work, HAND_BACK_WAIT);
     handlerThreads.shutdownNow();
     keeperThread.shutdownNow();
     if (ownsChannel) {

@@ -171,10 +171,12 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
   }
 
   /**
-   * True plays answers that cross the worker's cancel on the wire: a withdrawn lease keeps waiting
-   * and its answer is sent all the same, jobs and all.
+   * True plays answers that cross the worker's cancel on the wire: a withdrawn lease keeps waiting,
+   * up to 10 s whatever its wait, and its answer is sent all the same, jobs and all.
    */
   public volatile boolean answersCrossCancels;
+
+  private static final long CROSSING_WAIT_MILLIS = 10_000;
 
   /** False plays a coordinator older than Work: the worker then sends Lease and CompleteBatch. */
   public volatile boolean workImplemented = true;
@@ -202,7 +204,11 @@ public final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImpl
     }
     List<Job> jobs = List.of();
     try {
-      long waitMillis = Math.min(MAX_WAIT_MILLIS, request.getWait().getSeconds() * 1000);
+      long waitMillis =
+          answersCrossCancels
+              // Held until a job comes, so that a withdrawn lease is answered with it.
+              ? CROSSING_WAIT_MILLIS
+              : Math.min(MAX_WAIT_MILLIS, request.getWait().getSeconds() * 1000);
       jobs = table.awaitQueued(Math.max(waitMillis, 10), Math.max(1, request.getMaxJobs()));
       if (jobs.isEmpty() && emptyLeaseGate != null) {
         emptyLeaseGate.await(30, TimeUnit.SECONDS);
