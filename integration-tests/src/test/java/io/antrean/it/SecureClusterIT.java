@@ -150,8 +150,8 @@ class SecureClusterIT {
   }
 
   /**
-   * @param leaseTtl how long its leases last without a heartbeat: how soon a killed worker's job
-   *     is taken over
+   * @param leaseTtl how long its leases last without a heartbeat: how soon a killed worker's job is
+   *     taken over
    */
   private String[] workerArgs(String identity, String leaseTtl) throws Exception {
     TestCertificates.Pem pem = certificates.issue(identity);

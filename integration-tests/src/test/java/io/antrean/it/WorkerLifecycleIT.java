@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -107,6 +108,67 @@ class WorkerLifecycleIT {
     long id = Jobs.enqueue(jobs, "sleep", "{\"ms\":1}");
     Job job = jobs.cancelJob(CancelJobRequest.newBuilder().setId(id).build()).getJob();
     assertThat(job.getState()).isEqualTo(JobState.JOB_STATE_CANCELLED);
+  }
+
+  /**
+   * A rolling restart under a trickle of Enqueues: each SIGTERM withdraws the worker's waiting
+   * Lease, often at the moment a new job is leased for it. Those jobs go back at once ("lease call
+   * gone") instead of waiting out their leases; before that, about four restarts in five left a job
+   * to expire, and a job that meets max_lease_expiries is dead-lettered without ever running.
+   */
+  @Test
+  void restartsUnderATrickleOfEnqueuesLeaveNoLeaseToExpire() throws Exception {
+    int restarts = 10;
+    JobServiceGrpc.JobServiceBlockingStub jobs =
+        JobServiceGrpc.newBlockingStub(cluster.channel()).withDeadlineAfter(120, TimeUnit.SECONDS);
+    ExecutorService producer = Executors.newSingleThreadExecutor();
+    java.util.concurrent.atomic.AtomicBoolean producing =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    Future<Integer> enqueued =
+        producer.submit(
+            () -> {
+              int n = 0;
+              while (producing.get()) {
+                jobs.enqueue(Jobs.request("bench.noop", "{}"));
+                n++;
+              }
+              return n;
+            });
+    try {
+      for (int i = 0; i < restarts; i++) {
+        double before = completed();
+        JvmProcess worker =
+            cluster.startWorker("w" + i, "--types", "bench.noop", "--lease-ttl", "2s");
+        Awaitility.await("worker w" + i + " runs jobs")
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> completed() >= before + 50);
+        worker.terminate();
+        assertThat(worker.awaitExit(Duration.ofSeconds(30))).isZero();
+      }
+    } finally {
+      producing.set(false);
+    }
+    int total = enqueued.get(60, TimeUnit.SECONDS);
+    producer.shutdown();
+    cluster.startWorker("last", "--types", "bench.noop", "--lease-ttl", "2s");
+    Awaitility.await("all " + total + " jobs succeeded")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> completed() >= total);
+
+    assertThat(completed()).isEqualTo(total);
+    assertThat(
+            MetricsScrape.value(cluster.httpBase(), "antrean_leases_expired_total{path=\"timer\"}"))
+        .isZero();
+    assertThat(
+            MetricsScrape.value(cluster.httpBase(), "antrean_leases_expired_total{path=\"sweep\"}"))
+        .isZero();
+  }
+
+  private double completed() throws Exception {
+    return MetricsScrape.value(
+        cluster.httpBase(), "antrean_jobs_completed_total{queue=\"default\"}");
   }
 
   @Test

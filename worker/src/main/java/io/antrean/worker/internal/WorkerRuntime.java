@@ -50,7 +50,7 @@ public final class WorkerRuntime {
   private final SlotPool slots;
   private final Prefetch prefetch;
   private final OutcomeReporter reporter;
-  private final UnclaimedJobs unclaimed;
+  private final AsideReleases asideReleases;
   private final JobSettler settler;
   private final CompletionQueue completions;
   private final JobRunner runner;
@@ -87,9 +87,10 @@ public final class WorkerRuntime {
     this.reporter =
         new OutcomeReporter(
             blockingStub, settings.workerId(), settings.ticker(), settings.rpcTimeout());
-    this.unclaimed = new UnclaimedJobs(reporter, settings.ticker(), localTtlNanos());
+    this.asideReleases = new AsideReleases(reporter, settings.ticker(), localTtlNanos());
     this.work =
-        new WorkStreamClient(WorkerServiceGrpc.newStub(channel), keeperThread, unclaimed::handBack);
+        new WorkStreamClient(
+            WorkerServiceGrpc.newStub(channel), keeperThread, asideReleases::handBack);
     this.settler = new JobSettler(leases, slots);
     this.dependencies =
         new DependencyReader(JobServiceGrpc.newBlockingStub(channel), settings.rpcTimeout());
@@ -296,7 +297,7 @@ public final class WorkerRuntime {
             settler.settle(lease);
           }
         };
-    new WorkerThreads("release").newThread(WorkerThreads.guarded(release)).start();
+    asideReleases.run(release);
   }
 
   /**
@@ -331,7 +332,7 @@ public final class WorkerRuntime {
     reporter.abandon();
     completions.stop();
     work.close();
-    unclaimed.await(work, HAND_BACK_WAIT);
+    asideReleases.await(work, HAND_BACK_WAIT);
     handlerThreads.shutdownNow();
     keeperThread.shutdownNow();
     if (ownsChannel) {
