@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -257,5 +258,69 @@ class JobSchedulerTest {
                     .extracting(FieldViolation::field)
                     .containsExactlyInAnyOrder(
                         "worker_id", "queue", "max_jobs", "lease_ttl", "wait"));
+  }
+
+  private CompletableFuture<List<Job>> leaseAllNow() {
+    return scheduler.lease(
+        new LeaseCommand("w1", "", List.of(), 10, Duration.ofSeconds(30), Duration.ZERO));
+  }
+
+  @Test
+  void jobsLeasedForALeaseCancelledMeanwhileArePendingAgainWithNothingSpent() throws Exception {
+    long id =
+        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
+    CompletableFuture<List<Job>> leasing = new CompletableFuture<>();
+    CompletableFuture<List<Job>> answer = scheduler.unclaimedLeases().givenBackIfCancelled(leasing);
+
+    assertThat(answer.cancel(false)).isTrue();
+    // The store's lease commits after its caller went away.
+    leasing.complete(leaseAllNow().get(10, TimeUnit.SECONDS));
+
+    Awaitility.await("the job handed back")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> scheduler.get(id).state() == JobState.PENDING);
+    Job back = scheduler.get(id);
+    assertThat(back.leaseExpiries()).isZero();
+    assertThat(back.handlerAttempts()).isZero();
+    assertThat(back.history())
+        .extracting(a -> a.outcome() + ":" + a.errorMessage())
+        .containsExactly("RELEASED:" + UnclaimedLeases.REASON);
+    assertThat(leaseAllNow().get(10, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(id);
+  }
+
+  @Test
+  void aLeaseNotCancelledKeepsItsJobs() throws Exception {
+    long id =
+        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
+    CompletableFuture<List<Job>> leasing = new CompletableFuture<>();
+    CompletableFuture<List<Job>> answer = scheduler.unclaimedLeases().givenBackIfCancelled(leasing);
+
+    leasing.complete(leaseAllNow().get(10, TimeUnit.SECONDS));
+
+    assertThat(answer.get()).extracting(Job::id).containsExactly(id);
+    assertThat(scheduler.get(id).state()).isEqualTo(JobState.RUNNING);
+  }
+
+  @Test
+  void aJobHandedBackAfterItFinishedStaysFinished() throws Exception {
+    long id =
+        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
+    Job leased = leaseAllNow().get(10, TimeUnit.SECONDS).get(0);
+    scheduler
+        .completeAsync(id, LeaseClaim.of(leased), "w1", JSON, "application/json")
+        .get(10, TimeUnit.SECONDS);
+
+    scheduler.unclaimedLeases().giveBack(List.of(leased));
+
+    // Refused as any report on a lease that ended is, and recorded as such.
+    Awaitility.await("the hand-back refused")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> scheduler.get(id).history().size() == 2);
+    Job done = scheduler.get(id);
+    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(done.result()).isEqualTo(JSON);
+    assertThat(done.history())
+        .extracting(a -> a.outcome())
+        .containsExactly(AttemptOutcome.SUCCEEDED, AttemptOutcome.STALE_COMPLETION_REJECTED);
   }
 }
