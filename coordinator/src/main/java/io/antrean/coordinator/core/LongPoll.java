@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -90,7 +91,7 @@ final class LongPoll {
       return;
     }
     if (q.signals.getAndIncrement() == 0) {
-      dispatch.execute(() -> drain(q));
+      dispatchLater(() -> drain(q));
     }
   }
 
@@ -118,6 +119,18 @@ final class LongPoll {
       }
     }
     return CompletableFuture.completedFuture(false);
+  }
+
+  /**
+   * Runs {@code pass} on the dispatch executor; drops it once the coordinator is stopping (its
+   * waiting calls were answered before the executor stopped taking work).
+   */
+  private void dispatchLater(Runnable pass) {
+    try {
+      dispatch.execute(pass);
+    } catch (RejectedExecutionException stopping) {
+      log.debug("coordinator stopping: a pass over waiting Lease calls is dropped");
+    }
   }
 
   /** Signals every queue that has waiters (the backup path for jobs whose run time came). */
@@ -181,7 +194,7 @@ final class LongPoll {
   /** Ends a pass; signals that came meanwhile start one more, on the dispatch executor. */
   private void endPass(QueueWaiters q, int seen) {
     if (!q.signals.compareAndSet(seen, 0)) {
-      dispatch.execute(() -> drain(q));
+      dispatchLater(() -> drain(q));
     }
   }
 
@@ -230,7 +243,7 @@ final class LongPoll {
           if (error != null || jobs.isEmpty()) {
             w.unclaim();
             if (w.signalledWhileClaimed) {
-              dispatch.execute(() -> serve(q, w));
+              dispatchLater(() -> serve(q, w));
             }
             if (error != null) {
               return Served.FAILED;

@@ -4,8 +4,7 @@ import io.antrean.proto.v1.Job;
 import io.antrean.worker.Ticker;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +25,8 @@ final class AsideReleases {
   private final OutcomeReporter reporter;
   private final Ticker ticker;
   private final long ttlNanos;
-  private final Set<Thread> running = ConcurrentHashMap.newKeySet();
+  private final Object lock = new Object();
+  private int running; // guarded by lock: started, not yet finished
 
   /**
    * @param ttlNanos how long, from now, a newly leased job's lease may still be counted on
@@ -44,12 +44,16 @@ final class AsideReleases {
           try {
             release.run();
           } finally {
-            running.remove(Thread.currentThread());
+            synchronized (lock) {
+              running--;
+              lock.notifyAll();
+            }
           }
         };
-    Thread thread = new WorkerThreads("release").newThread(WorkerThreads.guarded(tracked));
-    running.add(thread);
-    thread.start();
+    synchronized (lock) {
+      running++;
+    }
+    new WorkerThreads("release").newThread(WorkerThreads.guarded(tracked)).start();
   }
 
   /**
@@ -67,8 +71,8 @@ final class AsideReleases {
 
   /**
    * At termination, before the channel may close: waits for the coordinator to end the Work stream
-   * {@code work} half-closed, so that every answer on its way has arrived, then for the releases
-   * started meanwhile and before; both within {@code timeout}.
+   * {@code work} half-closed, so that every answer on its way has arrived, then until no release is
+   * running (one started meanwhile included); both within {@code timeout}.
    */
   void await(WorkStreamClient work, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -76,8 +80,14 @@ final class AsideReleases {
       if (!work.awaitClosed(timeout)) {
         log.debug("the Work stream did not end within {}", timeout);
       }
-      for (Thread thread : running) {
-        thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+      synchronized (lock) {
+        long left;
+        while (running > 0 && (left = deadline - System.nanoTime()) > 0) {
+          TimeUnit.NANOSECONDS.timedWait(lock, left);
+        }
+        if (running > 0) {
+          log.debug("{} releases still running after {}", running, timeout);
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

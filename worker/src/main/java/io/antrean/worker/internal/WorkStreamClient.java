@@ -253,6 +253,14 @@ final class WorkStreamClient {
     }
 
     private void ended(StatusRuntimeException error) {
+      try {
+        failOrResend(error);
+      } finally {
+        over.countDown();
+      }
+    }
+
+    private void failOrResend(StatusRuntimeException error) {
       Status status = error.getStatus();
       synchronized (lock) {
         ended = true;
@@ -276,13 +284,15 @@ final class WorkStreamClient {
           left.fail(error);
         }
       }
-      over.countDown();
     }
 
-    /** Withdraws a request still unanswered at the coordinator. */
+    /**
+     * Withdraws a request still unanswered at the coordinator; on a half-closed stream there is
+     * nothing to send, and an answer that still comes has its jobs handed back as unclaimed.
+     */
     void cancel(long id) {
       synchronized (lock) {
-        if (!ended) {
+        if (!ended && closing != this) {
           requests.onNext(
               WorkRequest.newBuilder()
                   .setRequestId(id)
