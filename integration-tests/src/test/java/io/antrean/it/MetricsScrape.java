@@ -8,6 +8,10 @@ import java.time.Duration;
 
 /** Reads one series of a coordinator's Prometheus page. */
 final class MetricsScrape {
+  // One client, so polls reuse its connections: a client per scrape left one open each, and a
+  // test polling every few milliseconds met the coordinator's limit of open HTTP connections.
+  private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
   private MetricsScrape() {}
 
   /**
@@ -16,12 +20,11 @@ final class MetricsScrape {
    */
   static double value(String httpBase, String series) throws Exception {
     HttpResponse<String> metrics =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(httpBase + "/metrics"))
-                    .timeout(Duration.ofSeconds(10))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+        CLIENT.send(
+            HttpRequest.newBuilder(URI.create(httpBase + "/metrics"))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     return metrics
         .body()
         .lines()
