@@ -39,7 +39,8 @@ final class ProduceStream extends RequestStream<ProduceRequest, ProduceResponse>
               request.getEnqueue(),
               Admission.Kind.UNARY,
               calls::enqueueAsync,
-              (i, r) -> ProduceResponse.newBuilder().setRequestId(i).setEnqueue(r).build());
+              (i, r) -> ProduceResponse.newBuilder().setRequestId(i).setEnqueue(r).build(),
+              NOTHING_HELD);
       case ENQUEUE_BATCH ->
           start(
               id,
@@ -47,7 +48,8 @@ final class ProduceStream extends RequestStream<ProduceRequest, ProduceResponse>
               request.getEnqueueBatch(),
               Admission.Kind.UNARY,
               calls::enqueueBatchAsync,
-              (i, r) -> ProduceResponse.newBuilder().setRequestId(i).setEnqueueBatch(r).build());
+              (i, r) -> ProduceResponse.newBuilder().setRequestId(i).setEnqueueBatch(r).build(),
+              NOTHING_HELD);
       case CALL_NOT_SET -> endInvalid("call", "must be one of enqueue or enqueue_batch");
     }
   }

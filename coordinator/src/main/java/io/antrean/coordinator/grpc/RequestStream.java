@@ -73,20 +73,12 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
   /** A request being answered, and whether it waits (a lease), which a half-close withdraws. */
   private record Pending(CompletableFuture<?> future, boolean waits) {}
 
+  /** For {@link #start}: an answer that, unread, leaves nothing to hand back. */
+  static final Consumer<Object> NOTHING_HELD = unread -> {};
+
   /** The response that carries a request's answer. */
   interface Answer<A, R> {
     R response(long id, A answer);
-  }
-
-  /** Starts answering request {@code id}, whose answer holds nothing to hand back if unread. */
-  final <M extends com.google.protobuf.MessageLite, A> void start(
-      long id,
-      String method,
-      M request,
-      Admission.Kind kind,
-      Function<M, CompletableFuture<A>> body,
-      Answer<A, R> answer) {
-    start(id, method, request, kind, body, answer, unread -> {});
   }
 
   /**
@@ -95,7 +87,8 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
    * @param kind how admission counts it: {@link Admission.Kind#LONG_POLL} for a request that waits
    *     (withdrawn by a half-close), {@link Admission.Kind#UNARY} with its bytes otherwise
    * @param undelivered takes an answer made that will not be sent (the request was withdrawn, or
-   *     the stream ended, as it was answered), to hand back what it holds (leased jobs)
+   *     the stream ended, as it was answered), to hand back what it holds (leased jobs); {@link
+   *     #NOTHING_HELD} for an answer that holds nothing
    */
   final <M extends com.google.protobuf.MessageLite, A> void start(
       long id,

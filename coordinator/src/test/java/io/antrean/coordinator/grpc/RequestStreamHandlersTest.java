@@ -77,7 +77,8 @@ class RequestStreamHandlersTest {
           request.getEnqueue(),
           kind,
           handler,
-          (id, r) -> ProduceResponse.newBuilder().setRequestId(id).setEnqueue(r).build());
+          (id, r) -> ProduceResponse.newBuilder().setRequestId(id).setEnqueue(r).build(),
+          NOTHING_HELD);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.antrean.worker.internal;
 
 import io.antrean.channel.CoordinatorChannels;
-import io.antrean.proto.RequestErrors;
 import io.antrean.proto.v1.CompleteBatchRequest;
 import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.Job;
@@ -23,7 +22,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -56,7 +54,6 @@ final class WorkStreamClient {
   private final Object lock = new Object();
   @Nullable private OpenStream current; // guarded by lock
   private boolean closed; // guarded by lock
-  @Nullable private OpenStream closing; // guarded by lock
   private volatile boolean unary;
 
   /**
@@ -84,8 +81,8 @@ final class WorkStreamClient {
 
   /** Sends a Lease; {@code observer} gets its answer. */
   void lease(LeaseRequest request, long timeoutNanos, LeaseObserver observer) {
-    PendingLease pending =
-        new PendingLease(lastId.incrementAndGet(), timeoutNanos, request, observer);
+    PendingWork.Lease pending =
+        new PendingWork.Lease(lastId.incrementAndGet(), timeoutNanos, stub, request, observer);
     if (!unary) {
       pending.deadline = deadlines.schedule(pending::expire, timeoutNanos, TimeUnit.NANOSECONDS);
     }
@@ -98,7 +95,8 @@ final class WorkStreamClient {
    * @throws StatusRuntimeException as the unary call would throw
    */
   CompleteBatchResponse completeBatch(CompleteBatchRequest request, long timeoutNanos) {
-    PendingBatch pending = new PendingBatch(lastId.incrementAndGet(), timeoutNanos, request);
+    PendingWork.Batch pending =
+        new PendingWork.Batch(lastId.incrementAndGet(), timeoutNanos, stub, request);
     send(pending);
     try {
       return pending.answer.get(timeoutNanos, TimeUnit.NANOSECONDS);
@@ -115,7 +113,7 @@ final class WorkStreamClient {
       giveUp(pending, false);
       throw Status.CANCELLED.withDescription("interrupted").withCause(e).asRuntimeException();
     } catch (ExecutionException e) {
-      throw asStatusException(e.getCause());
+      throw PendingWork.asStatusException(e.getCause());
     }
   }
 
@@ -125,7 +123,7 @@ final class WorkStreamClient {
    * its answer leased, now or when it comes, go to {@code unclaimed}.
    */
   @Nullable
-  private CompleteBatchResponse giveUp(PendingBatch pending, boolean take) {
+  private CompleteBatchResponse giveUp(PendingWork.Batch pending, boolean take) {
     if (pending.withdraw()) {
       return null;
     }
@@ -147,7 +145,6 @@ final class WorkStreamClient {
     synchronized (lock) {
       closed = true;
       if (current != null && !current.ended) {
-        closing = current;
         current.requests.onCompleted();
       }
     }
@@ -163,12 +160,13 @@ final class WorkStreamClient {
   boolean awaitClosed(Duration timeout) throws InterruptedException {
     OpenStream stream;
     synchronized (lock) {
-      stream = closing;
+      // None opens once closed; the current one, until it ends, is the one half-closed.
+      stream = closed ? current : null;
     }
     return stream == null || stream.over.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
   }
 
-  private void send(Pending pending) {
+  private void send(PendingWork pending) {
     StatusRuntimeException refused;
     synchronized (lock) {
       if (closed) {
@@ -200,17 +198,9 @@ final class WorkStreamClient {
     }
   }
 
-  /** The error as a call would throw it, with its details (the trailers) kept. */
-  private static StatusRuntimeException asStatusException(Throwable t) {
-    if (t instanceof StatusRuntimeException e) {
-      return e;
-    }
-    return Status.fromThrowable(t).asRuntimeException(Status.trailersFromThrowable(t));
-  }
-
   /** One Work stream; ended once the coordinator ended it or it broke. */
-  private final class OpenStream implements StreamObserver<WorkResponse> {
-    final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+  private final class OpenStream implements StreamObserver<WorkResponse>, PendingWork.Stream {
+    final Map<Long, PendingWork> pending = new ConcurrentHashMap<>();
     final StreamObserver<WorkRequest> requests;
     boolean ended; // guarded by lock
     final CountDownLatch over = new CountDownLatch(1);
@@ -222,7 +212,7 @@ final class WorkStreamClient {
 
     @Override
     public void onNext(WorkResponse response) {
-      Pending answered = pending.remove(response.getRequestId());
+      PendingWork answered = pending.remove(response.getRequestId());
       if (answered != null) {
         answered.answer(response);
         return;
@@ -241,7 +231,7 @@ final class WorkStreamClient {
 
     @Override
     public void onError(Throwable t) {
-      ended(asStatusException(t));
+      ended(PendingWork.asStatusException(t));
     }
 
     @Override
@@ -274,7 +264,7 @@ final class WorkStreamClient {
         }
       }
       for (Long id : pending.keySet()) {
-        Pending left = pending.remove(id);
+        PendingWork left = pending.remove(id);
         if (left == null) {
           continue;
         }
@@ -290,9 +280,15 @@ final class WorkStreamClient {
      * Withdraws a request still unanswered at the coordinator; on a half-closed stream there is
      * nothing to send, and an answer that still comes has its jobs handed back as unclaimed.
      */
-    void cancel(long id) {
+    @Override
+    public boolean takeBack(PendingWork request) {
+      return pending.remove(request.id, request);
+    }
+
+    @Override
+    public void cancel(long id) {
       synchronized (lock) {
-        if (!ended && closing != this) {
+        if (!ended && !closed) {
           requests.onNext(
               WorkRequest.newBuilder()
                   .setRequestId(id)
@@ -300,167 +296,6 @@ final class WorkStreamClient {
                   .build());
         }
       }
-    }
-  }
-
-  /** A request sent and not yet answered. */
-  private abstract class Pending {
-    final long id;
-    final long timeoutNanos;
-    @Nullable volatile OpenStream stream;
-
-    Pending(long id, long timeoutNanos) {
-      this.id = id;
-      this.timeoutNanos = timeoutNanos;
-    }
-
-    abstract WorkRequest message();
-
-    abstract void answer(WorkResponse response);
-
-    abstract void fail(StatusRuntimeException failure);
-
-    /** Sends the request as its unary call, with its deadline from now; never blocks. */
-    abstract void sendUnary();
-
-    /**
-     * Whether the request is short enough to go on the stream ({@link
-     * CoordinatorChannels#MAX_STREAM_REQUEST_BYTES}).
-     */
-    boolean fitsStream() {
-      return true;
-    }
-
-    /** Takes the request back if it is still unanswered; true if it was. */
-    boolean withdraw() {
-      OpenStream sentOn = stream;
-      if (sentOn == null || !sentOn.pending.remove(id, this)) {
-        return false;
-      }
-      sentOn.cancel(id);
-      return true;
-    }
-
-    /** The error answered, as the unary call would have thrown it, details included. */
-    StatusRuntimeException error(WorkResponse response) {
-      return RequestErrors.toException(response.getError());
-    }
-  }
-
-  private final class PendingLease extends Pending {
-    private final LeaseRequest request;
-    private final LeaseObserver observer;
-    @Nullable volatile ScheduledFuture<?> deadline;
-
-    PendingLease(long id, long timeoutNanos, LeaseRequest request, LeaseObserver o) {
-      super(id, timeoutNanos);
-      this.request = request;
-      this.observer = o;
-      o.started(
-          () -> {
-            if (withdraw()) {
-              fail(Status.CANCELLED.withDescription("worker stopping").asRuntimeException());
-            }
-          });
-    }
-
-    @Override
-    WorkRequest message() {
-      return WorkRequest.newBuilder().setRequestId(id).setLease(request).build();
-    }
-
-    @Override
-    void answer(WorkResponse response) {
-      stopDeadline();
-      if (response.hasLease()) {
-        observer.onNext(response.getLease());
-        observer.onCompleted();
-      } else {
-        observer.onError(error(response));
-      }
-    }
-
-    @Override
-    void fail(StatusRuntimeException failure) {
-      stopDeadline();
-      observer.onError(failure);
-    }
-
-    @Override
-    void sendUnary() {
-      stopDeadline();
-      stub.withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS).lease(request, observer);
-    }
-
-    void expire() {
-      if (withdraw()) {
-        observer.onError(
-            Status.DEADLINE_EXCEEDED
-                .withDescription("Lease unanswered on the Work stream")
-                .asRuntimeException());
-      }
-    }
-
-    private void stopDeadline() {
-      ScheduledFuture<?> d = deadline;
-      if (d != null) {
-        d.cancel(false);
-      }
-    }
-  }
-
-  private final class PendingBatch extends Pending {
-    private final CompleteBatchRequest request;
-    final CompletableFuture<CompleteBatchResponse> answer = new CompletableFuture<>();
-
-    PendingBatch(long id, long timeoutNanos, CompleteBatchRequest request) {
-      super(id, timeoutNanos);
-      this.request = request;
-    }
-
-    @Override
-    WorkRequest message() {
-      return WorkRequest.newBuilder().setRequestId(id).setCompleteBatch(request).build();
-    }
-
-    @Override
-    boolean fitsStream() {
-      return request.getSerializedSize() <= CoordinatorChannels.MAX_STREAM_REQUEST_BYTES;
-    }
-
-    @Override
-    void answer(WorkResponse response) {
-      if (response.hasCompleteBatch()) {
-        answer.complete(response.getCompleteBatch());
-      } else {
-        answer.completeExceptionally(error(response));
-      }
-    }
-
-    @Override
-    void fail(StatusRuntimeException failure) {
-      answer.completeExceptionally(failure);
-    }
-
-    @Override
-    void sendUnary() {
-      stub.withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS)
-          .completeBatch(
-              request,
-              new StreamObserver<>() {
-                @Override
-                public void onNext(CompleteBatchResponse response) {
-                  answer.complete(response);
-                }
-
-                @Override
-                public void onError(Throwable t) {
-                  answer.completeExceptionally(asStatusException(t));
-                }
-
-                @Override
-                public void onCompleted() {}
-              });
     }
   }
 }
