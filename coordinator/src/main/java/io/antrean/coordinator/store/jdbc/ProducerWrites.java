@@ -25,12 +25,18 @@ import java.util.Optional;
  * are the same everywhere and written here.
  */
 public final class ProducerWrites {
-  /** The columns and values of a new job; {@link #bindJob} binds its 17 parameters. */
-  public static final String JOB_VALUES =
+  /** The columns of a new job's row, in the order of {@link #JOB_ROW}. */
+  public static final String JOB_COLUMNS =
       "(queue, type, payload, content_type, priority, run_at, idempotency_key, max_attempts,"
           + " initial_backoff_micros, backoff_multiplier, max_backoff_micros, max_lease_expiries,"
-          + " state, created_at, updated_at, trace_parent, concurrency_key, unique_key)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?)";
+          + " state, created_at, updated_at, trace_parent, concurrency_key, unique_key)";
+
+  /** A new job's values; {@link #bindJob} binds its 17 parameters. */
+  public static final String JOB_ROW =
+      "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?)";
+
+  /** The columns and values of a new job; {@link #bindJob} binds its 17 parameters. */
+  public static final String JOB_VALUES = JOB_COLUMNS + " VALUES " + JOB_ROW;
 
   /** Inserts one new job; see {@link #bindJob}. */
   public static final String INSERT_JOB = "INSERT INTO jobs " + JOB_VALUES;
@@ -55,25 +61,36 @@ public final class ProducerWrites {
   /** Binds the 17 parameters of {@link #JOB_VALUES}; returns the next parameter index. */
   public static int bindJob(JdbcDialect dialect, PreparedStatement insert, NewJob job, Instant now)
       throws SQLException {
+    return bindJob(dialect, insert, 1, job, now);
+  }
+
+  /**
+   * Binds the 17 parameters of one {@link #JOB_ROW} from parameter {@code first} on; returns the
+   * index after them.
+   */
+  public static int bindJob(
+      JdbcDialect dialect, PreparedStatement insert, int first, NewJob job, Instant now)
+      throws SQLException {
     RetryPolicy policy = job.retryPolicy();
-    insert.setString(1, job.queue());
-    insert.setString(2, job.type());
-    dialect.bindPayload(insert, 3, job.payload());
-    insert.setString(4, job.contentType());
-    insert.setInt(5, job.priority());
-    dialect.setInstant(insert, 6, job.runAt());
-    insert.setString(7, job.idempotencyKey());
-    insert.setInt(8, policy.maxAttempts());
-    insert.setLong(9, DurationColumns.toMicros(policy.initialBackoff()));
-    insert.setDouble(10, policy.multiplier());
-    insert.setLong(11, DurationColumns.toMicros(policy.maxBackoff()));
-    insert.setInt(12, policy.maxLeaseExpiries());
-    dialect.setInstant(insert, 13, now);
-    dialect.setInstant(insert, 14, now);
-    insert.setString(15, job.traceParent());
-    insert.setString(16, job.concurrencyKey());
-    insert.setString(17, job.uniqueKey() == null ? null : job.uniqueKey().key());
-    return 18;
+    int i = first;
+    insert.setString(i++, job.queue());
+    insert.setString(i++, job.type());
+    dialect.bindPayload(insert, i++, job.payload());
+    insert.setString(i++, job.contentType());
+    insert.setInt(i++, job.priority());
+    dialect.setInstant(insert, i++, job.runAt());
+    insert.setString(i++, job.idempotencyKey());
+    insert.setInt(i++, policy.maxAttempts());
+    insert.setLong(i++, DurationColumns.toMicros(policy.initialBackoff()));
+    insert.setDouble(i++, policy.multiplier());
+    insert.setLong(i++, DurationColumns.toMicros(policy.maxBackoff()));
+    insert.setInt(i++, policy.maxLeaseExpiries());
+    dialect.setInstant(insert, i++, now);
+    dialect.setInstant(insert, i++, now);
+    insert.setString(i++, job.traceParent());
+    insert.setString(i++, job.concurrencyKey());
+    insert.setString(i++, job.uniqueKey() == null ? null : job.uniqueKey().key());
+    return i;
   }
 
   /**

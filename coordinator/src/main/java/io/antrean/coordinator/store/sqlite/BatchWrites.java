@@ -16,31 +16,26 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntFunction;
 
 /**
  * The writes of a worker's hot path over many jobs at once: the leases on the jobs a lease picked,
- * and a batch of successes. Each statement changes up to {@value #MAX_CHUNK} jobs: the lease's
- * joined by id to a {@code VALUES} list of their own parameters ({@code UPDATE ... FROM}), the
- * successes' picked by id with a CASE per column ({@link #succeedSql}); their history entries are
- * inserted from, or ended by a join to, a {@code VALUES} list. One statement per job cost more than
- * the rows it changed: sqlite-jdbc reads a statement's column names anew on every execution, 31 of
- * them for a RETURNING of a job.
+ * and a batch of successes. Each statement changes up to {@value ChunkedStatement#MAX_CHUNK} jobs
+ * ({@link ChunkedStatement}): the lease's joined by id to a {@code VALUES} list of their own
+ * parameters ({@code UPDATE ... FROM}), the successes' picked by id with a CASE per column ({@link
+ * #succeedSql}); their history entries are inserted from, or ended by a join to, a {@code VALUES}
+ * list. One statement per job cost more than the rows it changed: sqlite-jdbc reads a statement's
+ * column names anew on every execution, 31 of them for a RETURNING of a job.
  *
- * <p>A list is cut into chunks whose sizes are powers of two, largest first, so a handful of
- * statement texts serves every batch size and stays in the connection's cache ({@link
- * CachedConnection}). Runs on the writer thread: nothing else writes between the pick and the
- * grants, or between the check of a lease and its completion.
+ * <p>Runs on the writer thread: nothing else writes between the pick and the grants, or between the
+ * check of a lease and its completion.
  */
 final class BatchWrites {
-  /** The most jobs one statement changes; 64 jobs of five parameters each stay far below 32,766. */
-  static final int MAX_CHUNK = 64;
-
-  // The statements' texts for each chunk size, built once: element k is for 2^k jobs.
-  private static final String[] GRANT = bySize(BatchWrites::grantSql);
-  private static final String[] OPEN_ATTEMPTS = bySize(BatchWrites::openAttemptsSql);
-  private static final String[] SUCCEED = bySize(BatchWrites::succeedSql);
-  private static final String[] END_ATTEMPTS = bySize(BatchWrites::endAttemptsSql);
+  private static final ChunkedStatement GRANT = new ChunkedStatement(BatchWrites::grantSql);
+  private static final ChunkedStatement OPEN_ATTEMPTS =
+      new ChunkedStatement(BatchWrites::openAttemptsSql);
+  private static final ChunkedStatement SUCCEED = new ChunkedStatement(BatchWrites::succeedSql);
+  private static final ChunkedStatement END_ATTEMPTS =
+      new ChunkedStatement(BatchWrites::endAttemptsSql);
 
   private BatchWrites() {}
 
@@ -57,8 +52,8 @@ final class BatchWrites {
     List<LeaseId> leaseIds = LeaseGrants.newLeaseIds(ids.size());
     Map<Long, Job> granted = new HashMap<>();
     int from = 0;
-    for (int size : chunks(ids.size())) {
-      PreparedStatement update = session.prepare(GRANT[chunk(size)]);
+    for (int size : ChunkedStatement.chunks(ids.size())) {
+      PreparedStatement update = session.prepare(GRANT.sql(size));
       int index = 1;
       update.setString(index++, spec.workerId());
       update.setLong(index++, Micros.of(spec.expiresAt()));
@@ -106,8 +101,8 @@ final class BatchWrites {
       throws SQLException {
     Map<Long, Job> done = new HashMap<>();
     int from = 0;
-    for (int size : chunks(completions.size())) {
-      PreparedStatement update = session.prepare(SUCCEED[chunk(size)]);
+    for (int size : ChunkedStatement.chunks(completions.size())) {
+      PreparedStatement update = session.prepare(SUCCEED.sql(size));
       int index = 1;
       update.setLong(index++, Micros.of(now));
       update.setLong(index++, Micros.of(now));
@@ -152,14 +147,18 @@ final class BatchWrites {
 
   /**
    * Runs a statement that returns no rows once per chunk of {@code items}: the text for the chunk's
-   * size from {@code bySize}, {@code now} as its first parameter, then each item's.
+   * size from {@code chunked}, {@code now} as its first parameter, then each item's.
    */
   private static <T> void writeInChunks(
-      JdbcSession session, String[] bySize, List<T> items, Instant now, ItemBinder<T> binder)
+      JdbcSession session,
+      ChunkedStatement chunked,
+      List<T> items,
+      Instant now,
+      ItemBinder<T> binder)
       throws SQLException {
     int from = 0;
-    for (int size : chunks(items.size())) {
-      PreparedStatement statement = session.prepare(bySize[chunk(size)]);
+    for (int size : ChunkedStatement.chunks(items.size())) {
+      PreparedStatement statement = session.prepare(chunked.sql(size));
       statement.setLong(1, Micros.of(now));
       int index = 2;
       for (T item : items.subList(from, from + size)) {
@@ -168,36 +167,6 @@ final class BatchWrites {
       statement.executeUpdate();
       from += size;
     }
-  }
-
-  /** The sizes {@code count} is cut into: powers of two up to {@link #MAX_CHUNK}, largest first. */
-  static List<Integer> chunks(int count) {
-    List<Integer> sizes = new ArrayList<>();
-    int left = count;
-    while (left >= MAX_CHUNK) {
-      sizes.add(MAX_CHUNK);
-      left -= MAX_CHUNK;
-    }
-    for (int size = MAX_CHUNK / 2; size > 0; size /= 2) {
-      if (left >= size) {
-        sizes.add(size);
-        left -= size;
-      }
-    }
-    return sizes;
-  }
-
-  private static String[] bySize(IntFunction<String> sql) {
-    String[] texts = new String[chunk(MAX_CHUNK) + 1];
-    for (int k = 0; k < texts.length; k++) {
-      texts[k] = sql.apply(1 << k);
-    }
-    return texts;
-  }
-
-  /** Where the texts for a chunk of {@code size} jobs (a power of two) are kept. */
-  private static int chunk(int size) {
-    return Integer.numberOfTrailingZeros(size);
   }
 
   /** Parameters: worker id, expiry, now (updated_at), then each job's id and lease-id digest. */
@@ -227,7 +196,7 @@ final class BatchWrites {
    * <p>The rows are found by id in an IN list, and each takes its own values through a CASE on its
    * id. The form the lease uses, a join to a VALUES list ({@code UPDATE ... FROM}), cost more per
    * statement here than all the rest of a one-job completion (docs/benchmarks.md); a CASE walks at
-   * most {@value #MAX_CHUNK} items per row.
+   * most {@value ChunkedStatement#MAX_CHUNK} items per row.
    */
   static String succeedSql(int jobs) {
     StringBuilder ids = new StringBuilder();

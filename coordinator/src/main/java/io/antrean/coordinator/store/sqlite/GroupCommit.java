@@ -1,6 +1,12 @@
 package io.antrean.coordinator.store.sqlite;
 
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -9,8 +15,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The transaction of one group of writes on the {@link SqliteWriter}'s connection: every operation
  * inside its own savepoint, so a failing one rolls back only itself, then one commit for the group,
- * numbered by the {@link WalSync} that makes it durable afterwards. Run by whichever thread holds
- * the connection, one at a time.
+ * numbered by the {@link WalSync} that makes it durable afterwards. Consecutive Enqueues of jobs
+ * that need nothing but their rows ({@link NewJobRows.PlainEnqueue}) share a savepoint and
+ * multi-row inserts instead, unless that fails, when each runs on its own after all. Run by
+ * whichever thread holds the connection, one at a time.
  */
 final class GroupCommit {
   private static final Logger log = LoggerFactory.getLogger(GroupCommit.class);
@@ -19,6 +27,7 @@ final class GroupCommit {
   private final WalSync sync;
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong operations = new AtomicLong();
+  private final AtomicLong enqueuesStoredTogether = new AtomicLong();
   private final ThreadLocal<Boolean> runningOperation = ThreadLocal.withInitial(() -> false);
 
   GroupCommit(CachedConnection connection, WalSync sync) {
@@ -51,12 +60,8 @@ final class GroupCommit {
     runningOperation.set(true);
     long commit;
     try {
-      for (WriteTask<?> task : group) {
-        connection.execute("SAVEPOINT operation");
-        if (!task.runIn(connection)) {
-          connection.execute("ROLLBACK TO operation");
-        }
-        connection.execute("RELEASE operation");
+      for (int next = 0; next < group.size(); ) {
+        next = runFrom(group, next);
       }
       connection.execute("COMMIT");
       commit = sync.committed();
@@ -73,6 +78,65 @@ final class GroupCommit {
     commits.incrementAndGet();
     operations.addAndGet(group.size());
     return new Committed(connection.takeReadyQueues(), commit);
+  }
+
+  /**
+   * Runs the operation at {@code from}, with the plain Enqueues that follow it if it is one;
+   * returns where the next operation starts.
+   */
+  private int runFrom(List<WriteTask<?>> group, int from) throws SQLException {
+    int end = from + 1;
+    if (group.get(from).plainEnqueue() != null) {
+      while (end < group.size() && group.get(end).plainEnqueue() != null) {
+        end++;
+      }
+    }
+    List<WriteTask<?>> run = group.subList(from, end);
+    if (run.size() == 1 || !storedTogether(run)) {
+      for (WriteTask<?> task : run) {
+        connection.execute("SAVEPOINT operation");
+        if (!task.runIn(connection)) {
+          connection.execute("ROLLBACK TO operation");
+        }
+        connection.execute("RELEASE operation");
+      }
+    }
+    return end;
+  }
+
+  /**
+   * Stores the jobs of consecutive plain Enqueues in shared statements, inside one savepoint. If
+   * that fails, nothing of it is kept and it returns false: each Enqueue then runs on its own, so a
+   * failing one fails alone.
+   */
+  private boolean storedTogether(List<WriteTask<?>> enqueues) throws SQLException {
+    List<NewJob> jobs = new ArrayList<>();
+    List<Instant> nows = new ArrayList<>();
+    for (WriteTask<?> task : enqueues) {
+      PlainEnqueue enqueue = task.plainEnqueue();
+      jobs.addAll(enqueue.jobs());
+      nows.addAll(Collections.nCopies(enqueue.jobs().size(), enqueue.now()));
+    }
+    connection.execute("SAVEPOINT operation");
+    List<Job> stored;
+    try {
+      stored = NewJobRows.insert(connection, jobs, nows);
+    } catch (SQLException | RuntimeException e) {
+      log.debug(
+          "{} Enqueues in shared statements failed; each goes on its own", enqueues.size(), e);
+      connection.execute("ROLLBACK TO operation");
+      connection.execute("RELEASE operation");
+      return false;
+    }
+    connection.execute("RELEASE operation");
+    int from = 0;
+    for (WriteTask<?> task : enqueues) {
+      int count = task.plainEnqueue().jobs().size();
+      task.stored(NewJobRows.asNew(stored.subList(from, from + count)));
+      from += count;
+    }
+    enqueuesStoredTogether.addAndGet(enqueues.size());
+    return true;
   }
 
   /** Rolls back a transaction left open, if any, and forgets the queues it made ready. */
@@ -100,6 +164,11 @@ final class GroupCommit {
   /** Operations committed or rolled back so far inside those transactions. */
   long operations() {
     return operations.get();
+  }
+
+  /** Enqueues whose jobs were stored in statements shared with other Enqueues, so far. */
+  long enqueuesStoredTogether() {
+    return enqueuesStoredTogether.get();
   }
 
   /** The group's transaction failed as a whole; {@link #failure} is what its operations get. */

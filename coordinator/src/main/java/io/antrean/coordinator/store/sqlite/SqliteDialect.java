@@ -43,7 +43,6 @@ final class SqliteDialect extends JdbcDialect {
   private static final int SQLITE_MISUSE = 21;
   private static final int SQLITE_RANGE = 25;
 
-  private static final String INSERT_JOB = ProducerWrites.INSERT_JOB + " RETURNING id";
   // A payload kept apart has NULL in its row; length() of a blob reads its size, not its bytes.
   private static final String PAYLOAD_LENGTH =
       "coalesce(length(payload), (SELECT length(p.payload) FROM job_payloads AS p"
@@ -231,55 +230,48 @@ final class SqliteDialect extends JdbcDialect {
   }
 
   /**
-   * Stores the jobs in order. A key that is free ({@link ProducerWrites#remembered}) is taken over
-   * by the new job.
+   * Stores the jobs in order, each run of {@link NewJobRows#plain} jobs in shared statements. A key
+   * that is free ({@link ProducerWrites#remembered}) is taken over by the new job.
    */
   @Override
   public List<EnqueueResult> enqueue(JdbcSession session, List<NewJob> jobs, Instant now)
       throws SQLException {
     List<EnqueueResult> results = new ArrayList<>(jobs.size());
-    for (NewJob job : jobs) {
-      if (job.uniqueKey() != null) {
-        results.add(ProducerWrites.enqueueUnique(session, job, now));
+    int plainFrom = 0;
+    for (int i = 0; i < jobs.size(); i++) {
+      NewJob job = jobs.get(i);
+      if (NewJobRows.plain(job)) {
         continue;
       }
-      byte[] fingerprint = job.idempotencyKey() == null ? null : Fingerprints.of(job);
-      Optional<Job> existing =
-          fingerprint == null
-              ? Optional.empty()
-              : ProducerWrites.remembered(session, job, fingerprint, now);
-      if (existing.isPresent()) {
-        results.add(new EnqueueResult(existing.get(), true));
-        continue;
-      }
-      Job stored = insert(session, job, now);
-      if (fingerprint != null) {
-        PreparedStatement remember = session.prepare(REMEMBER_KEY);
-        remember.setString(1, job.queue());
-        remember.setString(2, job.idempotencyKey());
-        remember.setLong(3, stored.id());
-        remember.setBytes(4, fingerprint);
-        remember.setLong(5, Micros.of(job.idempotencyExpiresAt()));
-        remember.executeUpdate();
-      }
-      results.add(new EnqueueResult(stored, false));
+      results.addAll(NewJobRows.asNew(NewJobRows.insert(session, jobs.subList(plainFrom, i), now)));
+      plainFrom = i + 1;
+      results.add(enqueueKeyed(session, job, now));
     }
+    List<NewJob> plainTail = jobs.subList(plainFrom, jobs.size());
+    results.addAll(NewJobRows.asNew(NewJobRows.insert(session, plainTail, now)));
     return results;
   }
 
-  /** Inserts the job; the snapshot is built rather than read back, which halves the cost. */
-  private Job insert(JdbcSession session, NewJob job, Instant now) throws SQLException {
-    PreparedStatement insert = session.prepare(INSERT_JOB);
-    ProducerWrites.bindJob(this, insert, job, now);
-    long id;
-    try (ResultSet row = insert.executeQuery()) {
-      if (!row.next()) {
-        throw new IllegalStateException("INSERT ... RETURNING id returned no row");
-      }
-      id = row.getLong(1);
+  /** A job with a unique key or an idempotency key. */
+  private EnqueueResult enqueueKeyed(JdbcSession session, NewJob job, Instant now)
+      throws SQLException {
+    if (job.uniqueKey() != null) {
+      return ProducerWrites.enqueueUnique(session, job, now);
     }
-    storePayloadApart(session, id, job.payload());
-    return reader().inserted(id, job, now);
+    byte[] fingerprint = Fingerprints.of(job);
+    Optional<Job> existing = ProducerWrites.remembered(session, job, fingerprint, now);
+    if (existing.isPresent()) {
+      return new EnqueueResult(existing.get(), true);
+    }
+    Job stored = NewJobRows.insert(session, List.of(job), now).get(0);
+    PreparedStatement remember = session.prepare(REMEMBER_KEY);
+    remember.setString(1, job.queue());
+    remember.setString(2, job.idempotencyKey());
+    remember.setLong(3, stored.id());
+    remember.setBytes(4, fingerprint);
+    remember.setLong(5, Micros.of(job.idempotencyExpiresAt()));
+    remember.executeUpdate();
+    return new EnqueueResult(stored, false);
   }
 
   /** The completions in a few statements ({@link BatchWrites#succeed}). */

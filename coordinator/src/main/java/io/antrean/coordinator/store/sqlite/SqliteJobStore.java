@@ -15,8 +15,10 @@ import io.antrean.coordinator.store.jdbc.Dependencies;
 import io.antrean.coordinator.store.jdbc.JdbcJobStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import io.antrean.coordinator.store.jdbc.Outcome;
+import io.antrean.coordinator.store.jdbc.SessionWork;
 import io.antrean.coordinator.store.jdbc.TokenWakeups;
 import io.antrean.coordinator.store.jdbc.WorkerWrites;
+import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -130,7 +132,11 @@ public final class SqliteJobStore extends JdbcJobStore {
     if (batch.isEmpty()) {
       return CompletableFuture.completedFuture(List.of());
     }
-    return writer.submit("enqueue", c -> Dependencies.enqueue(c, batch, now));
+    SessionWork<List<EnqueueResult>> alone = c -> Dependencies.enqueue(c, batch, now);
+    PlainEnqueue plain = PlainEnqueue.of(batch, now);
+    return plain == null
+        ? writer.submit("enqueue", alone)
+        : writer.submit(WriteTask.enqueue(plain, alone));
   }
 
   @Override

@@ -132,11 +132,9 @@ final class SqliteWriter implements AutoCloseable {
 
   /**
    * Starts a write ({@link #submit}, or a future derived from it) and waits for its value, or
-   * throws what failed it, unwrapped. The thread is checked before {@code write} runs, so a refused
-   * call queues nothing.
+   * throws what failed it, unwrapped; from the writer or the completer thread, where waiting would
+   * never end, throws {@link IllegalStateException} before {@code write} runs.
    *
-   * @throws IllegalStateException if called from the writer or the completer thread, where waiting
-   *     would never end; {@code write} is then not called
    * @throws StoreUnavailableException if interrupted while waiting (the change may still commit)
    */
   <T> T await(Supplier<CompletableFuture<T>> write) {
@@ -158,7 +156,11 @@ final class SqliteWriter implements AutoCloseable {
    * others submitted there instead.
    */
   <T> CompletableFuture<T> submit(String name, SessionWork<T> operation) {
-    WriteTask<T> task = new WriteTask<>(name, operation);
+    return submit(new WriteTask<>(name, operation));
+  }
+
+  /** {@link #submit(String, SessionWork)} for a task made beforehand. */
+  <T> CompletableFuture<T> submit(WriteTask<T> task) {
     List<WriteTask<?>> gathered = gathering.get();
     if (gathered != null) {
       gathered.add(task);
@@ -289,6 +291,11 @@ final class SqliteWriter implements AutoCloseable {
   /** Operations committed or rolled back so far inside those transactions. */
   long operations() {
     return groupCommit.operations();
+  }
+
+  /** Enqueues stored in statements shared with others so far ({@link GroupCommit}). */
+  long enqueuesStoredTogether() {
+    return groupCommit.enqueuesStoredTogether();
   }
 
   private void run() {

@@ -1,8 +1,12 @@
 package io.antrean.coordinator.store.sqlite;
 
+import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.jdbc.SessionWork;
+import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import javax.annotation.Nullable;
 
 /**
  * One write operation handed to the {@link SqliteWriter}, and what it produced inside its
@@ -12,13 +16,46 @@ import java.util.concurrent.CompletableFuture;
 final class WriteTask<T> {
   private final String name;
   private final SessionWork<T> operation;
+  @Nullable private final PlainEnqueue plainEnqueue;
   private final CompletableFuture<T> result = new CompletableFuture<>();
   private T value;
   private Throwable failure;
 
   WriteTask(String name, SessionWork<T> operation) {
+    this(name, operation, null);
+  }
+
+  private WriteTask(String name, SessionWork<T> operation, @Nullable PlainEnqueue plainEnqueue) {
     this.name = name;
     this.operation = operation;
+    this.plainEnqueue = plainEnqueue;
+  }
+
+  /**
+   * An Enqueue whose jobs' rows are all it writes: a group may store them in statements shared with
+   * the next such Enqueue ({@link #stored}); else, or if that fails, it runs {@code alone}.
+   */
+  static WriteTask<List<EnqueueResult>> enqueue(
+      PlainEnqueue enqueue, SessionWork<List<EnqueueResult>> alone) {
+    return new WriteTask<>("enqueue", alone, enqueue);
+  }
+
+  /** What an Enqueue made by {@link #enqueue} stores; null for every other operation. */
+  @Nullable
+  PlainEnqueue plainEnqueue() {
+    return plainEnqueue;
+  }
+
+  /**
+   * The value of an Enqueue made by {@link #enqueue}, stored in statements shared with others
+   * instead of by running its operation.
+   */
+  @SuppressWarnings("unchecked") // enqueue() is the only way to a plainEnqueue, and its T
+  void stored(List<EnqueueResult> results) {
+    if (plainEnqueue == null) {
+      throw new IllegalStateException(name + " is not a plain Enqueue");
+    }
+    value = (T) results;
   }
 
   /** What the caller gets: completed by {@link #complete} or {@link #fail}. */

@@ -27,7 +27,7 @@ class SqliteQueryPlanTest extends SqliteStoreFixture {
 
   @Test
   void batchWritesFindEachRowByItsKeyWithoutScanning() throws SQLException {
-    for (int jobs = 1; jobs <= BatchWrites.MAX_CHUNK; jobs *= 2) {
+    for (int jobs = 1; jobs <= ChunkedStatement.MAX_CHUNK; jobs *= 2) {
       assertThat(query("EXPLAIN QUERY PLAN " + BatchWrites.grantSql(jobs)))
           .contains("SEARCH jobs USING INTEGER PRIMARY KEY (rowid=?)")
           .doesNotContain("SCAN jobs");
@@ -42,15 +42,15 @@ class SqliteQueryPlanTest extends SqliteStoreFixture {
 
   @Test
   void batchWritesCutAListIntoFewChunksOfFewSizes() {
-    assertThat(BatchWrites.chunks(0)).isEmpty();
-    assertThat(BatchWrites.chunks(1)).containsExactly(1);
-    assertThat(BatchWrites.chunks(10)).containsExactly(8, 2);
-    assertThat(BatchWrites.chunks(64)).containsExactly(64);
-    assertThat(BatchWrites.chunks(100)).containsExactly(64, 32, 4);
-    assertThat(BatchWrites.chunks(1000))
+    assertThat(ChunkedStatement.chunks(0)).isEmpty();
+    assertThat(ChunkedStatement.chunks(1)).containsExactly(1);
+    assertThat(ChunkedStatement.chunks(10)).containsExactly(8, 2);
+    assertThat(ChunkedStatement.chunks(64)).containsExactly(64);
+    assertThat(ChunkedStatement.chunks(100)).containsExactly(64, 32, 4);
+    assertThat(ChunkedStatement.chunks(1000))
         .containsExactly(64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 32, 8);
     for (int count = 0; count <= 300; count++) {
-      assertThat(BatchWrites.chunks(count).stream().mapToInt(Integer::intValue).sum())
+      assertThat(ChunkedStatement.chunks(count).stream().mapToInt(Integer::intValue).sum())
           .isEqualTo(count);
     }
   }

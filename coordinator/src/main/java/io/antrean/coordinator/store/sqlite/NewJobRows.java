@@ -1,0 +1,118 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.jdbc.JdbcSession;
+import io.antrean.coordinator.store.jdbc.ProducerWrites;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import javax.annotation.Nullable;
+
+/**
+ * New jobs that need nothing but their row ({@link #plain}: no idempotency key, no unique key),
+ * inserted up to {@value ChunkedStatement#MAX_CHUNK} to a statement: a one-row insert cost about
+ * twice a row's share of a multi-row one, and its savepoint in a group commit as much again
+ * (docs/benchmarks.md, "Enqueues that arrive together in shared statements"). Runs where the
+ * writer's connection is held.
+ */
+final class NewJobRows {
+  private static final ChunkedStatement INSERT = new ChunkedStatement(NewJobRows::insertSql);
+
+  private NewJobRows() {}
+
+  /**
+   * The Enqueue of jobs that are all {@link #plain} and wait for no other job: its rows are all it
+   * writes, so a group commit may insert them in statements shared with the next such Enqueue
+   * ({@link GroupCommit}).
+   */
+  record PlainEnqueue(List<NewJob> jobs, Instant now) {
+    /** This Enqueue if all its jobs qualify, else null. */
+    @Nullable
+    static PlainEnqueue of(List<NewJob> jobs, Instant now) {
+      for (NewJob job : jobs) {
+        if (!plain(job) || job.dependsOn().any()) {
+          return null;
+        }
+      }
+      return new PlainEnqueue(jobs, now);
+    }
+  }
+
+  /** Whether the job's row is all its Enqueue writes, its dependencies apart. */
+  static boolean plain(NewJob job) {
+    return job.idempotencyKey() == null && job.uniqueKey() == null;
+  }
+
+  /** Inserts {@link #plain} jobs stored at one {@code now}, in order; returns them as stored. */
+  static List<Job> insert(JdbcSession session, List<NewJob> jobs, Instant now) throws SQLException {
+    return insert(session, jobs, Collections.nCopies(jobs.size(), now));
+  }
+
+  /**
+   * Inserts {@link #plain} jobs, each stored at its own {@code now}, in order; returns them as
+   * stored, in the same order.
+   *
+   * @throws IllegalStateException if a statement returned another number of rows than it inserted
+   */
+  static List<Job> insert(JdbcSession session, List<NewJob> jobs, List<Instant> nows)
+      throws SQLException {
+    List<Job> stored = new ArrayList<>(jobs.size());
+    int from = 0;
+    for (int size : ChunkedStatement.chunks(jobs.size())) {
+      PreparedStatement insert = session.prepare(INSERT.sql(size));
+      int index = 1;
+      for (int i = from; i < from + size; i++) {
+        index = ProducerWrites.bindJob(session.dialect(), insert, index, jobs.get(i), nows.get(i));
+      }
+      long[] ids = new long[size];
+      int returned = 0;
+      try (ResultSet rows = insert.executeQuery()) {
+        while (rows.next()) {
+          if (returned == size) {
+            throw new IllegalStateException("an insert of " + size + " jobs returned more rows");
+          }
+          ids[returned++] = rows.getLong(1);
+        }
+      }
+      if (returned != size) {
+        throw new IllegalStateException(
+            "an insert of " + size + " jobs returned " + returned + " rows");
+      }
+      // RETURNING promises no order, but the ids do: the rows go in in the VALUES' order, and
+      // AUTOINCREMENT gives each a larger id than any before it.
+      Arrays.sort(ids);
+      for (int i = 0; i < size; i++) {
+        NewJob job = jobs.get(from + i);
+        JobPayloads.storeApart(session, ids[i], job.payload());
+        stored.add(session.dialect().reader().inserted(ids[i], job, nows.get(from + i)));
+      }
+      from += size;
+    }
+    return stored;
+  }
+
+  /** The jobs as an Enqueue returns them: stored anew, none deduplicated. */
+  static List<EnqueueResult> asNew(List<Job> jobs) {
+    List<EnqueueResult> results = new ArrayList<>(jobs.size());
+    for (Job job : jobs) {
+      results.add(new EnqueueResult(job, false));
+    }
+    return results;
+  }
+
+  /** Parameters: each job's 17 ({@link ProducerWrites#bindJob}). */
+  static String insertSql(int jobs) {
+    return "INSERT INTO jobs "
+        + ProducerWrites.JOB_COLUMNS
+        + " VALUES "
+        + String.join(", ", Collections.nCopies(jobs, ProducerWrites.JOB_ROW))
+        + " RETURNING id";
+  }
+}
