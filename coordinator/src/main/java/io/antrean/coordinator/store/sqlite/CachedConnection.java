@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  */
 final class CachedConnection implements JdbcSession, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CachedConnection.class);
-  // Room for the chunk sizes of BatchWrites (four statements in up to seven sizes) and the rest.
+  // Room for the chunk sizes of BatchWrites and NewJobRows (five statements in up to seven sizes)
+  // and the rest.
   private static final int MAX_STATEMENTS = 128;
 
   private final Connection connection;

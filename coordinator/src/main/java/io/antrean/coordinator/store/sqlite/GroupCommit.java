@@ -28,6 +28,8 @@ final class GroupCommit {
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong operations = new AtomicLong();
   private final AtomicLong enqueuesStoredTogether = new AtomicLong();
+  // In the group running; only the thread that holds the connection touches it.
+  private int storedTogetherInGroup;
   private final ThreadLocal<Boolean> runningOperation = ThreadLocal.withInitial(() -> false);
 
   GroupCommit(CachedConnection connection, WalSync sync) {
@@ -58,6 +60,7 @@ final class GroupCommit {
       throw new Failed(SqliteDialect.INSTANCE.translate("beginning a transaction", e));
     }
     runningOperation.set(true);
+    storedTogetherInGroup = 0;
     long commit;
     try {
       for (int next = 0; next < group.size(); ) {
@@ -77,6 +80,7 @@ final class GroupCommit {
     }
     commits.incrementAndGet();
     operations.addAndGet(group.size());
+    enqueuesStoredTogether.addAndGet(storedTogetherInGroup);
     return new Committed(connection.takeReadyQueues(), commit);
   }
 
@@ -121,7 +125,8 @@ final class GroupCommit {
     List<Job> stored;
     try {
       stored = NewJobRows.insert(connection, jobs, nows);
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
+      // Kept to the Enqueues that caused it, as an operation's own failure is.
       log.debug(
           "{} Enqueues in shared statements failed; each goes on its own", enqueues.size(), e);
       connection.execute("ROLLBACK TO operation");
@@ -135,7 +140,7 @@ final class GroupCommit {
       task.stored(NewJobRows.asNew(stored.subList(from, from + count)));
       from += count;
     }
-    enqueuesStoredTogether.addAndGet(enqueues.size());
+    storedTogetherInGroup += enqueues.size();
     return true;
   }
 
@@ -166,7 +171,7 @@ final class GroupCommit {
     return operations.get();
   }
 
-  /** Enqueues whose jobs were stored in statements shared with other Enqueues, so far. */
+  /** Enqueues committed so far whose jobs were stored in statements shared with others. */
   long enqueuesStoredTogether() {
     return enqueuesStoredTogether.get();
   }

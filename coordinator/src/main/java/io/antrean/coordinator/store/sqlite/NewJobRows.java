@@ -16,11 +16,11 @@ import java.util.List;
 import javax.annotation.Nullable;
 
 /**
- * New jobs that need nothing but their row ({@link #plain}: no idempotency key, no unique key),
- * inserted up to {@value ChunkedStatement#MAX_CHUNK} to a statement: a one-row insert cost about
- * twice a row's share of a multi-row one, and its savepoint in a group commit as much again
- * (docs/benchmarks.md, "Enqueues that arrive together in shared statements"). Runs where the
- * writer's connection is held.
+ * The rows of new {@link #keyless} jobs (no idempotency key, no unique key: nothing to look up
+ * before the insert), inserted up to {@value ChunkedStatement#MAX_CHUNK} to a statement: a one-row
+ * insert cost about twice a row's share of a multi-row one, and its savepoint in a group commit
+ * half as much again (docs/benchmarks.md, "New jobs in multi-row inserts"). Runs where the writer's
+ * connection is held.
  */
 final class NewJobRows {
   private static final ChunkedStatement INSERT = new ChunkedStatement(NewJobRows::insertSql);
@@ -28,8 +28,8 @@ final class NewJobRows {
   private NewJobRows() {}
 
   /**
-   * The Enqueue of jobs that are all {@link #plain} and wait for no other job: its rows are all it
-   * writes, so a group commit may insert them in statements shared with the next such Enqueue
+   * The Enqueue of jobs that are all {@link #keyless} and wait for no other job: their rows are all
+   * it writes, so a group commit may insert them in statements shared with the next such Enqueue
    * ({@link GroupCommit}).
    */
   record PlainEnqueue(List<NewJob> jobs, Instant now) {
@@ -37,7 +37,7 @@ final class NewJobRows {
     @Nullable
     static PlainEnqueue of(List<NewJob> jobs, Instant now) {
       for (NewJob job : jobs) {
-        if (!plain(job) || job.dependsOn().any()) {
+        if (!keyless(job) || job.dependsOn().any()) {
           return null;
         }
       }
@@ -45,18 +45,18 @@ final class NewJobRows {
     }
   }
 
-  /** Whether the job's row is all its Enqueue writes, its dependencies apart. */
-  static boolean plain(NewJob job) {
+  /** Whether the job has neither an idempotency key nor a unique key to look up first. */
+  static boolean keyless(NewJob job) {
     return job.idempotencyKey() == null && job.uniqueKey() == null;
   }
 
-  /** Inserts {@link #plain} jobs stored at one {@code now}, in order; returns them as stored. */
+  /** Inserts {@link #keyless} jobs stored at one {@code now}, in order; returns them as stored. */
   static List<Job> insert(JdbcSession session, List<NewJob> jobs, Instant now) throws SQLException {
     return insert(session, jobs, Collections.nCopies(jobs.size(), now));
   }
 
   /**
-   * Inserts {@link #plain} jobs, each stored at its own {@code now}, in order; returns them as
+   * Inserts {@link #keyless} jobs, each stored at its own {@code now}, in order; returns them as
    * stored, in the same order.
    *
    * @throws IllegalStateException if a statement returned another number of rows than it inserted
@@ -90,7 +90,7 @@ final class NewJobRows {
       Arrays.sort(ids);
       for (int i = 0; i < size; i++) {
         NewJob job = jobs.get(from + i);
-        JobPayloads.storeApart(session, ids[i], job.payload());
+        session.dialect().storePayloadApart(session, ids[i], job.payload());
         stored.add(session.dialect().reader().inserted(ids[i], job, nows.get(from + i)));
       }
       from += size;

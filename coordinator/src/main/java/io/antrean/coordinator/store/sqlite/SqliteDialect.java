@@ -230,25 +230,26 @@ final class SqliteDialect extends JdbcDialect {
   }
 
   /**
-   * Stores the jobs in order, each run of {@link NewJobRows#plain} jobs in shared statements. A key
-   * that is free ({@link ProducerWrites#remembered}) is taken over by the new job.
+   * Stores the jobs in order, each run of {@link NewJobRows#keyless} jobs in shared statements. A
+   * key that is free ({@link ProducerWrites#remembered}) is taken over by the new job.
    */
   @Override
   public List<EnqueueResult> enqueue(JdbcSession session, List<NewJob> jobs, Instant now)
       throws SQLException {
     List<EnqueueResult> results = new ArrayList<>(jobs.size());
-    int plainFrom = 0;
+    int keylessFrom = 0;
     for (int i = 0; i < jobs.size(); i++) {
       NewJob job = jobs.get(i);
-      if (NewJobRows.plain(job)) {
+      if (NewJobRows.keyless(job)) {
         continue;
       }
-      results.addAll(NewJobRows.asNew(NewJobRows.insert(session, jobs.subList(plainFrom, i), now)));
-      plainFrom = i + 1;
+      results.addAll(
+          NewJobRows.asNew(NewJobRows.insert(session, jobs.subList(keylessFrom, i), now)));
+      keylessFrom = i + 1;
       results.add(enqueueKeyed(session, job, now));
     }
-    List<NewJob> plainTail = jobs.subList(plainFrom, jobs.size());
-    results.addAll(NewJobRows.asNew(NewJobRows.insert(session, plainTail, now)));
+    List<NewJob> keylessTail = jobs.subList(keylessFrom, jobs.size());
+    results.addAll(NewJobRows.asNew(NewJobRows.insert(session, keylessTail, now)));
     return results;
   }
 

@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.sqlite;
 import static io.antrean.coordinator.store.TestJobs.T0;
 import static io.antrean.coordinator.store.TestJobs.at;
 import static io.antrean.coordinator.store.TestJobs.job;
+import static io.antrean.coordinator.store.TestJobs.spec;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,7 +13,6 @@ import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.EnqueueResult;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -108,15 +108,20 @@ class EnqueuesInSharedStatementsTest extends SqliteStoreFixture {
   }
 
   @Test
-  void anEnqueueThatFailsInTheSharedStatementsFailsAloneAndTheOthersAreStored() throws Exception {
+  void anEnqueueThatFailsInALaterSharedStatementFailsAloneAndTheOthersAreStoredOnce()
+      throws Exception {
     // Stands for any failure of one Enqueue's rows: its jobs' type is refused by a trigger.
     update(
         "CREATE TRIGGER refuse_type BEFORE INSERT ON jobs WHEN NEW.type = 'refused'"
             + " BEGIN SELECT RAISE(ABORT, 'type refused'); END");
     long togetherBefore = sqlite().writer().enqueuesStoredTogether();
-    List<NewJob> first = List.of(named("t", 1), named("t", 2));
-    List<NewJob> refused = List.of(named("refused", 3));
-    List<NewJob> last = List.of(named("t", 4));
+    List<NewJob> first = new ArrayList<>();
+    for (int n = 0; n < 70; n++) {
+      first.add(named("t", n));
+    }
+    // 72 jobs in all: a statement of 64 (with payloads kept apart) goes in before this one fails.
+    List<NewJob> refused = List.of(named("refused", 70));
+    List<NewJob> last = List.of(named("t", 71));
 
     List<CompletableFuture<List<EnqueueResult>>> enqueued =
         store.writeTogether(
@@ -129,18 +134,38 @@ class EnqueuesInSharedStatementsTest extends SqliteStoreFixture {
     assertThatThrownBy(() -> enqueued.get(1).join())
         .isInstanceOf(CompletionException.class)
         .hasMessageContaining("type refused");
+    List<NewJob> asked = new ArrayList<>(first);
+    asked.addAll(last);
     List<Job> stored = new ArrayList<>();
-    for (CompletableFuture<List<EnqueueResult>> future :
-        Arrays.asList(enqueued.get(0), enqueued.get(2))) {
-      future.join().forEach(result -> stored.add(result.job()));
+    enqueued.get(0).join().forEach(result -> stored.add(result.job()));
+    enqueued.get(2).join().forEach(result -> stored.add(result.job()));
+    assertThat(stored).hasSize(asked.size());
+    for (int i = 0; i < asked.size(); i++) {
+      assertStoredAsAsked(store.get(stored.get(i).id()).orElseThrow(), asked.get(i));
     }
-    assertThat(stored).hasSize(3);
-    assertStoredAsAsked(store.get(stored.get(0).id()).orElseThrow(), first.get(0));
-    assertStoredAsAsked(store.get(stored.get(1).id()).orElseThrow(), first.get(1));
-    assertStoredAsAsked(store.get(stored.get(2).id()).orElseThrow(), last.get(0));
-    assertThat(query("SELECT count(*) FROM jobs")).isEqualTo("3");
+    assertThat(query("SELECT count(*) FROM jobs")).isEqualTo("71");
+    // The kept-apart payloads of n = 0, 7 ... 63.
+    assertThat(query("SELECT count(*) FROM job_payloads")).isEqualTo("10");
     assertThat(sqlite().writer().enqueuesStoredTogether()).isEqualTo(togetherBefore);
     DatabaseFile.assertQueueCountsAreTheJobs(dataDir);
+  }
+
+  @Test
+  void aLeaseAfterEnqueuesStoredTogetherSeesTheirJobs() {
+    long togetherBefore = sqlite().writer().enqueuesStoredTogether();
+
+    List<Job> leased =
+        store
+            .writeTogether(
+                () -> {
+                  store.enqueueAsync(List.of(named("t", 1)), T0);
+                  store.enqueueAsync(List.of(named("t", 2)), T0);
+                  return store.leaseAsync(spec("w", 10, at(60)), T0);
+                })
+            .join();
+
+    assertThat(leased).hasSize(2);
+    assertThat(sqlite().writer().enqueuesStoredTogether() - togetherBefore).isEqualTo(2);
   }
 
   @Test
