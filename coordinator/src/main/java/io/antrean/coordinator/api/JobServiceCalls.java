@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * The JobService's calls without a transport: a request message in, a response message out, each
@@ -81,6 +82,15 @@ public final class JobServiceCalls {
       access.checkDependencies(
           commands.get(i).dependsOn(), (batch ? "jobs[" + i + "]." : "") + "depends_on");
     }
+  }
+
+  /**
+   * Runs {@code enqueues}, made for a producer with more Enqueues in flight that it sends at once:
+   * the store may queue their writes with those that follow rather than run them on this thread
+   * ({@link io.antrean.coordinator.store.JobStore#writeAmongOthers}).
+   */
+  public <T> T amongOtherEnqueues(Supplier<T> enqueues) {
+    return scheduler.amongOtherWrites(enqueues);
   }
 
   /** EnqueueBatch answered once durable; bad input throws at once. */

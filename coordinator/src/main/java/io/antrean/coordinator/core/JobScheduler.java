@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -142,10 +143,7 @@ public final class JobScheduler {
             });
   }
 
-  /**
-   * Announces jobs stored without this scheduler (a schedule's fire): reports them and wakes the
-   * waiting workers of their queues, or arms a wake-up for jobs due later.
-   */
+  /** Announces jobs stored elsewhere (a schedule's fire) as if enqueued here: reports, wake-ups. */
   public void announce(List<EnqueueResult> results, Instant now) {
     announce(results, now, Set.of());
   }
@@ -342,12 +340,16 @@ public final class JobScheduler {
     wakeups.wakeAt(queue, at);
   }
 
-  /**
-   * Whether enqueue, lease and complete in their async forms never block the calling thread (the
-   * store hands the work off), so they may run on a network thread.
-   */
+  /** Whether the async enqueue, lease and complete never block, so may run on a network thread. */
   public boolean asyncNeverBlocks() {
     return store.asyncWrites().neverBlock();
+  }
+
+  /**
+   * Runs {@code writes}, made for a caller with more in flight ({@link JobStore#writeAmongOthers}).
+   */
+  public <T> T amongOtherWrites(Supplier<T> writes) {
+    return store.writeAmongOthers(writes);
   }
 
   /** Heartbeats held open now, waiting for a cancel. */

@@ -11,7 +11,11 @@ import io.grpc.stub.ServerCallStreamObserver;
 /**
  * One producer's Produce stream: Enqueue and EnqueueBatch as messages instead of calls, answered by
  * the same code as the calls ({@link JobServiceCalls}); each is admitted as its call with its bytes
- * and answered once stored. The rest is {@link RequestStream}'s.
+ * and answered once stored. Once a request came while another was unanswered, the producer is
+ * pipelining: from then on its requests are stored among the others ({@link
+ * JobServiceCalls#amongOtherEnqueues}), so on SQLite a burst's first Enqueue does not hold the
+ * network thread for its own commit and fsync while the rest of the burst waits unread. The rest is
+ * {@link RequestStream}'s.
  */
 final class ProduceStream extends RequestStream<ProduceRequest, ProduceResponse> {
   private static final String ENQUEUE = JobServiceGrpc.getEnqueueMethod().getFullMethodName();
@@ -19,6 +23,8 @@ final class ProduceStream extends RequestStream<ProduceRequest, ProduceResponse>
       JobServiceGrpc.getEnqueueBatchMethod().getFullMethodName();
 
   private final JobServiceCalls calls;
+  // Once a request came while another was unanswered; gRPC calls onNext one message at a time.
+  private boolean pipelining;
 
   ProduceStream(
       ServerCallStreamObserver<ProduceResponse> out,
@@ -31,6 +37,7 @@ final class ProduceStream extends RequestStream<ProduceRequest, ProduceResponse>
   @Override
   public void onNext(ProduceRequest request) {
     long id = request.getRequestId();
+    pipelining = pipelining || anyUnanswered();
     switch (request.getCallCase()) {
       case ENQUEUE ->
           start(
@@ -38,7 +45,9 @@ final class ProduceStream extends RequestStream<ProduceRequest, ProduceResponse>
               ENQUEUE,
               request.getEnqueue(),
               Admission.Kind.UNARY,
-              calls::enqueueAsync,
+              pipelining
+                  ? r -> calls.amongOtherEnqueues(() -> calls.enqueueAsync(r))
+                  : calls::enqueueAsync,
               (i, r) -> ProduceResponse.newBuilder().setRequestId(i).setEnqueue(r).build(),
               NOTHING_HELD);
       case ENQUEUE_BATCH ->
@@ -47,7 +56,9 @@ final class ProduceStream extends RequestStream<ProduceRequest, ProduceResponse>
               ENQUEUE_BATCH,
               request.getEnqueueBatch(),
               Admission.Kind.UNARY,
-              calls::enqueueBatchAsync,
+              pipelining
+                  ? r -> calls.amongOtherEnqueues(() -> calls.enqueueBatchAsync(r))
+                  : calls::enqueueBatchAsync,
               (i, r) -> ProduceResponse.newBuilder().setRequestId(i).setEnqueueBatch(r).build(),
               NOTHING_HELD);
       case CALL_NOT_SET -> endInvalid("call", "must be one of enqueue or enqueue_batch");

@@ -225,6 +225,11 @@ abstract class RequestStream<Q, R> implements StreamObserver<Q> {
     return answer;
   }
 
+  /** Whether a request of this stream is still unanswered. */
+  final boolean anyUnanswered() {
+    return !pending.isEmpty();
+  }
+
   /** Withdraws request {@code id} if it is still unanswered; it gets no answer. */
   final void cancel(long id) {
     Pending waiting = pending.remove(id);

@@ -177,6 +177,17 @@ public interface JobStore extends DeadLetterStore, AutoCloseable {
   }
 
   /**
+   * Runs {@code submissions}, the {@code ...Async} writes of a caller that has more of them in
+   * flight and sends the next ones at once (a producer pipelining its Enqueues on one stream): a
+   * store that runs a write on its caller's thread when nothing else is being written queues these
+   * instead, so they share a commit with the ones that follow and the caller's thread goes back to
+   * reading them.
+   */
+  default <T> T writeAmongOthers(Supplier<T> submissions) {
+    return submissions.get();
+  }
+
+  /**
    * Whether {@link #writeTogether} commits the writes made inside it as one change; if not, it only
    * runs them, each as it would run anyway.
    */

@@ -228,6 +228,11 @@ public final class SqliteJobStore extends JdbcJobStore {
   }
 
   @Override
+  public <T> T writeAmongOthers(Supplier<T> submissions) {
+    return writer.amongOthers(submissions);
+  }
+
+  @Override
   public boolean commitsTogether() {
     return true;
   }

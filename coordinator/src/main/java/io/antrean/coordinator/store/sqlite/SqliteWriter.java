@@ -57,8 +57,7 @@ final class SqliteWriter implements AutoCloseable {
   private final Thread thread;
   private final GroupAnswers answers;
 
-  /** The writes submitted on this thread inside {@link #together}; null outside it. */
-  private final ThreadLocal<List<WriteTask<?>>> gathering = new ThreadLocal<>();
+  private final SubmitScopes scopes = new SubmitScopes();
 
   @GuardedBy("submitLock")
   private boolean closed;
@@ -161,10 +160,7 @@ final class SqliteWriter implements AutoCloseable {
 
   /** {@link #submit(String, SessionWork)} for a task made beforehand. */
   <T> CompletableFuture<T> submit(WriteTask<T> task) {
-    List<WriteTask<?>> gathered = gathering.get();
-    if (gathered != null) {
-      gathered.add(task);
-    } else {
+    if (!scopes.gathered(task)) {
       hand(List.of(task));
     }
     return task.result();
@@ -178,19 +174,16 @@ final class SqliteWriter implements AutoCloseable {
    * outermost.
    */
   <T> T together(Supplier<T> submissions) {
-    if (gathering.get() != null) {
-      return submissions.get();
-    }
-    List<WriteTask<?>> gathered = new ArrayList<>();
-    gathering.set(gathered);
-    try {
-      return submissions.get();
-    } finally {
-      gathering.remove();
-      if (!gathered.isEmpty()) {
-        hand(gathered);
-      }
-    }
+    return scopes.together(submissions, this::hand);
+  }
+
+  /**
+   * Runs {@code submissions}, writes of a caller with more of them in flight: even in a quiet
+   * moment they queue for the writer thread, so they group with those that follow and this thread
+   * goes back to reading them ({@link SubmitScopes}).
+   */
+  <T> T amongOthers(Supplier<T> submissions) {
+    return scopes.amongOthers(submissions);
   }
 
   /** Queues the tasks for the writer thread, or runs them as one group on this thread. */
@@ -203,6 +196,7 @@ final class SqliteWriter implements AutoCloseable {
         return;
       }
       if (connectionHeld
+          || !scopes.mayRunOnCaller()
           || handedOver > 0
           || commitsToSync > 0
           || System.nanoTime() - idleSinceNanos < callerRunsAfterIdleNanos) {

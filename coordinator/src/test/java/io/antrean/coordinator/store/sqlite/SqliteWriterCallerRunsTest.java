@@ -32,6 +32,24 @@ class SqliteWriterCallerRunsTest extends SqliteWriterFixture {
   }
 
   @Test
+  void writesOfACallerWithOthersInFlightGoToTheWriterThreadEvenInAQuietMoment() throws Exception {
+    startCallerRunningWriter();
+
+    CompletableFuture<String> ranOn =
+        writer.amongOthers(
+            () ->
+                writer.submit(
+                    "insert",
+                    c -> {
+                      insert(c, 7);
+                      return Thread.currentThread().getName();
+                    }));
+
+    assertThat(ranOn.get(10, TimeUnit.SECONDS)).isEqualTo("antrean-sqlite-writer");
+    assertThat(writer.committedByCallers()).isZero();
+  }
+
+  @Test
   void aWriteWithinTheIdleTimeOfTheLastOneGoesToTheWriterThread() throws Exception {
     // This writer's idle time (a day) has not passed since it started. The thread that ran the
     // write, not the one a callback runs on: a callback added after the write was answered runs on
