@@ -345,9 +345,7 @@ public final class JobScheduler {
     return store.asyncWrites().neverBlock();
   }
 
-  /**
-   * Runs {@code writes}, made for a caller with more in flight ({@link JobStore#writeAmongOthers}).
-   */
+  /** {@link JobStore#writeAmongOthers}: {@code writes} of a caller with more in flight. */
   public <T> T amongOtherWrites(Supplier<T> writes) {
     return store.writeAmongOthers(writes);
   }

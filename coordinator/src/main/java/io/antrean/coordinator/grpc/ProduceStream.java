@@ -14,7 +14,8 @@ import io.grpc.stub.ServerCallStreamObserver;
  * and answered once stored. Once a request came while another was unanswered, the producer is
  * pipelining: from then on its requests are stored among the others ({@link
  * JobServiceCalls#amongOtherEnqueues}), so on SQLite a burst's first Enqueue does not hold the
- * network thread for its own commit and fsync while the rest of the burst waits unread. The rest is
+ * network thread for its own commit and fsync while the rest of the burst waits unread. It stays so
+ * for the stream's life (the Java client opens a new stream every 1,000 requests). The rest is
  * {@link RequestStream}'s.
  */
 final class ProduceStream extends RequestStream<ProduceRequest, ProduceResponse> {

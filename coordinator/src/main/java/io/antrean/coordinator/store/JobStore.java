@@ -180,8 +180,7 @@ public interface JobStore extends DeadLetterStore, AutoCloseable {
    * Runs {@code submissions}, the {@code ...Async} writes of a caller that has more of them in
    * flight and sends the next ones at once (a producer pipelining its Enqueues on one stream): a
    * store that runs a write on its caller's thread when nothing else is being written queues these
-   * instead, so they share a commit with the ones that follow and the caller's thread goes back to
-   * reading them.
+   * instead, so the caller's thread goes back at once to reading the ones that follow.
    */
   default <T> T writeAmongOthers(Supplier<T> submissions) {
     return submissions.get();

@@ -28,9 +28,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>In a quiet moment (nothing queued, running or syncing, nothing written for {@code
  * callerRunsAfterIdle}) an operation is run, committed and answered on its caller's own thread
- * instead, with no hand-off to the writer thread and back; what is submitted meanwhile queues for
- * the writer thread, which waits for the caller to let go of the connection, so writes still commit
- * in submission order. Under load writes come closer together than that and the writer groups them.
+ * (unless submitted {@link #amongOthers}) instead, with no hand-off to the writer thread and back;
+ * what is submitted meanwhile queues for the writer thread, which waits for the caller to let go of
+ * the connection, so writes still commit in submission order. Under load writes come closer
+ * together than that and the writer groups them.
  *
  * <p>Callbacks on a future from {@link #submit} run on the completer thread, or for a lone
  * operation on the thread that ran it; they must not block on another write: {@link #execute}
@@ -179,8 +180,8 @@ final class SqliteWriter implements AutoCloseable {
 
   /**
    * Runs {@code submissions}, writes of a caller with more of them in flight: even in a quiet
-   * moment they queue for the writer thread, so they group with those that follow and this thread
-   * goes back to reading them ({@link SubmitScopes}).
+   * moment they queue for the writer thread, so this thread goes back at once to reading the ones
+   * that follow, which then queue behind them ({@link SubmitScopes}).
    */
   <T> T amongOthers(Supplier<T> submissions) {
     return scopes.amongOthers(submissions);

@@ -54,7 +54,11 @@ final class SubmitScopes {
     }
   }
 
-  /** Runs {@code submissions}; the writes submitted on this thread meanwhile never run on it. */
+  /**
+   * Runs {@code submissions}; the writes submitted on this thread meanwhile never run on it. Around
+   * a {@link #together}, the gathered writes are handed over inside this scope and so queue too;
+   * inside one, they are handed over after it ended, as {@link #together} alone would hand them.
+   */
   <T> T amongOthers(Supplier<T> submissions) {
     if (amongOthers.get()) {
       return submissions.get();
@@ -63,7 +67,7 @@ final class SubmitScopes {
     try {
       return submissions.get();
     } finally {
-      amongOthers.set(false);
+      amongOthers.remove();
     }
   }
 }
