@@ -94,6 +94,33 @@ public final class ProducerWrites {
   }
 
   /**
+   * Runs an insert of {@code rows} new jobs that returns their ids ({@code RETURNING id}) and gives
+   * them in the order the rows went in. RETURNING promises no order, but the ids do, where each row
+   * inserted draws a larger id than any before it in the statement (SQLite's AUTOINCREMENT, and a
+   * PostgreSQL identity drawn as the rows go in): sorted, they follow the rows.
+   *
+   * @throws IllegalStateException if the statement returned another number of ids
+   */
+  public static long[] insertedIds(PreparedStatement insert, int rows) throws SQLException {
+    long[] ids = new long[rows];
+    int returned = 0;
+    try (ResultSet returning = insert.executeQuery()) {
+      while (returning.next()) {
+        if (returned == rows) {
+          throw new IllegalStateException("an insert of " + rows + " jobs returned more ids");
+        }
+        ids[returned++] = returning.getLong(1);
+      }
+    }
+    if (returned != rows) {
+      throw new IllegalStateException(
+          "an insert of " + rows + " jobs returned " + returned + " ids");
+    }
+    Arrays.sort(ids);
+    return ids;
+  }
+
+  /**
    * Stores a job with a unique key unless a PENDING or RUNNING job of its queue holds the key (the
    * coordinator validates that such a job carries no idempotency key). Exact under many
    * coordinators: the partial unique index makes a racing second insert wait and insert nothing.

@@ -19,7 +19,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -269,22 +268,7 @@ final class PostgresEnqueue {
     insert.setArray(index++, connection.createArrayOf("text", createdAts));
     insert.setArray(index++, connection.createArrayOf("text", traceParents));
     insert.setArray(index, connection.createArrayOf("text", concurrencyKeys));
-    long[] ids = new long[size];
-    int returned = 0;
-    try (ResultSet rows = insert.executeQuery()) {
-      while (rows.next()) {
-        if (returned == size) {
-          throw new IllegalStateException("an insert of " + size + " jobs returned more ids");
-        }
-        ids[returned++] = rows.getLong(1);
-      }
-    }
-    if (returned != size) {
-      throw new IllegalStateException(
-          "an insert of " + size + " jobs returned " + returned + " ids");
-    }
-    // RETURNING promises no order, but the ids do: see INSERT_UNNESTED.
-    Arrays.sort(ids);
+    long[] ids = ProducerWrites.insertedIds(insert, size);
     for (int i = 0; i < size; i++) {
       out.add(
           new EnqueueResult(DIALECT.reader().inserted(ids[i], jobs.get(i), nows.get(i)), false));

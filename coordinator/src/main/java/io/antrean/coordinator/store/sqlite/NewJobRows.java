@@ -6,11 +6,9 @@ import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.jdbc.JdbcSession;
 import io.antrean.coordinator.store.jdbc.ProducerWrites;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import javax.annotation.Nullable;
@@ -59,7 +57,7 @@ final class NewJobRows {
    * Inserts {@link #keyless} jobs, each stored at its own {@code now}, in order; returns them as
    * stored, in the same order.
    *
-   * @throws IllegalStateException if a statement returned another number of rows than it inserted
+   * @throws IllegalStateException if a statement returned another number of ids than it inserted
    */
   static List<Job> insert(JdbcSession session, List<NewJob> jobs, List<Instant> nows)
       throws SQLException {
@@ -71,23 +69,7 @@ final class NewJobRows {
       for (int i = from; i < from + size; i++) {
         index = ProducerWrites.bindJob(session.dialect(), insert, index, jobs.get(i), nows.get(i));
       }
-      long[] ids = new long[size];
-      int returned = 0;
-      try (ResultSet rows = insert.executeQuery()) {
-        while (rows.next()) {
-          if (returned == size) {
-            throw new IllegalStateException("an insert of " + size + " jobs returned more rows");
-          }
-          ids[returned++] = rows.getLong(1);
-        }
-      }
-      if (returned != size) {
-        throw new IllegalStateException(
-            "an insert of " + size + " jobs returned " + returned + " rows");
-      }
-      // RETURNING promises no order, but the ids do: the rows go in in the VALUES' order, and
-      // AUTOINCREMENT gives each a larger id than any before it.
-      Arrays.sort(ids);
+      long[] ids = ProducerWrites.insertedIds(insert, size);
       for (int i = 0; i < size; i++) {
         NewJob job = jobs.get(from + i);
         session.dialect().storePayloadApart(session, ids[i], job.payload());
