@@ -147,13 +147,13 @@ final class SqliteWriter implements AutoCloseable {
   }
 
   /**
-   * Queues the operation for the next group commit, or runs it on this thread in a quiet moment.
-   * The future completes once its group is durable: with the operation's value, with whatever the
-   * operation threw (its changes rolled back), or with {@link StoreUnavailableException} if the
-   * store is closed or the commit failed. Never waits for other writes: with {@code maxQueued}
-   * operations already waiting, the future fails at once with {@link OverloadedException} and the
-   * operation never runs. Inside {@link #together} on this thread, the operation waits for the
-   * others submitted there instead.
+   * Queues the operation for the next group commit, or runs it on this thread in a quiet moment
+   * (not inside {@link #amongOthers}). The future completes once its group is durable: with the
+   * operation's value, with whatever the operation threw (its changes rolled back), or with {@link
+   * StoreUnavailableException} if the store is closed or the commit failed. Never waits for other
+   * writes: with {@code maxQueued} operations already waiting, the future fails at once with {@link
+   * OverloadedException} and the operation never runs. Inside {@link #together} on this thread, the
+   * operation waits for the others submitted there instead.
    */
   <T> CompletableFuture<T> submit(String name, SessionWork<T> operation) {
     return submit(new WriteTask<>(name, operation));
