@@ -7,6 +7,8 @@ import io.antrean.proto.v1.ProduceRequest;
 import io.antrean.proto.v1.ProduceResponse;
 import io.antrean.proto.v1.RequestError;
 import io.grpc.stub.ServerCallStreamObserver;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * One producer's Produce stream: Enqueue and EnqueueBatch as messages instead of calls, answered by
@@ -46,9 +48,7 @@ final class ProduceStream extends RequestStream<ProduceRequest, ProduceResponse>
               ENQUEUE,
               request.getEnqueue(),
               Admission.Kind.UNARY,
-              pipelining
-                  ? r -> calls.amongOtherEnqueues(() -> calls.enqueueAsync(r))
-                  : calls::enqueueAsync,
+              stored(calls::enqueueAsync),
               (i, r) -> ProduceResponse.newBuilder().setRequestId(i).setEnqueue(r).build(),
               NOTHING_HELD);
       case ENQUEUE_BATCH ->
@@ -57,13 +57,16 @@ final class ProduceStream extends RequestStream<ProduceRequest, ProduceResponse>
               ENQUEUE_BATCH,
               request.getEnqueueBatch(),
               Admission.Kind.UNARY,
-              pipelining
-                  ? r -> calls.amongOtherEnqueues(() -> calls.enqueueBatchAsync(r))
-                  : calls::enqueueBatchAsync,
+              stored(calls::enqueueBatchAsync),
               (i, r) -> ProduceResponse.newBuilder().setRequestId(i).setEnqueueBatch(r).build(),
               NOTHING_HELD);
       case CALL_NOT_SET -> endInvalid("call", "must be one of enqueue or enqueue_batch");
     }
+  }
+
+  /** How a request is stored: among the others once the producer is pipelining. */
+  private <M, A> Function<M, CompletableFuture<A>> stored(Function<M, CompletableFuture<A>> call) {
+    return pipelining ? r -> calls.amongOtherEnqueues(() -> call.apply(r)) : call;
   }
 
   @Override

@@ -75,8 +75,7 @@ class JobSchedulerTest {
 
   @Test
   void expiredLeaseIsTakenBackByItsTimerAndCountedAsSuch() throws Exception {
-    long id =
-        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
+    long id = enqueueOne();
     Job leased = leaseOne("w1", Duration.ofSeconds(10));
     clock.advance(Duration.ofSeconds(9));
     assertThat(expiry.runOnce(clock.instant())).isZero();
@@ -212,8 +211,7 @@ class JobSchedulerTest {
 
   @Test
   void staleTokenIsRejectedOnCompleteAndNothingChanges() throws Exception {
-    long id =
-        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
+    long id = enqueueOne();
     Job leased = leaseOne("w1", Duration.ofSeconds(1));
     clock.advance(Duration.ofSeconds(2));
     expiry.runOnce(clock.instant());
@@ -234,8 +232,7 @@ class JobSchedulerTest {
         scheduler.lease(new LeaseCommand("w", "", List.of(), 1, null, Duration.ofSeconds(20)));
     assertThat(waiting).isNotDone();
     assertThat(scheduler.waitingLeaseCalls()).isEqualTo(1);
-    long id =
-        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
+    long id = enqueueOne();
     assertThat(waiting.get(5, TimeUnit.SECONDS)).extracting(Job::id).containsExactly(id);
   }
 
@@ -260,6 +257,10 @@ class JobSchedulerTest {
                         "worker_id", "queue", "max_jobs", "lease_ttl", "wait"));
   }
 
+  private long enqueueOne() {
+    return StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
+  }
+
   private CompletableFuture<List<Job>> leaseAllNow() {
     return scheduler.lease(
         new LeaseCommand("w1", "", List.of(), 10, Duration.ofSeconds(30), Duration.ZERO));
@@ -267,8 +268,7 @@ class JobSchedulerTest {
 
   @Test
   void jobsLeasedForALeaseCancelledMeanwhileArePendingAgainWithNothingSpent() throws Exception {
-    long id =
-        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
+    long id = enqueueOne();
     CompletableFuture<List<Job>> leasing = new CompletableFuture<>();
     CompletableFuture<List<Job>> answer = scheduler.unclaimedLeases().givenBackIfCancelled(leasing);
 
@@ -290,8 +290,7 @@ class JobSchedulerTest {
 
   @Test
   void aLeaseNotCancelledKeepsItsJobs() throws Exception {
-    long id =
-        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
+    long id = enqueueOne();
     CompletableFuture<List<Job>> leasing = new CompletableFuture<>();
     CompletableFuture<List<Job>> answer = scheduler.unclaimedLeases().givenBackIfCancelled(leasing);
 
@@ -303,8 +302,7 @@ class JobSchedulerTest {
 
   @Test
   void aJobHandedBackAfterItFinishedStaysFinished() throws Exception {
-    long id =
-        StoreFutures.join(scheduler.enqueueAsync(EnqueueCommand.of("", "t", JSON))).job().id();
+    long id = enqueueOne();
     Job leased = leaseAllNow().get(10, TimeUnit.SECONDS).get(0);
     scheduler
         .completeAsync(id, LeaseClaim.of(leased), "w1", JSON, "application/json")

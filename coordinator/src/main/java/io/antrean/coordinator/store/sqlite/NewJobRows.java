@@ -41,11 +41,22 @@ final class NewJobRows {
       }
       return new PlainEnqueue(jobs, now);
     }
+
+    /** Stores its jobs in statements of their own, as a group does when it cannot share them. */
+    List<EnqueueResult> storeAlone(JdbcSession session) throws SQLException {
+      return enqueue(session, jobs, now);
+    }
   }
 
   /** Whether the job has neither an idempotency key nor a unique key to look up first. */
   static boolean keyless(NewJob job) {
     return job.idempotencyKey() == null && job.uniqueKey() == null;
+  }
+
+  /** Stores {@link #keyless} jobs at one {@code now}, in order, as an Enqueue returns them. */
+  static List<EnqueueResult> enqueue(JdbcSession session, List<NewJob> jobs, Instant now)
+      throws SQLException {
+    return asNew(insert(session, jobs, now));
   }
 
   /** Inserts {@link #keyless} jobs stored at one {@code now}, in order; returns them as stored. */

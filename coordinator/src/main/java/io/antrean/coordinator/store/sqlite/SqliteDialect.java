@@ -243,13 +243,11 @@ final class SqliteDialect extends JdbcDialect {
       if (NewJobRows.keyless(job)) {
         continue;
       }
-      results.addAll(
-          NewJobRows.asNew(NewJobRows.insert(session, jobs.subList(keylessFrom, i), now)));
+      results.addAll(NewJobRows.enqueue(session, jobs.subList(keylessFrom, i), now));
       keylessFrom = i + 1;
       results.add(enqueueKeyed(session, job, now));
     }
-    List<NewJob> keylessTail = jobs.subList(keylessFrom, jobs.size());
-    results.addAll(NewJobRows.asNew(NewJobRows.insert(session, keylessTail, now)));
+    results.addAll(NewJobRows.enqueue(session, jobs.subList(keylessFrom, jobs.size()), now));
     return results;
   }
 

@@ -15,7 +15,6 @@ import io.antrean.coordinator.store.jdbc.Dependencies;
 import io.antrean.coordinator.store.jdbc.JdbcJobStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import io.antrean.coordinator.store.jdbc.Outcome;
-import io.antrean.coordinator.store.jdbc.SessionWork;
 import io.antrean.coordinator.store.jdbc.TokenWakeups;
 import io.antrean.coordinator.store.jdbc.WorkerWrites;
 import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
@@ -132,11 +131,10 @@ public final class SqliteJobStore extends JdbcJobStore {
     if (batch.isEmpty()) {
       return CompletableFuture.completedFuture(List.of());
     }
-    SessionWork<List<EnqueueResult>> alone = c -> Dependencies.enqueue(c, batch, now);
     PlainEnqueue plain = PlainEnqueue.of(batch, now);
     return plain == null
-        ? writer.submit("enqueue", alone)
-        : writer.submit(WriteTask.enqueue(plain, alone));
+        ? writer.submit("enqueue", c -> Dependencies.enqueue(c, batch, now))
+        : writer.submit(WriteTask.enqueue(plain));
   }
 
   @Override

@@ -33,11 +33,10 @@ final class WriteTask<T> {
 
   /**
    * An Enqueue whose jobs' rows are all it writes: a group may store them in statements shared with
-   * the next such Enqueue ({@link #stored}); else, or if that fails, it runs {@code alone}.
+   * the next such Enqueue ({@link #stored}); else, or if that fails, it stores them alone.
    */
-  static WriteTask<List<EnqueueResult>> enqueue(
-      PlainEnqueue enqueue, SessionWork<List<EnqueueResult>> alone) {
-    return new WriteTask<>("enqueue", alone, enqueue);
+  static WriteTask<List<EnqueueResult>> enqueue(PlainEnqueue enqueue) {
+    return new WriteTask<>("enqueue", enqueue::storeAlone, enqueue);
   }
 
   /** What an Enqueue made by {@link #enqueue} stores; null for every other operation. */

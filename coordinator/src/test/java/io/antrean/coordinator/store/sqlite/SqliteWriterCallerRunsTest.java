@@ -15,6 +15,16 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(30)
 class SqliteWriterCallerRunsTest extends SqliteWriterFixture {
+  /** Submits an insert of 7 whose value is the name of the thread that ran it. */
+  private CompletableFuture<String> insertSevenOnSomeThread() {
+    return writer.submit(
+        "insert",
+        c -> {
+          insert(c, 7);
+          return Thread.currentThread().getName();
+        });
+  }
+
   @Test
   void aWriteSubmittedInAQuietMomentRunsAndIsAnsweredOnItsCallersThread() throws Exception {
     startCallerRunningWriter();
@@ -35,15 +45,7 @@ class SqliteWriterCallerRunsTest extends SqliteWriterFixture {
   void writesOfACallerWithOthersInFlightGoToTheWriterThreadEvenInAQuietMoment() throws Exception {
     startCallerRunningWriter();
 
-    CompletableFuture<String> ranOn =
-        writer.amongOthers(
-            () ->
-                writer.submit(
-                    "insert",
-                    c -> {
-                      insert(c, 7);
-                      return Thread.currentThread().getName();
-                    }));
+    CompletableFuture<String> ranOn = writer.amongOthers(this::insertSevenOnSomeThread);
 
     assertThat(ranOn.get(10, TimeUnit.SECONDS)).isEqualTo("antrean-sqlite-writer");
     assertThat(writer.committedByCallers()).isZero();
@@ -54,13 +56,7 @@ class SqliteWriterCallerRunsTest extends SqliteWriterFixture {
     // This writer's idle time (a day) has not passed since it started. The thread that ran the
     // write, not the one a callback runs on: a callback added after the write was answered runs on
     // the thread that adds it.
-    CompletableFuture<String> ranOn =
-        writer.submit(
-            "insert",
-            c -> {
-              insert(c, 7);
-              return Thread.currentThread().getName();
-            });
+    CompletableFuture<String> ranOn = insertSevenOnSomeThread();
 
     assertThat(ranOn.get(10, TimeUnit.SECONDS)).isEqualTo("antrean-sqlite-writer");
     assertThat(writer.committedByCallers()).isZero();
