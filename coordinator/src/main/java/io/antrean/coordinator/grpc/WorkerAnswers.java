@@ -31,6 +31,17 @@ import javax.annotation.Nullable;
  * of it at the clock's time. Thread-safe.
  */
 final class WorkerAnswers {
+  /**
+   * A CompleteBatch of at least this many items is stored among the other writes ({@link
+   * JobScheduler#amongOtherWrites}): on SQLite the writer thread takes it even in a quiet moment.
+   * Under load a worker's batch carries about as many jobs as it leases ahead (25 by default), and
+   * its statements, commit and fsync on the thread that read it held the other workers' messages
+   * unread while the writer thread idled; at 500 jobs/s a batch carries three or four jobs and
+   * keeps the quiet moment's shorter path. docs/benchmarks.md, "A full CompleteBatch among the
+   * others".
+   */
+  static final int AMONG_OTHERS_FROM = 8;
+
   private final JobScheduler scheduler;
   private final WorkerRegistry workers;
   private final Clock clock;
@@ -124,6 +135,14 @@ final class WorkerAnswers {
               i.getResult().toByteArray(),
               emptyToNull(i.getResultContentType())));
     }
+    return completions.size() >= AMONG_OTHERS_FROM
+        ? scheduler.amongOtherWrites(() -> stored(workerId, completions, request))
+        : stored(workerId, completions, request);
+  }
+
+  /** The completions stored, then the lease_next if the request has one. */
+  private CompletableFuture<CompleteBatchResponse> stored(
+      String workerId, List<Completion> completions, CompleteBatchRequest request) {
     if (!request.hasLeaseNext()) {
       return scheduler
           .completeAll(workerId, completions)

@@ -179,9 +179,9 @@ final class SqliteWriter implements AutoCloseable {
   }
 
   /**
-   * Runs {@code submissions}, writes of a caller with more of them in flight: even in a quiet
-   * moment they queue for the writer thread, so this thread goes back at once to reading the ones
-   * that follow, which then queue behind them ({@link SubmitScopes}).
+   * Runs {@code submissions}, writes that should not hold this thread (a caller with more of them
+   * in flight, or a large one): even in a quiet moment they queue for the writer thread, so this
+   * thread goes back at once to reading what follows ({@link SubmitScopes}).
    */
   <T> T amongOthers(Supplier<T> submissions) {
     return scopes.amongOthers(submissions);

@@ -8,8 +8,9 @@ import java.util.function.Supplier;
 /**
  * What a thread asked, for a while, of the writes it submits to the {@link SqliteWriter}: to gather
  * them and hand them over as one unit ({@link #together}), or to queue them for the writer thread
- * even in a quiet moment ({@link #amongOthers}), because more of the caller's writes follow and its
- * thread should go back to reading them. Per thread; a scope inside one of its kind joins it.
+ * even in a quiet moment ({@link #amongOthers}), because more of the caller's writes follow, or the
+ * write is large, and its thread should go back to reading. Per thread; a scope inside one of its
+ * kind joins it.
  */
 final class SubmitScopes {
   /** The writes submitted on this thread inside {@link #together}; null outside it. */

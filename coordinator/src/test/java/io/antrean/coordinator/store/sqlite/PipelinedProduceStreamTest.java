@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.ByteString;
 import io.antrean.coordinator.Coordinator;
-import io.antrean.coordinator.core.Retention;
-import io.antrean.coordinator.core.Settings;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ProduceRequest;
@@ -37,8 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(60)
 class PipelinedProduceStreamTest {
-  private static final Duration QUIET = Duration.ofMillis(20);
-
   @TempDir Path dir;
 
   /** One client-side Produce stream, its answers kept in arrival order. */
@@ -80,26 +76,6 @@ class PipelinedProduceStreamTest {
     public void onCompleted() {}
   }
 
-  /** Nothing written for longer than the writer waits before a caller may write in its stead. */
-  private static void quietFor(Duration quiet) {
-    long until = System.nanoTime() + quiet.toNanos();
-    while (System.nanoTime() < until) {
-      Thread.onSpinWait();
-    }
-  }
-
-  /** No background write (lease sweep, retention) in the test's quiet moments. */
-  private static Settings quietSettings() {
-    Settings defaults = Settings.defaults();
-    Duration hour = Duration.ofHours(1);
-    Retention retention = defaults.retention();
-    return defaults
-        .withIntervals(hour, defaults.idempotencyWindow())
-        .withHousekeeping(
-            new Retention(retention.succeeded(), retention.cancelled(), retention.failed(), hour),
-            defaults.deadLetterAlert());
-  }
-
   @Test
   void aPipeliningStreamsLoneEnqueueInAQuietMomentGoesToTheWriterThread() throws Exception {
     SqliteJobStore store = SqliteJobStore.open(dir, SqliteOptions.defaults());
@@ -107,7 +83,7 @@ class PipelinedProduceStreamTest {
     try (Coordinator coordinator =
         Coordinator.start(
             store,
-            quietSettings(),
+            QuietMoments.quietSettings(),
             Clock.systemUTC(),
             NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)))) {
       ManagedChannel channel =
@@ -144,14 +120,14 @@ class PipelinedProduceStreamTest {
 
         // A stream with one request at a time: its write runs on the thread that read it.
         long byCallers = writer.committedByCallers();
-        quietFor(QUIET);
+        QuietMoments.quietFor();
         Stream oneAtATime = new Stream(channel);
         oneAtATime.enqueue(1);
         oneAtATime.answer();
         assertThat(writer.committedByCallers()).isEqualTo(byCallers + 1);
 
         // The pipelining stream's lone request, in as quiet a moment: the writer thread's.
-        quietFor(QUIET);
+        QuietMoments.quietFor();
         pipelining.enqueue(3);
         pipelining.answer();
         assertThat(writer.committedByCallers()).isEqualTo(byCallers + 1);

@@ -1,0 +1,112 @@
+package io.antrean.coordinator.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.antrean.coordinator.Coordinator;
+import io.antrean.proto.v1.CompleteBatchRequest;
+import io.antrean.proto.v1.CompleteBatchResponse;
+import io.antrean.proto.v1.CompleteItem;
+import io.antrean.proto.v1.CompleteOutcome;
+import io.antrean.proto.v1.CompleteStatus;
+import io.antrean.proto.v1.EnqueueRequest;
+import io.antrean.proto.v1.Job;
+import io.antrean.proto.v1.JobServiceGrpc;
+import io.antrean.proto.v1.LeaseRequest;
+import io.antrean.proto.v1.WorkerServiceGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A CompleteBatch of a worker's full share of jobs is written by the writer thread even in a quiet
+ * moment, so its statements, commit and fsync do not hold the thread that reads the other workers'
+ * messages; a batch of a few jobs, as at a low rate, keeps the quiet moment's write on that thread.
+ * Over Netty, against the SQLite writer's own count of writes its callers ran.
+ */
+@Timeout(60)
+class FullCompleteBatchTest {
+  private static final int FULL = 8; // WorkerAnswers.AMONG_OTHERS_FROM
+
+  @TempDir Path dir;
+
+  private static CompleteBatchRequest completing(List<Job> jobs) {
+    CompleteBatchRequest.Builder batch = CompleteBatchRequest.newBuilder().setWorkerId("w");
+    for (Job job : jobs) {
+      batch.addItems(
+          CompleteItem.newBuilder()
+              .setJobId(job.getId())
+              .setFencingToken(job.getLease().getFencingToken())
+              .setLeaseId(job.getLease().getLeaseId()));
+    }
+    return batch.build();
+  }
+
+  private static void assertCompleted(CompleteBatchResponse answer, int items) {
+    assertThat(answer.getOutcomesList())
+        .hasSize(items)
+        .extracting(CompleteOutcome::getStatus)
+        .containsOnly(CompleteStatus.COMPLETE_STATUS_COMPLETED);
+  }
+
+  @Test
+  void aFullBatchInAQuietMomentGoesToTheWriterThreadAndASmallOneStaysWithItsCaller()
+      throws Exception {
+    SqliteJobStore store = SqliteJobStore.open(dir, SqliteOptions.defaults());
+    SqliteWriter writer = store.writer();
+    try (Coordinator coordinator =
+        Coordinator.start(
+            store,
+            QuietMoments.quietSettings(),
+            Clock.systemUTC(),
+            NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)))) {
+      ManagedChannel channel =
+          NettyChannelBuilder.forAddress("127.0.0.1", coordinator.port()).usePlaintext().build();
+      try {
+        JobServiceGrpc.JobServiceBlockingStub jobs =
+            JobServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+        WorkerServiceGrpc.WorkerServiceBlockingStub workers =
+            WorkerServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+        for (int i = 0; i < FULL + 1; i++) {
+          jobs.enqueue(
+              EnqueueRequest.newBuilder()
+                  .setType("t")
+                  .setPayload(ByteString.copyFromUtf8("{}"))
+                  .build());
+        }
+        List<Job> leased =
+            workers
+                .lease(
+                    LeaseRequest.newBuilder()
+                        .setWorkerId("w")
+                        .setMaxJobs(FULL + 1)
+                        .setWait(com.google.protobuf.Duration.getDefaultInstance())
+                        .build())
+                .getJobsList();
+        assertThat(leased).hasSize(FULL + 1);
+
+        // One job, in a quiet moment: written on the thread that read the call.
+        QuietMoments.quietFor();
+        long byCallers = writer.committedByCallers();
+        assertCompleted(workers.completeBatch(completing(leased.subList(0, 1))), 1);
+        assertThat(writer.committedByCallers()).isEqualTo(byCallers + 1);
+
+        // A full batch, in as quiet a moment: the writer thread's.
+        QuietMoments.quietFor();
+        assertCompleted(workers.completeBatch(completing(leased.subList(1, FULL + 1))), FULL);
+        assertThat(writer.committedByCallers()).isEqualTo(byCallers + 1);
+      } finally {
+        channel.shutdownNow();
+        assertThat(channel.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+      }
+    }
+  }
+}

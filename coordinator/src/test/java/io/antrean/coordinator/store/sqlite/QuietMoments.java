@@ -1,0 +1,33 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.core.Retention;
+import io.antrean.coordinator.core.Settings;
+import java.time.Duration;
+
+/** For tests of the SQLite writer's quiet moment: no background write, and a moment of nothing. */
+final class QuietMoments {
+  /** Longer than the writer waits, with nothing written, before a caller may write in its stead. */
+  static final Duration QUIET = Duration.ofMillis(20);
+
+  private QuietMoments() {}
+
+  /** Nothing written for {@link #QUIET}, as far as this thread goes. */
+  static void quietFor() {
+    long until = System.nanoTime() + QUIET.toNanos();
+    while (System.nanoTime() < until) {
+      Thread.onSpinWait();
+    }
+  }
+
+  /** The default settings with no background write (lease sweep, retention) for an hour. */
+  static Settings quietSettings() {
+    Settings defaults = Settings.defaults();
+    Duration hour = Duration.ofHours(1);
+    Retention retention = defaults.retention();
+    return defaults
+        .withIntervals(hour, defaults.idempotencyWindow())
+        .withHousekeeping(
+            new Retention(retention.succeeded(), retention.cancelled(), retention.failed(), hour),
+            defaults.deadLetterAlert());
+  }
+}
