@@ -15,11 +15,7 @@ import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -62,14 +58,8 @@ class FullCompleteBatchTest {
       throws Exception {
     SqliteJobStore store = SqliteJobStore.open(dir, SqliteOptions.defaults());
     SqliteWriter writer = store.writer();
-    try (Coordinator coordinator =
-        Coordinator.start(
-            store,
-            QuietMoments.quietSettings(),
-            Clock.systemUTC(),
-            NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)))) {
-      ManagedChannel channel =
-          NettyChannelBuilder.forAddress("127.0.0.1", coordinator.port()).usePlaintext().build();
+    try (Coordinator coordinator = QuietMoments.coordinator(store)) {
+      ManagedChannel channel = QuietMoments.channelTo(coordinator);
       try {
         JobServiceGrpc.JobServiceBlockingStub jobs =
             JobServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);

@@ -10,12 +10,8 @@ import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.ProduceRequest;
 import io.antrean.proto.v1.ProduceResponse;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -80,14 +76,8 @@ class PipelinedProduceStreamTest {
   void aPipeliningStreamsLoneEnqueueInAQuietMomentGoesToTheWriterThread() throws Exception {
     SqliteJobStore store = SqliteJobStore.open(dir, SqliteOptions.defaults());
     SqliteWriter writer = store.writer();
-    try (Coordinator coordinator =
-        Coordinator.start(
-            store,
-            QuietMoments.quietSettings(),
-            Clock.systemUTC(),
-            NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)))) {
-      ManagedChannel channel =
-          NettyChannelBuilder.forAddress("127.0.0.1", coordinator.port()).usePlaintext().build();
+    try (Coordinator coordinator = QuietMoments.coordinator(store)) {
+      ManagedChannel channel = QuietMoments.channelTo(coordinator);
       CountDownLatch holding = new CountDownLatch(1);
       CountDownLatch release = new CountDownLatch(1);
       try {

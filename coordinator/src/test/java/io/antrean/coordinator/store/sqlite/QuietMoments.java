@@ -1,7 +1,14 @@
 package io.antrean.coordinator.store.sqlite;
 
+import io.antrean.coordinator.Coordinator;
 import io.antrean.coordinator.core.Retention;
 import io.antrean.coordinator.core.Settings;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.time.Duration;
 
 /** For tests of the SQLite writer's quiet moment: no background write, and a moment of nothing. */
@@ -29,5 +36,19 @@ final class QuietMoments {
         .withHousekeeping(
             new Retention(retention.succeeded(), retention.cancelled(), retention.failed(), hour),
             defaults.deadLetterAlert());
+  }
+
+  /** A coordinator on {@code store} with {@link #quietSettings}, over Netty on a loopback port. */
+  static Coordinator coordinator(SqliteJobStore store) throws IOException {
+    return Coordinator.start(
+        store,
+        quietSettings(),
+        Clock.systemUTC(),
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)));
+  }
+
+  /** A plaintext Netty channel to {@code coordinator}. */
+  static ManagedChannel channelTo(Coordinator coordinator) {
+    return NettyChannelBuilder.forAddress("127.0.0.1", coordinator.port()).usePlaintext().build();
   }
 }
