@@ -345,7 +345,7 @@ public final class JobScheduler {
     return store.asyncWrites().neverBlock();
   }
 
-  /** {@link JobStore#writeAmongOthers}: {@code writes} that should not hold this thread. */
+  /** {@link JobStore#writeAmongOthers}: {@code writes} that should not hold their caller. */
   public <T> T amongOtherWrites(Supplier<T> writes) {
     return store.writeAmongOthers(writes);
   }

@@ -34,11 +34,12 @@ final class WorkerAnswers {
   /**
    * A CompleteBatch of at least this many items is stored among the other writes ({@link
    * JobScheduler#amongOtherWrites}): on SQLite the writer thread takes it even in a quiet moment.
-   * Under load a worker's batch carries about as many jobs as it leases ahead (25 by default), and
-   * its statements, commit and fsync on the thread that read it held the other workers' messages
-   * unread while the writer thread idled; at 500 jobs/s a batch carries three or four jobs and
-   * keeps the quiet moment's shorter path. docs/benchmarks.md, "A full CompleteBatch among the
-   * others".
+   * Under load a busy worker's batch carries about as many jobs as it leases ahead (its
+   * concurrency: 4 by default, 25 in the bench), and its statements, commit and fsync on the thread
+   * that read it held the other workers' messages unread while the writer thread idled; at 500
+   * jobs/s a batch carries three or four jobs and keeps the quiet moment's path, as does every
+   * batch of a worker that runs fewer than 8 jobs at a time. docs/benchmarks.md, "A large
+   * CompleteBatch among the others".
    */
   static final int AMONG_OTHERS_FROM = 8;
 

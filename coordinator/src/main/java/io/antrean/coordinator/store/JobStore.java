@@ -180,7 +180,7 @@ public interface JobStore extends DeadLetterStore, AutoCloseable {
    * Runs {@code submissions}, {@code ...Async} writes that should not hold their caller's thread:
    * those of a caller that has more of them in flight and sends the next ones at once (a producer
    * pipelining its Enqueues on one stream), or one large enough that handing it over costs less
-   * than holding the thread (a worker's full CompleteBatch). A store that runs a write on its
+   * than holding the thread (a busy worker's CompleteBatch). A store that runs a write on its
    * caller's thread when nothing else is being written queues these instead, so the caller's thread
    * goes back at once to reading what follows.
    */

@@ -23,14 +23,15 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A CompleteBatch of a worker's full share of jobs is written by the writer thread even in a quiet
- * moment, so its statements, commit and fsync do not hold the thread that reads the other workers'
- * messages; a batch of a few jobs, as at a low rate, keeps the quiet moment's write on that thread.
- * Over Netty, against the SQLite writer's own count of writes its callers ran.
+ * A CompleteBatch of 8 items or more, a busy worker's, is written by the writer thread even in a
+ * quiet moment, with or without a lease_next, so its statements, commit and fsync do not hold the
+ * thread that reads the other workers' messages; a batch of a few jobs, as at a low rate, keeps the
+ * quiet moment's write on that thread. Over Netty, against the SQLite writer's own count of writes
+ * its callers ran.
  */
 @Timeout(60)
-class FullCompleteBatchTest {
-  private static final int FULL = 8; // WorkerAnswers.AMONG_OTHERS_FROM
+class LargeCompleteBatchTest {
+  private static final int LARGE = 8; // WorkerAnswers.AMONG_OTHERS_FROM
 
   @TempDir Path dir;
 
@@ -54,7 +55,7 @@ class FullCompleteBatchTest {
   }
 
   @Test
-  void aFullBatchInAQuietMomentGoesToTheWriterThreadAndASmallOneStaysWithItsCaller()
+  void aLargeBatchInAQuietMomentGoesToTheWriterThreadAndASmallOneStaysWithItsCaller()
       throws Exception {
     SqliteJobStore store = SqliteJobStore.open(dir, SqliteOptions.defaults());
     SqliteWriter writer = store.writer();
@@ -65,7 +66,9 @@ class FullCompleteBatchTest {
             JobServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
         WorkerServiceGrpc.WorkerServiceBlockingStub workers =
             WorkerServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
-        for (int i = 0; i < FULL + 1; i++) {
+        // One small batch and two large ones leased; one job left for the last one's lease_next.
+        int leasing = 1 + 2 * LARGE;
+        for (int i = 0; i < leasing + 1; i++) {
           jobs.enqueue(
               EnqueueRequest.newBuilder()
                   .setType("t")
@@ -77,11 +80,11 @@ class FullCompleteBatchTest {
                 .lease(
                     LeaseRequest.newBuilder()
                         .setWorkerId("w")
-                        .setMaxJobs(FULL + 1)
+                        .setMaxJobs(leasing)
                         .setWait(com.google.protobuf.Duration.getDefaultInstance())
                         .build())
                 .getJobsList();
-        assertThat(leased).hasSize(FULL + 1);
+        assertThat(leased).hasSize(leasing);
 
         // One job, in a quiet moment: written on the thread that read the call.
         QuietMoments.quietFor();
@@ -89,9 +92,20 @@ class FullCompleteBatchTest {
         assertCompleted(workers.completeBatch(completing(leased.subList(0, 1))), 1);
         assertThat(writer.committedByCallers()).isEqualTo(byCallers + 1);
 
-        // A full batch, in as quiet a moment: the writer thread's.
+        // A large batch, in as quiet a moment: the writer thread's.
         QuietMoments.quietFor();
-        assertCompleted(workers.completeBatch(completing(leased.subList(1, FULL + 1))), FULL);
+        assertCompleted(workers.completeBatch(completing(leased.subList(1, 1 + LARGE))), LARGE);
+        assertThat(writer.committedByCallers()).isEqualTo(byCallers + 1);
+
+        // A large batch that leases the next job too, as a busy worker sends it: the same.
+        QuietMoments.quietFor();
+        CompleteBatchResponse withNext =
+            workers.completeBatch(
+                completing(leased.subList(1 + LARGE, leasing)).toBuilder()
+                    .setLeaseNext(LeaseRequest.newBuilder().setMaxJobs(1))
+                    .build());
+        assertCompleted(withNext, LARGE);
+        assertThat(withNext.getLeasedJobsList()).hasSize(1);
         assertThat(writer.committedByCallers()).isEqualTo(byCallers + 1);
       } finally {
         channel.shutdownNow();
