@@ -87,18 +87,18 @@ class LargeCompleteBatchTest {
         assertThat(leased).hasSize(leasing);
 
         // One job, in a quiet moment: written on the thread that read the call.
-        QuietMoments.quietFor();
+        QuietMoments.quietMoment();
         long byCallers = writer.committedByCallers();
         assertCompleted(workers.completeBatch(completing(leased.subList(0, 1))), 1);
         assertThat(writer.committedByCallers()).isEqualTo(byCallers + 1);
 
         // A large batch, in as quiet a moment: the writer thread's.
-        QuietMoments.quietFor();
+        QuietMoments.quietMoment();
         assertCompleted(workers.completeBatch(completing(leased.subList(1, 1 + LARGE))), LARGE);
         assertThat(writer.committedByCallers()).isEqualTo(byCallers + 1);
 
         // A large batch that leases the next job too, as a busy worker sends it: the same.
-        QuietMoments.quietFor();
+        QuietMoments.quietMoment();
         CompleteBatchResponse withNext =
             workers.completeBatch(
                 completing(leased.subList(1 + LARGE, leasing)).toBuilder()

@@ -110,14 +110,14 @@ class PipelinedProduceStreamTest {
 
         // A stream with one request at a time: its write runs on the thread that read it.
         long byCallers = writer.committedByCallers();
-        QuietMoments.quietFor();
+        QuietMoments.quietMoment();
         Stream oneAtATime = new Stream(channel);
         oneAtATime.enqueue(1);
         oneAtATime.answer();
         assertThat(writer.committedByCallers()).isEqualTo(byCallers + 1);
 
         // The pipelining stream's lone request, in as quiet a moment: the writer thread's.
-        QuietMoments.quietFor();
+        QuietMoments.quietMoment();
         pipelining.enqueue(3);
         pipelining.answer();
         assertThat(writer.committedByCallers()).isEqualTo(byCallers + 1);

@@ -14,12 +14,12 @@ import java.time.Duration;
 /** For tests of the SQLite writer's quiet moment: no background write, and a moment of nothing. */
 final class QuietMoments {
   /** Longer than the writer waits, with nothing written, before a caller may write in its stead. */
-  static final Duration QUIET = Duration.ofMillis(20);
+  private static final Duration QUIET = Duration.ofMillis(20);
 
   private QuietMoments() {}
 
-  /** Nothing written for {@link #QUIET}, as far as this thread goes. */
-  static void quietFor() {
+  /** Waits out {@link #QUIET} without writing, so the next write comes in a quiet moment. */
+  static void quietMoment() {
     long until = System.nanoTime() + QUIET.toNanos();
     while (System.nanoTime() < until) {
       Thread.onSpinWait();
