@@ -7,14 +7,10 @@ import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.antrean.worker.CancellationReason;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.TreeSet;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -54,7 +50,7 @@ public final class WorkerRuntime {
   private final JobSettler settler;
   private final CompletionQueue completions;
   private final JobRunner runner;
-  private final ThreadPoolExecutor handlerThreads;
+  private final HandlerThreads handlerThreads;
   private final ScheduledThreadPoolExecutor keeperThread;
   private final LeaseKeeper keeper;
   private final LeasePoller poller;
@@ -114,15 +110,7 @@ public final class WorkerRuntime {
             new HandlerTracing(settings.openTelemetry()),
             settings.ticker(),
             prefetch);
-    this.handlerThreads =
-        new ThreadPoolExecutor(
-            settings.concurrency(),
-            settings.concurrency(),
-            0,
-            TimeUnit.MILLISECONDS,
-            // Room for every job leased ahead of a free thread (at most prefetch of them).
-            new ArrayBlockingQueue<>(settings.concurrency() + settings.prefetch()),
-            new WorkerThreads("handler"));
+    this.handlerThreads = new HandlerThreads(settings.concurrency());
     this.keeper =
         new LeaseKeeper(
             WorkerServiceGrpc.newStub(channel),
@@ -175,8 +163,6 @@ public final class WorkerRuntime {
         tickMillis,
         TimeUnit.MILLISECONDS);
     completions.start();
-    // Threads are made now, not by the first dispatches on the transport thread.
-    handlerThreads.prestartAllCoreThreads();
     poller.start();
     log.info(
         "worker started: id {}, coordinator {}, queue {}, concurrency {}, prefetch up to {}, types"
@@ -314,9 +300,7 @@ public final class WorkerRuntime {
    * (shutdown has begun, so each is stopped before it could start); for the shutdown sequence.
    */
   private void releaseWaiting() {
-    List<Runnable> waiting = new ArrayList<>();
-    handlerThreads.getQueue().drainTo(waiting);
-    waiting.forEach(Runnable::run);
+    handlerThreads.drainWaiting().forEach(Runnable::run);
   }
 
   private void drainAndTerminate() {
