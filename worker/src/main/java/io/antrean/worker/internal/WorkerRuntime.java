@@ -7,10 +7,13 @@ import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.antrean.worker.CancellationReason;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -50,7 +53,7 @@ public final class WorkerRuntime {
   private final JobSettler settler;
   private final CompletionQueue completions;
   private final JobRunner runner;
-  private final HandlerThreads handlerThreads;
+  private final ThreadPoolExecutor handlerThreads;
   private final ScheduledThreadPoolExecutor keeperThread;
   private final LeaseKeeper keeper;
   private final LeasePoller poller;
@@ -110,7 +113,15 @@ public final class WorkerRuntime {
             new HandlerTracing(settings.openTelemetry()),
             settings.ticker(),
             prefetch);
-    this.handlerThreads = new HandlerThreads(settings.concurrency());
+    this.handlerThreads =
+        new ThreadPoolExecutor(
+            settings.concurrency(),
+            settings.concurrency(),
+            0,
+            TimeUnit.MILLISECONDS,
+            // Wakes a thread per job only while none is already on its way (WakeOneQueue).
+            new WakeOneQueue<>(),
+            new WorkerThreads("handler"));
     this.keeper =
         new LeaseKeeper(
             WorkerServiceGrpc.newStub(channel),
@@ -163,6 +174,8 @@ public final class WorkerRuntime {
         tickMillis,
         TimeUnit.MILLISECONDS);
     completions.start();
+    // Threads are made now, not by the first dispatches on the transport thread.
+    handlerThreads.prestartAllCoreThreads();
     poller.start();
     log.info(
         "worker started: id {}, coordinator {}, queue {}, concurrency {}, prefetch up to {}, types"
@@ -300,7 +313,9 @@ public final class WorkerRuntime {
    * (shutdown has begun, so each is stopped before it could start); for the shutdown sequence.
    */
   private void releaseWaiting() {
-    handlerThreads.drainWaiting().forEach(Runnable::run);
+    List<Runnable> waiting = new ArrayList<>();
+    handlerThreads.getQueue().drainTo(waiting);
+    waiting.forEach(Runnable::run);
   }
 
   private void drainAndTerminate() {

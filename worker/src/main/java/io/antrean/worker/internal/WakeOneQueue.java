@@ -1,0 +1,217 @@
+package io.antrean.worker.internal;
+
+import java.util.AbstractQueue;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.annotation.concurrent.GuardedBy;
+
+/**
+ * The handler threads' queue of jobs not yet started: first in, first out, unbounded (the worker
+ * never holds more jobs than its {@link SlotPool} allows), and sparing with wake-ups. An element
+ * wakes a waiting thread only when no woken thread is already on its way to the queue, and a thread
+ * that takes an element and leaves others behind wakes one more the same way. So a Lease answer of
+ * 25 short jobs wakes two or three threads, which run them one after another, where an {@code
+ * ArrayBlockingQueue} wakes a thread for each; jobs that take long still get a thread each, one
+ * wake-up after the other. The handler threads' {@code ThreadPoolExecutor} takes its jobs from
+ * here.
+ *
+ * <p>Thread-safe.
+ */
+final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E> {
+  private final Queue<E> items = new ConcurrentLinkedQueue<>();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition notEmpty = lock.newCondition();
+
+  /** Threads waiting in {@link #take} or {@link #poll(long, TimeUnit)}. */
+  @GuardedBy("lock")
+  private int waiting;
+
+  /** Waiting threads signalled that have not yet looked at the queue again. */
+  @GuardedBy("lock")
+  private int onTheirWay;
+
+  /** Signals sent since the queue was made. */
+  @GuardedBy("lock")
+  private long signals;
+
+  @Override
+  public boolean offer(E e) {
+    items.add(Objects.requireNonNull(e));
+    wakeOneIfNoneOnItsWay();
+    return true;
+  }
+
+  @Override
+  public void put(E e) {
+    offer(e);
+  }
+
+  @Override
+  public boolean offer(E e, long timeout, TimeUnit unit) {
+    return offer(e);
+  }
+
+  @Override
+  public E poll() {
+    E e = items.poll();
+    if (e != null && !items.isEmpty()) {
+      wakeOneIfNoneOnItsWay();
+    }
+    return e;
+  }
+
+  @Override
+  public E take() throws InterruptedException {
+    for (E e = poll(); ; e = poll()) {
+      if (e != null) {
+        return e;
+      }
+      lock.lockInterruptibly();
+      try {
+        // Checked under the lock: an element offered from here on signals this thread.
+        if (items.isEmpty()) {
+          waiting++;
+          try {
+            notEmpty.await();
+          } finally {
+            arrived();
+          }
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  @Override
+  public E poll(long timeout, TimeUnit unit) throws InterruptedException {
+    long nanos = unit.toNanos(timeout);
+    for (E e = poll(); ; e = poll()) {
+      if (e != null || nanos <= 0) {
+        return e;
+      }
+      lock.lockInterruptibly();
+      try {
+        if (items.isEmpty()) {
+          waiting++;
+          try {
+            nanos = notEmpty.awaitNanos(nanos);
+          } finally {
+            arrived();
+          }
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  @Override
+  public E peek() {
+    return items.peek();
+  }
+
+  @Override
+  public int size() {
+    return items.size();
+  }
+
+  @Override
+  public boolean isEmpty() {
+    return items.isEmpty();
+  }
+
+  @Override
+  public Iterator<E> iterator() {
+    return items.iterator();
+  }
+
+  @Override
+  public boolean remove(Object o) {
+    return items.remove(o);
+  }
+
+  @Override
+  public int remainingCapacity() {
+    return Integer.MAX_VALUE;
+  }
+
+  @Override
+  public int drainTo(Collection<? super E> c) {
+    return drainTo(c, Integer.MAX_VALUE);
+  }
+
+  @Override
+  public int drainTo(Collection<? super E> c, int maxElements) {
+    if (c == this) {
+      throw new IllegalArgumentException("cannot drain a queue into itself");
+    }
+    int drained = 0;
+    for (E e; drained < maxElements && (e = items.poll()) != null; drained++) {
+      c.add(e);
+    }
+    return drained;
+  }
+
+  /** How many times a waiting thread was signalled since the queue was made. */
+  long signals() {
+    lock.lock();
+    try {
+      return signals;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Threads waiting for an element; once the caller takes {@link #lock()}, all of them are parked.
+   */
+  int waitingThreads() {
+    lock.lock();
+    try {
+      return waiting;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The lock that offers and waiting threads take. Tests hold it so that signalled threads cannot
+   * reach the queue yet (an offer takes it again: it is reentrant).
+   */
+  ReentrantLock lock() {
+    return lock;
+  }
+
+  private void wakeOneIfNoneOnItsWay() {
+    lock.lock();
+    try {
+      if (onTheirWay == 0 && waiting > 0) {
+        onTheirWay++;
+        signals++;
+        notEmpty.signal();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * A waiting thread stopped waiting: signalled, timed out or interrupted. Counting any of them as
+   * the signalled one at worst costs one wake-up more later; a signal is never left unanswered.
+   */
+  @GuardedBy("lock")
+  private void arrived() {
+    waiting--;
+    if (onTheirWay > 0) {
+      onTheirWay--;
+    }
+  }
+}
