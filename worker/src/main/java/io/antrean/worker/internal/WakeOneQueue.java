@@ -15,11 +15,12 @@ import javax.annotation.concurrent.GuardedBy;
 /**
  * The handler threads' queue of jobs not yet started: first in, first out, unbounded (the worker
  * never holds more jobs than its {@link SlotPool} allows), and sparing with wake-ups. An element
- * wakes a waiting thread only when no woken thread is already on its way to the queue, and a thread
- * that takes an element and leaves others behind wakes one more the same way. So a Lease answer of
- * 25 short jobs wakes two or three threads, which run them one after another, where an {@code
- * ArrayBlockingQueue} wakes a thread for each; jobs that take long still get a thread each, one
- * wake-up after the other. The handler threads' {@code ThreadPoolExecutor} takes its jobs from
+ * wakes a waiting thread only when no signalled thread is still on its way back to the queue, and a
+ * thread that takes an element and leaves others behind wakes one more the same way. So the threads
+ * woken for a Lease answer of many short jobs are about as many as the jobs take wake-ups' time to
+ * run (each woken thread runs jobs one after another until none is left), where an {@code
+ * ArrayBlockingQueue} signals a thread for each job; jobs that take long still get a thread each,
+ * one wake-up after the other. The handler threads' {@code ThreadPoolExecutor} takes its jobs from
  * here.
  *
  * <p>Thread-safe.
@@ -33,11 +34,14 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
   @GuardedBy("lock")
   private int waiting;
 
-  /** Waiting threads signalled that have not yet looked at the queue again. */
+  /**
+   * 1 from a signal until the next waiting thread stops waiting (whichever it is, and however its
+   * wait ended), else 0: while it is 1, some thread is bound to look at the queue again.
+   */
   @GuardedBy("lock")
   private int onTheirWay;
 
-  /** Signals sent since the queue was made. */
+  /** Signals sent since the queue was made, whether or not one found a thread to wake. */
   @GuardedBy("lock")
   private long signals;
 
@@ -75,13 +79,15 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
       }
       lock.lockInterruptibly();
       try {
-        // Checked under the lock: an element offered from here on signals this thread.
+        // Checked under the lock: an element offered from here on finds this thread waiting.
         if (items.isEmpty()) {
           waiting++;
+          boolean interrupted = true;
           try {
             notEmpty.await();
+            interrupted = false;
           } finally {
-            arrived();
+            arrived(interrupted);
           }
         }
       } finally {
@@ -101,10 +107,12 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
       try {
         if (items.isEmpty()) {
           waiting++;
+          boolean interrupted = true;
           try {
             nanos = notEmpty.awaitNanos(nanos);
+            interrupted = false;
           } finally {
-            arrived();
+            arrived(interrupted);
           }
         }
       } finally {
@@ -150,6 +158,7 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
 
   @Override
   public int drainTo(Collection<? super E> c, int maxElements) {
+    Objects.requireNonNull(c);
     if (c == this) {
       throw new IllegalArgumentException("cannot drain a queue into itself");
     }
@@ -171,7 +180,8 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
   }
 
   /**
-   * Threads waiting for an element; once the caller takes {@link #lock()}, all of them are parked.
+   * Threads waiting for an element; once the caller holds {@link #lock()}, each of them is in the
+   * condition's wait queue, or leaving it (interrupted or timed out) and waiting for the lock.
    */
   int waitingThreads() {
     lock.lock();
@@ -204,14 +214,19 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
   }
 
   /**
-   * A waiting thread stopped waiting: signalled, timed out or interrupted. Counting any of them as
-   * the signalled one at worst costs one wake-up more later; a signal is never left unanswered.
+   * A waiting thread stopped waiting: signalled, timed out or interrupted. Whichever it is, it
+   * answers the signal on its way, if there is one: at worst that costs one wake-up more later. A
+   * thread that was interrupted leaves by an exception, without looking at the queue again, so it
+   * passes the wake-up on to a waiting thread if elements are left.
    */
   @GuardedBy("lock")
-  private void arrived() {
+  private void arrived(boolean interrupted) {
     waiting--;
     if (onTheirWay > 0) {
       onTheirWay--;
+    }
+    if (interrupted && !items.isEmpty()) {
+      wakeOneIfNoneOnItsWay();
     }
   }
 }

@@ -146,6 +146,42 @@ class WakeOneQueueTest {
   }
 
   @Test
+  void aWaiterInterruptedAfterASignalWasSentAnswersItSoTheNextElementWakesTheNext()
+      throws Exception {
+    WakeOneQueue<Integer> queue = new WakeOneQueue<>();
+    CompletableFuture<Thread> interruptedTaker = new CompletableFuture<>();
+    Future<?> interrupted =
+        threads.submit(
+            () -> {
+              interruptedTaker.complete(Thread.currentThread());
+              return queue.take();
+            });
+    awaitTrue(() -> queue.waitingThreads() == 1);
+
+    queue.lock().lock();
+    try {
+      Thread taker = interruptedTaker.get();
+      taker.interrupt();
+      // It leaves the condition's queue for the lock's, where this thread keeps it.
+      awaitTrue(() -> queue.lock().hasQueuedThread(taker));
+      queue.offer(1); // finds no thread to wake, and counts one on its way
+      assertThat(queue.signals()).isEqualTo(1);
+    } finally {
+      queue.lock().unlock();
+    }
+    assertThatThrownBy(() -> interrupted.get(5, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(InterruptedException.class);
+    assertThat(queue.poll()).isEqualTo(1);
+
+    Future<Integer> next = threads.submit(queue::take);
+    awaitTrue(() -> queue.waitingThreads() == 1);
+    queue.offer(2);
+
+    assertThat(next.get(5, TimeUnit.SECONDS)).isEqualTo(2);
+    assertThat(queue.signals()).isEqualTo(2);
+  }
+
+  @Test
   void aWaitEndsWithAnInterruptOrATimeout() throws Exception {
     WakeOneQueue<Integer> queue = new WakeOneQueue<>();
 
