@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import javax.annotation.concurrent.GuardedBy;
 
 /**
@@ -73,27 +74,11 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
 
   @Override
   public E take() throws InterruptedException {
-    for (E e = poll(); ; e = poll()) {
-      if (e != null) {
-        return e;
-      }
-      lock.lockInterruptibly();
-      try {
-        // Checked under the lock: an element offered from here on finds this thread waiting.
-        if (items.isEmpty()) {
-          waiting++;
-          boolean interrupted = true;
-          try {
-            notEmpty.await();
-            interrupted = false;
-          } finally {
-            arrived(interrupted);
-          }
-        }
-      } finally {
-        lock.unlock();
-      }
+    E e;
+    while ((e = poll()) == null) {
+      waitForAnElement(Long.MAX_VALUE);
     }
+    return e;
   }
 
   @Override
@@ -103,21 +88,7 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
       if (e != null || nanos <= 0) {
         return e;
       }
-      lock.lockInterruptibly();
-      try {
-        if (items.isEmpty()) {
-          waiting++;
-          boolean interrupted = true;
-          try {
-            nanos = notEmpty.awaitNanos(nanos);
-            interrupted = false;
-          } finally {
-            arrived(interrupted);
-          }
-        }
-      } finally {
-        lock.unlock();
-      }
+      nanos = waitForAnElement(nanos);
     }
   }
 
@@ -171,12 +142,7 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
 
   /** How many times a waiting thread was signalled since the queue was made. */
   long signals() {
-    lock.lock();
-    try {
-      return signals;
-    } finally {
-      lock.unlock();
-    }
+    return underLock(() -> signals);
   }
 
   /**
@@ -184,12 +150,7 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
    * condition's wait queue, or leaving it (interrupted or timed out) and waiting for the lock.
    */
   int waitingThreads() {
-    lock.lock();
-    try {
-      return waiting;
-    } finally {
-      lock.unlock();
-    }
+    return (int) underLock(() -> waiting);
   }
 
   /**
@@ -198,6 +159,42 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
    */
   ReentrantLock lock() {
     return lock;
+  }
+
+  /**
+   * Waits, if the queue is still empty once the lock is held, until signalled, interrupted or
+   * {@code nanos} have passed.
+   *
+   * @return the nanoseconds left to wait
+   */
+  private long waitForAnElement(long nanos) throws InterruptedException {
+    lock.lockInterruptibly();
+    try {
+      // Checked under the lock: an element offered from here on finds this thread waiting.
+      if (!items.isEmpty()) {
+        return nanos;
+      }
+      waiting++;
+      boolean interrupted = true;
+      try {
+        long left = notEmpty.awaitNanos(nanos);
+        interrupted = false;
+        return left;
+      } finally {
+        arrived(interrupted);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private long underLock(LongSupplier read) {
+    lock.lock();
+    try {
+      return read.getAsLong();
+    } finally {
+      lock.unlock();
+    }
   }
 
   private void wakeOneIfNoneOnItsWay() {
