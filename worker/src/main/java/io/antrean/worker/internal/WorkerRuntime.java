@@ -119,7 +119,7 @@ public final class WorkerRuntime {
             settings.concurrency(),
             0,
             TimeUnit.MILLISECONDS,
-            // Wakes a thread per job only while none is already on its way (WakeOneQueue).
+            // Wakes a waiting thread only when none is already on its way, not one per job.
             new WakeOneQueue<>(),
             new WorkerThreads("handler"));
     this.keeper =
