@@ -36,11 +36,11 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
   private int waiting;
 
   /**
-   * 1 from a signal until the next waiting thread stops waiting (whichever it is, and however its
-   * wait ended), else 0: while it is 1, some thread is bound to look at the queue again.
+   * From a signal until the next waiting thread stops waiting (whichever it is, and however its
+   * wait ended): while it is set, some thread is bound to look at the queue again.
    */
   @GuardedBy("lock")
-  private int onTheirWay;
+  private boolean oneOnItsWay;
 
   /** Signals sent since the queue was made, whether or not one found a thread to wake. */
   @GuardedBy("lock")
@@ -200,8 +200,8 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
   private void wakeOneIfNoneOnItsWay() {
     lock.lock();
     try {
-      if (onTheirWay == 0 && waiting > 0) {
-        onTheirWay++;
+      if (!oneOnItsWay && waiting > 0) {
+        oneOnItsWay = true;
         signals++;
         notEmpty.signal();
       }
@@ -219,9 +219,7 @@ final class WakeOneQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>
   @GuardedBy("lock")
   private void arrived(boolean interrupted) {
     waiting--;
-    if (onTheirWay > 0) {
-      onTheirWay--;
-    }
+    oneOnItsWay = false;
     if (interrupted && !items.isEmpty()) {
       wakeOneIfNoneOnItsWay();
     }

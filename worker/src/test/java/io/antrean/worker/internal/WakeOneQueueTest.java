@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -45,12 +46,14 @@ class WakeOneQueueTest {
   void elementsOfferedTogetherWakeOneWaitingThreadNotOneEach() throws Exception {
     WakeOneQueue<Integer> queue = new WakeOneQueue<>();
     List<Integer> taken = new CopyOnWriteArrayList<>();
+    CountDownLatch allTaken = new CountDownLatch(5);
     for (int i = 0; i < 3; i++) {
       threads.execute(
           () -> {
             try {
               while (true) {
                 taken.add(queue.take());
+                allTaken.countDown();
               }
             } catch (InterruptedException e) {
               // stopThreads()
@@ -70,7 +73,7 @@ class WakeOneQueueTest {
       queue.lock().unlock();
     }
 
-    awaitTrue(() -> taken.size() == 5);
+    assertThat(allTaken.await(5, TimeUnit.SECONDS)).isTrue();
     assertThat(taken).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
   }
 
@@ -106,6 +109,7 @@ class WakeOneQueueTest {
     int producers = 4;
     int perProducer = 5_000;
     ConcurrentHashMap<Integer, Integer> seen = new ConcurrentHashMap<>();
+    CountDownLatch allSeen = new CountDownLatch(producers * perProducer);
     for (int t = 0; t < 4; t++) {
       threads.execute(
           () -> {
@@ -116,6 +120,7 @@ class WakeOneQueueTest {
                   e = queue.take();
                 }
                 seen.merge(e, 1, Integer::sum);
+                allSeen.countDown();
               }
             } catch (InterruptedException e) {
               // stopThreads()
@@ -140,7 +145,8 @@ class WakeOneQueueTest {
       f.get(10, TimeUnit.SECONDS);
     }
 
-    awaitTrue(() -> seen.size() == producers * perProducer);
+    assertThat(allSeen.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(seen).hasSize(producers * perProducer);
     assertThat(seen.values()).allMatch(count -> count == 1);
     assertThat(queue).isEmpty();
   }
@@ -201,14 +207,17 @@ class WakeOneQueueTest {
     }
   }
 
-  /** Polls {@code condition} every millisecond for up to 5 seconds. */
-  private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
+  /**
+   * Polls {@code condition}, yielding the processor between polls, for up to 5 seconds: for states
+   * of the queue's waiters, which nothing signals.
+   */
+  private static void awaitTrue(BooleanSupplier condition) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {
         throw new AssertionError("not true within 5 s");
       }
-      Thread.sleep(1);
+      Thread.yield();
     }
   }
 }
