@@ -15,13 +15,16 @@ public final class AttemptRows {
   private static final String INSERT =
       "INSERT INTO attempts (job_id, attempt, worker_id, fencing_token, leased_at, ended_at,"
           + " outcome, error_type, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
-  // The stale lease's start when the history still knows it, else now.
+  // The stale lease's start when the history still knows it, else now. Written only while the job
+  // is there, its key locked (JdbcDialect#lockKey) so that no deletion removes it meanwhile: the
+  // caller read the job without a lock, and on PostgreSQL no foreign key keeps a row from outliving
+  // its job (migration V17).
   private static final String INSERT_STALE =
       "INSERT INTO attempts (job_id, attempt, worker_id, fencing_token, leased_at, ended_at,"
           + " outcome, error_type, error_message)"
-          + " SELECT ?, ?, ?, ?, coalesce((SELECT leased_at FROM attempts"
+          + " SELECT id, ?, ?, ?, coalesce((SELECT leased_at FROM attempts"
           + " WHERE job_id = ? AND fencing_token = ? ORDER BY id LIMIT 1), ?), ?,"
-          + " 'STALE_COMPLETION_REJECTED', 'LEASE_LOST', ?";
+          + " 'STALE_COMPLETION_REJECTED', 'LEASE_LOST', ? FROM jobs WHERE id = ?";
 
   private AttemptRows() {}
 
@@ -72,16 +75,17 @@ public final class AttemptRows {
   public static void staleRejected(
       JdbcSession session, Job job, String workerId, long fencingToken, String action, Instant now)
       throws SQLException {
-    PreparedStatement insert = session.prepare(INSERT_STALE);
-    insert.setLong(1, job.id());
-    insert.setInt(2, job.attempts());
-    insert.setString(3, workerId);
-    insert.setLong(4, fencingToken);
-    insert.setLong(5, job.id());
-    insert.setLong(6, fencingToken);
-    session.dialect().setInstant(insert, 7, now);
-    session.dialect().setInstant(insert, 8, now);
-    insert.setString(9, AttemptHistory.staleTokenMessage(job, fencingToken, action));
+    JdbcDialect dialect = session.dialect();
+    PreparedStatement insert = session.prepare(INSERT_STALE + dialect.lockKey());
+    insert.setInt(1, job.attempts());
+    insert.setString(2, workerId);
+    insert.setLong(3, fencingToken);
+    insert.setLong(4, job.id());
+    insert.setLong(5, fencingToken);
+    dialect.setInstant(insert, 6, now);
+    dialect.setInstant(insert, 7, now);
+    insert.setString(8, AttemptHistory.staleTokenMessage(job, fencingToken, action));
+    insert.setLong(9, job.id());
     insert.executeUpdate();
   }
 

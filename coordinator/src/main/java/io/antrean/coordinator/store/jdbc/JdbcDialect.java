@@ -79,6 +79,15 @@ public abstract class JdbcDialect implements ColumnEncoding {
   }
 
   /**
+   * Appended to a SELECT of a job that the caller writes a row about but does not change: keeps the
+   * job from being deleted until the caller commits, as a foreign key's check would, without
+   * waiting for its other writers. Nothing where one writer runs at a time.
+   */
+  public String lockKey() {
+    return " FOR KEY SHARE";
+  }
+
+  /**
    * Appended to a SELECT that picks rows to change: locks them and passes over rows another
    * transaction holds. Nothing where one writer runs at a time.
    */

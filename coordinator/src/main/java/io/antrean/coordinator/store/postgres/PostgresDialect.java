@@ -68,24 +68,29 @@ final class PostgresDialect extends JdbcDialect {
   // order (so two batches naming the same jobs cannot deadlock), completed, and their attempts
   // ended. Item columns carry their own names so the jobs' columns stay unambiguous. The lock is
   // FOR NO KEY UPDATE, what the UPDATE takes anyway: it excludes every other writer of these jobs
-  // but not the key share lock of an attempts row inserted for one of them (its foreign key), so a
+  // but not the key share lock a stale rejection's attempts row takes on its job (AttemptRows), so
+  // a
   // batch recording the stale rejection of a job another batch holds does not wait for it; with FOR
-  // UPDATE two batches doing that for each other's jobs, out of id order, deadlocked.
-  private static final String SUCCEED_ALL =
+  // UPDATE two batches doing that for each other's jobs, out of id order, deadlocked. The held rows
+  // carry their items' results, so the UPDATE joins nothing but them: joined to the items again, a
+  // generic plan (which estimates 10 rows for the unnest and 1 for the held rows) scanned every
+  // item
+  // once per held job, 0.3 ms of a 44-job batch's 1.4 ms, and its square for larger batches.
+  static final String SUCCEED_ALL =
       "WITH items AS (SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bytea[], ?::text[],"
           + " ?::bytea[]) AS item (item_id, item_token, item_result, item_content_type,"
           + " item_lease_id)),"
-          + " held AS MATERIALIZED (SELECT jobs.id AS held_id FROM jobs"
+          + " held AS MATERIALIZED (SELECT jobs.id AS held_id, items.item_result AS held_result,"
+          + " items.item_content_type AS held_content_type FROM jobs"
           + " JOIN items ON jobs.id = items.item_id"
           + " WHERE jobs.state = 'RUNNING' AND jobs.lease_token = items.item_token"
           + " AND jobs.lease_worker_id = ? AND jobs.lease_id_sha256 = items.item_lease_id"
           + " AND NOT jobs.has_dependents"
           + " ORDER BY jobs.id FOR NO KEY UPDATE OF jobs),"
-          + " done AS (UPDATE jobs SET state = 'SUCCEEDED', result = items.item_result,"
-          + " result_content_type = items.item_content_type, finished_at = ?, updated_at = ?,"
+          + " done AS (UPDATE jobs SET state = 'SUCCEEDED', result = held.held_result,"
+          + " result_content_type = held.held_content_type, finished_at = ?, updated_at = ?,"
           + " lease_worker_id = NULL, lease_expires_at = NULL"
-          + " FROM held JOIN items ON items.item_id = held.held_id"
-          + " WHERE jobs.id = held.held_id RETURNING "
+          + " FROM held WHERE jobs.id = held.held_id RETURNING "
           + columnsOf("jobs")
           + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
           + " FROM done WHERE attempts.job_id = done.id"

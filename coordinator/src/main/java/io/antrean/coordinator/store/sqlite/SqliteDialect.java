@@ -117,6 +117,11 @@ final class SqliteDialect extends JdbcDialect {
   }
 
   @Override
+  public String lockKey() {
+    return "";
+  }
+
+  @Override
   public String indexHint(String index) {
     return " INDEXED BY " + index;
   }

@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collections;
 import java.util.Map;
 
 /** The plan PostgreSQL picks for a statement with its parameters bound, as EXPLAIN's text. */
@@ -58,6 +59,30 @@ final class PlanText {
         (String[]) ((Array) function(connection, "unfinished_counts", 2, "proconfig")).getArray();
     return explainPrepared(
         connection, query, settings, "EXECUTE function_plan ('" + queue + "', now())");
+  }
+
+  /**
+   * The generic plan of {@code sql}, a statement with JDBC's {@code ?} parameters and no question
+   * mark elsewhere: the plan PostgreSQL keeps for a statement once it judges it dearer to plan each
+   * call, made without knowing any parameter.
+   */
+  static String explainGeneric(Connection connection, String sql) throws SQLException {
+    StringBuilder query = new StringBuilder();
+    int parameters = 0;
+    for (char c : sql.toCharArray()) {
+      if (c == '?') {
+        query.append('$').append(++parameters);
+      } else {
+        query.append(c);
+      }
+    }
+    return explainPrepared(
+        connection,
+        query.toString(),
+        new String[] {"plan_cache_mode=force_generic_plan"},
+        "EXECUTE function_plan ("
+            + String.join(", ", Collections.nCopies(parameters, "NULL"))
+            + ")");
   }
 
   /** Explains {@code execute} of {@code query} prepared as {@code function_plan} under settings. */

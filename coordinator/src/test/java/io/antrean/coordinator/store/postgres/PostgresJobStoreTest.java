@@ -215,7 +215,7 @@ class PostgresJobStoreTest extends JobStoreContract {
                 "SELECT string_agg(version, ',' ORDER BY installed_rank)"
                     + " FROM flyway_schema_history WHERE type = 'SQL' AND success"))
         .as("each migration applied once, in order")
-        .isEqualTo("1,2,3.1,4,5,6,7,8,9,10,11,12,13,14,15,16");
+        .isEqualTo("1,2,3.1,4,5,6,7,8,9,10,11,12,13,14,15,16,17");
   }
 
   @Test

@@ -118,6 +118,19 @@ class PostgresQueryPlanTest {
   }
 
   @Test
+  void aBatchOfCompletionsScansItsItemsOnceInItsGenericPlan() throws SQLException {
+    String plan;
+    try (Connection connection = postgres.connect(options)) {
+      plan = PlanText.explainGeneric(connection, PostgresDialect.SUCCEED_ALL);
+    }
+
+    // The items are read to find the held jobs; the UPDATE takes the results from the held rows.
+    // Joined to the items again, the generic plan scanned every item once for each held job.
+    String update = plan.substring(plan.indexOf("CTE done"), plan.indexOf("CTE ended"));
+    assertThat(update).as(plan).contains("CTE Scan on held").doesNotContain("item");
+  }
+
+  @Test
   void sweepWalksTheRunningIndexWithoutSorting() throws SQLException {
     String plan = explain(LeaseWrites.selectExpiredSql(PostgresDialect.INSTANCE), time(31), 100);
 
