@@ -35,7 +35,7 @@ public final class DeadLetterQueue {
           + " AND holder.unique_key = jobs.unique_key AND holder.state IN ('PENDING', 'RUNNING', 'WAITING'))"
           + " RETURNING "
           + JobRowReader.JOB_COLUMNS;
-  // The foreign keys cascade to the job's attempts and idempotency keys.
+  // The job's attempts and idempotency key go with it (see RetentionWrites).
   private static final String PURGE = "DELETE FROM jobs WHERE id = ? AND state = 'FAILED'";
 
   private DeadLetterQueue() {}

@@ -13,8 +13,9 @@ import java.time.Instant;
  * at the same time share the work instead of waiting for each other, and a key an enqueue is taking
  * over right now is left to it.
  *
- * <p>Deleting a job cascades (foreign keys) to its attempts and its idempotency key: a key of a
- * deleted job could never deduplicate again, so keeping it until its expiry would only cost space.
+ * <p>Deleting a job deletes its attempts (on SQLite by its foreign key's cascade, on PostgreSQL by
+ * a trigger, migration V17) and its idempotency key (a foreign key's cascade): a key of a deleted
+ * job could never deduplicate again, so keeping it until its expiry would only cost space.
  */
 public final class RetentionWrites {
   private RetentionWrites() {}
