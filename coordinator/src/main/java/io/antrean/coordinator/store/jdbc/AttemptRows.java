@@ -16,9 +16,9 @@ public final class AttemptRows {
       "INSERT INTO attempts (job_id, attempt, worker_id, fencing_token, leased_at, ended_at,"
           + " outcome, error_type, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
   // The stale lease's start when the history still knows it, else now. Written only while the job
-  // is there, its key locked (JdbcDialect#lockKey) so that no deletion removes it meanwhile: the
-  // caller read the job without a lock, and on PostgreSQL no foreign key keeps a row from outliving
-  // its job (migration V17).
+  // is there, its key locked (JdbcDialect#lockKey) so that no deletion removes it meanwhile: some
+  // callers read the job without a lock, and on PostgreSQL no foreign key keeps a row from
+  // outliving its job (migration V17).
   private static final String INSERT_STALE =
       "INSERT INTO attempts (job_id, attempt, worker_id, fencing_token, leased_at, ended_at,"
           + " outcome, error_type, error_message)"

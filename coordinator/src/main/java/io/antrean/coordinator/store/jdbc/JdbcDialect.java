@@ -80,8 +80,9 @@ public abstract class JdbcDialect implements ColumnEncoding {
 
   /**
    * Appended to a SELECT of a job that the caller writes a row about but does not change: keeps the
-   * job from being deleted until the caller commits, as a foreign key's check would, without
-   * waiting for its other writers. Nothing where one writer runs at a time.
+   * job from being deleted until the caller commits, as a foreign key's check would. It waits for a
+   * transaction that deletes the job or holds it {@code FOR UPDATE}, not for one that only changes
+   * its other columns. Nothing where one writer runs at a time.
    */
   public String lockKey() {
     return " FOR KEY SHARE";

@@ -193,8 +193,9 @@ class PostgresCoordinatorsTest {
   @Timeout(60)
   void aBatchCompletionDoesNotWaitForAnotherCoordinatorRecordingHistoryOfItsJobs()
       throws Exception {
-    // Inserting an attempts row (a stale report's rejection, say) takes a key share lock on its job
-    // row through the foreign key, held until that transaction ends. A batch completion must not
+    // Recording a stale report's rejection takes a key share lock on its job row (AttemptRows, as
+    // the foreign key's check did before V17), held until that transaction ends. A batch completion
+    // must not
     // wait for it: two batches recording the rejection of each other's jobs would otherwise each
     // wait for the other, which PostgreSQL ends as a deadlock (seen in the test above).
     List<Job> leased = leaseAll(2);

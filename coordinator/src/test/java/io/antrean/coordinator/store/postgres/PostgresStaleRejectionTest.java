@@ -66,7 +66,7 @@ class PostgresStaleRejectionTest {
               () ->
                   store.complete(
                       job.id(), LeaseClaim.of(stale), "worker-a", utf8("late"), null, at(40)));
-      awaitALockWait(watching, report);
+      awaitALockWaitOn(pid(deleting), watching, report);
       deleting.commit();
 
       assertThat(report)
@@ -79,13 +79,14 @@ class PostgresStaleRejectionTest {
     }
   }
 
-  /** Polls until a session of the test database waits for a lock, or the report has ended. */
-  private static void awaitALockWait(Connection watching, CompletableFuture<?> report)
-      throws SQLException {
+  /**
+   * Polls until a session waits for a lock the session {@code blocker} holds, or the report ends.
+   */
+  private static void awaitALockWaitOn(
+      long blocker, Connection watching, CompletableFuture<?> report) throws SQLException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     String waiting =
-        "SELECT count(*) FROM pg_stat_activity"
-            + " WHERE datname = current_database() AND wait_event_type = 'Lock'";
+        "SELECT count(*) FROM pg_stat_activity WHERE " + blocker + " = ANY (pg_blocking_pids(pid))";
     while (count(watching, waiting) == 0) {
       if (report.isDone()) {
         throw new AssertionError("the report ended without waiting: " + outcome(report));
@@ -103,6 +104,10 @@ class PostgresStaleRejectionTest {
     } catch (CompletionException e) {
       return String.valueOf(e.getCause());
     }
+  }
+
+  private static long pid(Connection connection) throws SQLException {
+    return count(connection, "SELECT pg_backend_pid()");
   }
 
   private static long count(Connection connection, String sql) throws SQLException {
