@@ -195,9 +195,9 @@ class PostgresCoordinatorsTest {
       throws Exception {
     // Recording a stale report's rejection takes a key share lock on its job row (AttemptRows, as
     // the foreign key's check did before V17), held until that transaction ends. A batch completion
-    // must not
-    // wait for it: two batches recording the rejection of each other's jobs would otherwise each
-    // wait for the other, which PostgreSQL ends as a deadlock (seen in the test above).
+    // must not wait for it: two batches recording the rejection of each other's jobs would
+    // otherwise each wait for the other, which PostgreSQL ends as a deadlock (seen in the test
+    // above).
     List<Job> leased = leaseAll(2);
     List<Completion> both = new ArrayList<>();
     for (Job job : leased) {

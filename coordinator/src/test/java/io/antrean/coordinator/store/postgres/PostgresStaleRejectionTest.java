@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -71,7 +72,7 @@ class PostgresStaleRejectionTest {
 
       assertThat(report)
           .failsWithin(Duration.ofSeconds(30))
-          .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+          .withThrowableOfType(ExecutionException.class)
           .withCauseInstanceOf(LeaseLostException.class);
       assertThat(count(watching, "SELECT count(*) FROM attempts WHERE job_id = " + job.id()))
           .as("history rows of the deleted job")
