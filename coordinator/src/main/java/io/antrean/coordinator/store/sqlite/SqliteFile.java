@@ -18,6 +18,7 @@ import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
 
 /**
  * The database file of one data directory. Holds an exclusive lock on the directory while open,
@@ -144,6 +145,11 @@ final class SqliteFile implements AutoCloseable {
     // getGeneratedKeys, which this store never calls: about a tenth of the coordinator's Java CPU
     // on the end-to-end path went to that match and the strings it builds.
     config.setGetGeneratedKeys(false);
+    // Without SQLite's own mutex per connection: the driver already makes every call on a
+    // connection under that connection's monitor, so SQLite's lock, taken and released in each of
+    // them (every column of every row read), only cost time: 2.3 % of the coordinator's CPU on the
+    // end-to-end path.
+    config.setOpenMode(SQLiteOpenMode.NOMUTEX);
     return config;
   }
 

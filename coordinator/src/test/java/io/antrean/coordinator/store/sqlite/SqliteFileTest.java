@@ -9,6 +9,7 @@ import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteOpenMode;
 
 /** The settings every connection of the database file is opened with. */
 class SqliteFileTest {
@@ -51,6 +52,26 @@ class SqliteFileTest {
                     .getConnectionConfig()
                     .isGetGeneratedKeys())
             .isFalse();
+      }
+    }
+  }
+
+  @Test
+  void connectionsLeaveTheirLockingToTheDriver() throws SQLException {
+    try (SqliteFile file = SqliteFile.lock(dataDir, SqliteOptions.defaults());
+        CachedConnection writer = file.openWriter();
+        CachedConnection reader = file.openReader()) {
+      for (CachedConnection connection : new CachedConnection[] {writer, reader}) {
+        int flags =
+            connection
+                .connection()
+                .unwrap(SQLiteConnection.class)
+                .getDatabase()
+                .getConfig()
+                .getOpenModeFlags();
+        // SQLite's own mutex per call is off; the driver's monitor per connection serializes.
+        assertThat(flags & SQLiteOpenMode.NOMUTEX.flag).isEqualTo(SQLiteOpenMode.NOMUTEX.flag);
+        assertThat(flags & SQLiteOpenMode.READWRITE.flag).isEqualTo(SQLiteOpenMode.READWRITE.flag);
       }
     }
   }
