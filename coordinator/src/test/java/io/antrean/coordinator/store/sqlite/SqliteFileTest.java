@@ -2,14 +2,17 @@ package io.antrean.coordinator.store.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.Modifier;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteOpenMode;
+import org.sqlite.core.NativeDB;
 
 /** The settings every connection of the database file is opened with. */
 class SqliteFileTest {
@@ -69,11 +72,34 @@ class SqliteFileTest {
                 .getDatabase()
                 .getConfig()
                 .getOpenModeFlags();
-        // SQLite's own mutex per call is off; the driver's monitor per connection serializes.
         assertThat(flags & SQLiteOpenMode.NOMUTEX.flag).isEqualTo(SQLiteOpenMode.NOMUTEX.flag);
-        assertThat(flags & SQLiteOpenMode.READWRITE.flag).isEqualTo(SQLiteOpenMode.READWRITE.flag);
       }
     }
+  }
+
+  @Test
+  void theDriverSerializesEveryCallOnAConnectionItself() throws NoSuchMethodException {
+    // What makes SQLite's own mutex needless (SqliteFile#baseConfig): a driver whose native calls
+    // on a connection did not hold that connection's monitor would need it back.
+    for (String method : List.of("step", "reset", "clear_bindings", "finalize")) {
+      assertThat(synchronizedIn(method, long.class)).as(method).isTrue();
+    }
+    for (String method :
+        List.of(
+            "column_long",
+            "column_int",
+            "column_double",
+            "column_blob",
+            "column_type",
+            "column_text_utf8")) {
+      assertThat(synchronizedIn(method, long.class, int.class)).as(method).isTrue();
+    }
+  }
+
+  private static boolean synchronizedIn(String method, Class<?>... parameters)
+      throws NoSuchMethodException {
+    return Modifier.isSynchronized(
+        NativeDB.class.getDeclaredMethod(method, parameters).getModifiers());
   }
 
   private static String pragma(CachedConnection connection, String name) throws SQLException {
