@@ -29,9 +29,9 @@ final class BothEvents implements SchedulerEvents {
   }
 
   @Override
-  public void onCompleted(Job job, @Nullable Duration runTime) {
-    first.onCompleted(job, runTime);
-    second.onCompleted(job, runTime);
+  public void onCompleted(long jobId, String queue, @Nullable Duration runTime) {
+    first.onCompleted(jobId, queue, runTime);
+    second.onCompleted(jobId, queue, runTime);
   }
 
   @Override

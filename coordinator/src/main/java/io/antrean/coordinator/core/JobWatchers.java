@@ -167,8 +167,8 @@ public final class JobWatchers implements SchedulerEvents {
   }
 
   @Override
-  public void onCompleted(Job job, @Nullable Duration runTime) {
-    changed(job.id());
+  public void onCompleted(long jobId, String queue, @Nullable Duration runTime) {
+    changed(jobId);
   }
 
   @Override

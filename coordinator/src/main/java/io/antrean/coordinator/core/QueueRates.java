@@ -92,8 +92,8 @@ public final class QueueRates {
       }
 
       @Override
-      public void onCompleted(Job job, @Nullable Duration runTime) {
-        count(job.queue(), Kind.SUCCEEDED, clock.instant());
+      public void onCompleted(long jobId, String queue, @Nullable Duration runTime) {
+        count(queue, Kind.SUCCEEDED, clock.instant());
       }
 
       @Override

@@ -32,12 +32,13 @@ public interface SchedulerEvents {
   default void onLeased(Job job, Instant leasedAt) {}
 
   /**
-   * A job succeeded.
+   * A job of {@code queue} succeeded. Named by its id and queue alone: a batch of completions reads
+   * no more of its jobs back ({@link io.antrean.coordinator.store.CompletionOutcome}).
    *
    * @param runTime from its lease to now, or null when this coordinator did not grant the lease
    *     (granted before a restart, or by another coordinator sharing the store)
    */
-  default void onCompleted(Job job, @Nullable Duration runTime) {}
+  default void onCompleted(long jobId, String queue, @Nullable Duration runTime) {}
 
   /**
    * A worker reported a failed attempt of the given kind; {@code job} is the job after the change

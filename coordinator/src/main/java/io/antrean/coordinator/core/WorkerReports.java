@@ -110,7 +110,8 @@ final class WorkerReports {
                 throw failure;
               }
               if (!isRepeat(job, now)) {
-                events.onCompleted(job, runTime(jobId, claim.fencingToken(), now));
+                events.onCompleted(
+                    job.id(), job.queue(), runTime(jobId, claim.fencingToken(), now));
               }
               return job;
             });
@@ -132,9 +133,11 @@ final class WorkerReports {
                 CompletionOutcome o = outcomes.get(i);
                 switch (o.status()) {
                   case COMPLETED -> {
-                    if (!isRepeat(o.job(), now)) {
+                    if (!o.repeat()) {
                       events.onCompleted(
-                          o.job(), runTime(o.jobId(), completions.get(i).fencingToken(), now));
+                          o.jobId(),
+                          o.queue(),
+                          runTime(o.jobId(), completions.get(i).fencingToken(), now));
                     }
                   }
                   case LEASE_LOST -> events.onStaleRejected();

@@ -123,8 +123,8 @@ public final class PrometheusSchedulerEvents implements SchedulerEvents {
   }
 
   @Override
-  public void onCompleted(Job job, @Nullable Duration runTime) {
-    QueueSeries q = queue(job.queue());
+  public void onCompleted(long jobId, String queue, @Nullable Duration runTime) {
+    QueueSeries q = queue(queue);
     q.completed().inc();
     if (runTime != null) {
       q.runSucceeded().observe(seconds(runTime));

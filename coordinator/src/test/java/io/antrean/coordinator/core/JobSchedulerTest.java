@@ -2,12 +2,15 @@ package io.antrean.coordinator.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.antrean.coordinator.job.AttemptOutcome;
 import io.antrean.coordinator.job.ErrorKind;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseClaim;
@@ -27,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -173,7 +177,36 @@ class JobSchedulerTest {
           public void onDeadLettered(Job job) {
             seen.add("dead-lettered " + job.id());
           }
+
+          @Override
+          public void onCompleted(long jobId, String queue, @Nullable Duration runTime) {
+            seen.add("completed " + jobId + " in " + queue + (runTime == null ? "" : " timed"));
+          }
         });
+  }
+
+  @Test
+  void aCompleteBatchTellsEachJobItCompletedOnceWithItsQueueAndNotItsRepeats() throws Exception {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    JobScheduler told = scheduler(seen);
+    enqueueOne();
+    enqueueOne();
+    List<Job> leased =
+        told.lease(new LeaseCommand("w1", "", List.of(), 2, Duration.ofSeconds(30), Duration.ZERO))
+            .get();
+    List<Completion> both =
+        leased.stream().map(j -> new Completion(j.id(), LeaseClaim.of(j), JSON, null)).toList();
+
+    StoreFutures.join(told.completeAll("w1", both));
+    List<CompletionOutcome> again = StoreFutures.join(told.completeAll("w1", both));
+
+    assertThat(again)
+        .extracting(CompletionOutcome::status, CompletionOutcome::repeat)
+        .containsOnly(tuple(CompletionOutcome.Status.COMPLETED, true));
+    assertThat(seen)
+        .containsExactlyInAnyOrder(
+            "completed " + leased.get(0).id() + " in " + leased.get(0).queue() + " timed",
+            "completed " + leased.get(1).id() + " in " + leased.get(1).queue() + " timed");
   }
 
   @Test

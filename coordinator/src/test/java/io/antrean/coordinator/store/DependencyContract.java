@@ -118,7 +118,10 @@ public interface DependencyContract extends JobStoreFixture {
                     .toList(),
                 at(2));
 
-    assertThat(outcomes).allSatisfy(o -> assertThat(o.job().state()).isEqualTo(JobState.SUCCEEDED));
+    assertThat(outcomes)
+        .allSatisfy(o -> assertThat(o.status()).isEqualTo(CompletionOutcome.Status.COMPLETED));
+    assertThat(leased)
+        .allSatisfy(j -> assertThat(reload(j.id()).state()).isEqualTo(JobState.SUCCEEDED));
     assertThat(reload(plain.id()).state()).isEqualTo(JobState.SUCCEEDED);
     assertThat(ids(leaseAll(at(3)))).containsExactly(c.id());
   }

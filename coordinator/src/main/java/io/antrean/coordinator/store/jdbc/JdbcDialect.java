@@ -207,10 +207,10 @@ public abstract class JdbcDialect implements ColumnEncoding {
    * Completes each job and ends its attempt if it still runs under the completion's token, held by
    * this worker.
    *
-   * @return the jobs completed, by id; a completion whose job is missing or not held with its token
-   *     is not among them
+   * @return the queue of each job completed, by id; a completion whose job is missing or not held
+   *     with its token is not among them
    */
-  public abstract Map<Long, Job> succeedAll(
+  public abstract Map<Long, String> succeedAll(
       JdbcSession session, String workerId, List<Completion> completions, Instant now)
       throws SQLException;
 

@@ -157,7 +157,7 @@ public abstract class JdbcJobStore implements JobStore {
     }
     List<CompletionOutcome> outcomes =
         transaction("completeAll", s -> WorkerWrites.completeAll(s, workerId, batch, now));
-    slotsFreed(outcomes.stream().map(CompletionOutcome::job).toList(), now);
+    slotsFreed(CompletionOutcome.queuesOf(outcomes), now);
     return outcomes;
   }
 
@@ -199,7 +199,7 @@ public abstract class JdbcJobStore implements JobStore {
   public List<Job> expireLeases(Instant now, int limit) {
     JobStoreArguments.forExpireLeases(now, limit);
     List<Job> taken = transaction("expireLeases", s -> LeaseWrites.expireLeases(s, now, limit));
-    slotsFreed(taken, now);
+    slotsFreed(taken.stream().map(Job::queue).toList(), now);
     return taken;
   }
 
@@ -350,17 +350,17 @@ public abstract class JdbcJobStore implements JobStore {
    * @param job the job as the change left it
    */
   protected final Job slotFreed(Job job, Instant now) {
-    slotsFreed(List.of(job), now);
+    slotsFreed(List.of(job.queue()), now);
     return job;
   }
 
   /**
-   * Jobs that ran have stopped running (completed, failed, released or taken back): in a queue with
-   * limits each frees a slot for a job the limits held back, so a store tells the Lease calls
-   * waiting on that queue. Null entries (completions that found no job) are skipped. By default
-   * nothing: a queue without limits pays nothing.
+   * Jobs that ran have stopped running (completed, failed, released or taken back), named by their
+   * queues, one entry per job: in a queue with limits each frees a slot for a job the limits held
+   * back, so a store tells the Lease calls waiting on that queue. By default nothing: a queue
+   * without limits pays nothing.
    */
-  protected void slotsFreed(List<Job> jobs, Instant now) {}
+  protected void slotsFreed(List<String> queues, Instant now) {}
 
   /** This store has just committed new limits for the queue ({@link QueueLimits#NONE}: none). */
   protected void limitsSet(String queue, QueueLimits limits) {}

@@ -7,10 +7,17 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Reading rows of {@code jobs} and {@code attempts} as domain records, in any dialect. */
 public final class JobRows {
+  /**
+   * The select list, or RETURNING list, of a change that tells no more of each job than which it is
+   * and where: read by {@link #queuesById}.
+   */
+  public static final String ID_AND_QUEUE = "id, queue";
+
   private JobRows() {}
 
   /** The job without its history, or empty. */
@@ -89,6 +96,19 @@ public final class JobRows {
   public static List<Job> jobs(JdbcSession session, PreparedStatement statement)
       throws SQLException {
     return session.dialect().reader().jobs(session, statement);
+  }
+
+  /**
+   * Runs the statement, whose rows are {@link #ID_AND_QUEUE}, and puts each job's queue by its id
+   * into {@code into}.
+   */
+  public static void queuesById(PreparedStatement statement, Map<Long, String> into)
+      throws SQLException {
+    try (ResultSet rows = statement.executeQuery()) {
+      while (rows.next()) {
+        into.put(rows.getLong(1), rows.getString(2));
+      }
+    }
   }
 
   /**

@@ -118,11 +118,15 @@ public final class WorkerWrites {
       Instant now)
       throws SQLException {
     Completion completion = new Completion(jobId, claim, result, resultContentType);
-    Job done = session.dialect().succeedAll(session, workerId, List.of(completion), now).get(jobId);
-    if (done != null) {
-      return Outcome.of(done);
-    }
+    boolean done =
+        session
+            .dialect()
+            .succeedAll(session, workerId, List.of(completion), now)
+            .containsKey(jobId);
     Job job = JobRows.find(session, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+    if (done) {
+      return Outcome.of(job);
+    }
     if (holds(job, claim, workerId)) {
       return null;
     }
@@ -140,12 +144,12 @@ public final class WorkerWrites {
   public static List<CompletionOutcome> completeAll(
       JdbcSession session, String workerId, List<Completion> completions, Instant now)
       throws SQLException {
-    Map<Long, Job> done = session.dialect().succeedAll(session, workerId, completions, now);
+    Map<Long, String> done = session.dialect().succeedAll(session, workerId, completions, now);
     List<CompletionOutcome> outcomes = new ArrayList<>(completions.size());
     for (Completion c : completions) {
-      Job completed = done.get(c.jobId());
-      if (completed != null) {
-        outcomes.add(CompletionOutcome.completed(completed));
+      String queue = done.get(c.jobId());
+      if (queue != null) {
+        outcomes.add(CompletionOutcome.completed(c.jobId(), queue));
         continue;
       }
       Optional<Job> job = JobRows.find(session, c.jobId());
@@ -154,22 +158,15 @@ public final class WorkerWrites {
         continue;
       }
       if (holds(job.get(), c.lease(), workerId)) {
-        outcomes.add(
-            CompletionOutcome.completed(
-                completeWithDependents(
-                        session,
-                        c.jobId(),
-                        c.lease(),
-                        workerId,
-                        c.result(),
-                        c.resultContentType(),
-                        now)
-                    .orThrow()));
+        completeWithDependents(
+                session, c.jobId(), c.lease(), workerId, c.result(), c.resultContentType(), now)
+            .orThrow();
+        outcomes.add(CompletionOutcome.completed(c.jobId(), job.get().queue()));
         continue;
       }
       if (repeatsCompletion(
           session, job.get(), c.lease(), workerId, c.result(), c.resultContentType())) {
-        outcomes.add(CompletionOutcome.completed(job.get()));
+        outcomes.add(CompletionOutcome.repeated(c.jobId(), job.get().queue()));
         continue;
       }
       AttemptRows.staleRejected(session, job.get(), workerId, c.fencingToken(), "complete", now);

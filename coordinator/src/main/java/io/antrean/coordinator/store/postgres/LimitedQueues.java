@@ -1,6 +1,5 @@
 package io.antrean.coordinator.store.postgres;
 
-import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.jdbc.QueueRows;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,20 +41,22 @@ final class LimitedQueues {
   /**
    * Jobs that ran have stopped running: for those in a queue with limits, a slot is free, so every
    * coordinator's Lease calls waiting on the queue are told (NOTIFY) to look again. Nothing is sent
-   * for queues without limits. Null entries (completions that found no job) are skipped.
+   * for queues without limits.
+   *
+   * @param queues the jobs' queues, one entry per job
    */
-  void slotsFreed(List<Job> jobs, Instant now) {
-    Set<String> queues = new TreeSet<>();
-    for (Job job : jobs) {
-      if (job != null && hasLimits(job.queue(), now)) {
-        queues.add(job.queue());
+  void slotsFreed(List<String> queues, Instant now) {
+    Set<String> limited = new TreeSet<>();
+    for (String queue : queues) {
+      if (hasLimits(queue, now)) {
+        limited.add(queue);
       }
     }
-    if (!queues.isEmpty()) {
+    if (!limited.isEmpty()) {
       db.autoCommitted(
           "wake limited queues",
           tx -> {
-            queues.forEach(tx::jobsReady);
+            limited.forEach(tx::jobsReady);
             return null;
           });
     }

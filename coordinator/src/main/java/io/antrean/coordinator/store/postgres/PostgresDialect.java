@@ -57,12 +57,12 @@ final class PostgresDialect extends JdbcDialect {
           + " AND lease_id_sha256 = ?"
           // A job others depend on completes in WorkerWrites.completeWithDependents.
           + " AND NOT has_dependents RETURNING "
-          + JobRowReader.JOB_COLUMNS
+          + JobRows.ID_AND_QUEUE
           + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
           + " FROM done WHERE attempts.job_id = done.id AND attempts.fencing_token = ?"
           + " AND attempts.outcome = 'RUNNING')"
           + " SELECT "
-          + JobRowReader.JOB_COLUMNS
+          + JobRows.ID_AND_QUEUE
           + " FROM done";
   // The same for a batch, in one statement: the jobs still held with their tokens are locked in id
   // order (so two batches naming the same jobs cannot deadlock), completed, and their attempts
@@ -88,13 +88,12 @@ final class PostgresDialect extends JdbcDialect {
           + " done AS (UPDATE jobs SET state = 'SUCCEEDED', result = held.held_result,"
           + " result_content_type = held.held_content_type, finished_at = ?, updated_at = ?,"
           + " lease_worker_id = NULL, lease_expires_at = NULL"
-          + " FROM held WHERE jobs.id = held.held_id RETURNING "
-          + columnsOf("jobs")
-          + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
-          + " FROM done WHERE attempts.job_id = done.id"
+          + " FROM held WHERE jobs.id = held.held_id RETURNING jobs.id, jobs.queue,"
+          + " jobs.lease_token), ended AS (UPDATE attempts SET ended_at = ?,"
+          + " outcome = 'SUCCEEDED' FROM done WHERE attempts.job_id = done.id"
           + " AND attempts.fencing_token = done.lease_token AND attempts.outcome = 'RUNNING')"
           + " SELECT "
-          + JobRowReader.JOB_COLUMNS
+          + JobRows.ID_AND_QUEUE
           + " FROM done";
   // One statement, so the counts and the ready figures agree with each other.
   private static final String COUNTS =
@@ -166,14 +165,6 @@ final class PostgresDialect extends JdbcDialect {
   }
 
   /**
-   * The job columns qualified with {@code table}: the RETURNING list of an update joined with other
-   * relations that share column names.
-   */
-  static String columnsOf(String table) {
-    return table + "." + JobRowReader.JOB_COLUMNS.replace(", ", ", " + table + ".");
-  }
-
-  /**
    * One statement picks, leases and opens each job's history entry: the function {@code lease_jobs}
    * (migration V14; V13 without the budget), whose plan PostgreSQL makes once per connection
    * instead of at every call, and which walks {@code jobs_pending} in order whatever the planner
@@ -216,7 +207,7 @@ final class PostgresDialect extends JdbcDialect {
    * Complete) in a simpler statement.
    */
   @Override
-  public Map<Long, Job> succeedAll(
+  public Map<Long, String> succeedAll(
       JdbcSession session, String workerId, List<Completion> completions, Instant now)
       throws SQLException {
     int size = completions.size();
@@ -248,14 +239,12 @@ final class PostgresDialect extends JdbcDialect {
     Timestamps.set(update, 7, now);
     Timestamps.set(update, 8, now);
     Timestamps.set(update, 9, now);
-    Map<Long, Job> done = new HashMap<>();
-    for (Job job : JobRows.jobs(session, update)) {
-      done.put(job.id(), job);
-    }
+    Map<Long, String> done = new HashMap<>();
+    JobRows.queuesById(update, done);
     return done;
   }
 
-  private static Map<Long, Job> succeedOne(
+  private static Map<Long, String> succeedOne(
       JdbcSession session, Completion completion, String workerId, Instant now)
       throws SQLException {
     PreparedStatement update = session.prepare(SUCCEED);
@@ -269,8 +258,9 @@ final class PostgresDialect extends JdbcDialect {
     update.setBytes(8, completion.lease().leaseIdSha256());
     Timestamps.set(update, 9, now);
     update.setLong(10, completion.fencingToken());
-    List<Job> changed = JobRows.jobs(session, update);
-    return changed.isEmpty() ? Map.of() : Map.of(completion.jobId(), changed.get(0));
+    Map<Long, String> done = new HashMap<>();
+    JobRows.queuesById(update, done);
+    return done;
   }
 
   @Override

@@ -286,8 +286,8 @@ public final class PostgresJobStore extends JdbcJobStore {
    * to look again; a queue without limits pays nothing (its freed slot makes no job leasable).
    */
   @Override
-  protected void slotsFreed(List<Job> jobs, Instant now) {
-    limitedQueues.slotsFreed(jobs, now);
+  protected void slotsFreed(List<String> queues, Instant now) {
+    limitedQueues.slotsFreed(queues, now);
   }
 
   /** The next lease reads which queues have limits again. */

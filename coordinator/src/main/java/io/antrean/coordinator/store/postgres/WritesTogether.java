@@ -49,13 +49,13 @@ import org.slf4j.LoggerFactory;
 final class WritesTogether {
   private static final Logger log = LoggerFactory.getLogger(WritesTogether.class);
   private final List<Write<?>> writes = new ArrayList<>();
-  private final BiConsumer<List<Job>, Instant> slotsFreed;
+  private final BiConsumer<List<String>, Instant> slotsFreed;
 
   /**
-   * @param slotsFreed told, once a transaction here committed, of the jobs its completions ended
-   *     (the store's own {@code completeAll} tells it too)
+   * @param slotsFreed told, once a transaction here committed, of the queues of the jobs its
+   *     completions ended, one entry per job (the store's own {@code completeAll} tells it too)
    */
-  WritesTogether(BiConsumer<List<Job>, Instant> slotsFreed) {
+  WritesTogether(BiConsumer<List<String>, Instant> slotsFreed) {
     this.slotsFreed = slotsFreed;
   }
 
@@ -187,7 +187,7 @@ final class WritesTogether {
     @Override
     void committed() {
       try {
-        slotsFreed.accept(result.stream().map(CompletionOutcome::job).toList(), now);
+        slotsFreed.accept(CompletionOutcome.queuesOf(result), now);
       } catch (RuntimeException e) {
         log.warn(
             "waking the Lease calls waiting for the slots these jobs freed failed; the backup sweep"

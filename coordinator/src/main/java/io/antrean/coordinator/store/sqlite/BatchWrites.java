@@ -24,7 +24,9 @@ import java.util.Map;
  * parameters ({@code UPDATE ... FROM}), the successes' picked by id with a CASE per column ({@link
  * #succeedSql}); their history entries are inserted from, or ended by a join to, a {@code VALUES}
  * list. One statement per job cost more than the rows it changed: sqlite-jdbc reads a statement's
- * column names anew on every execution, 31 of them for a RETURNING of a job.
+ * column names anew on every execution, 31 of them for a RETURNING of a job. The successes return
+ * only each job's id and queue, all their callers read: every column returned is copied by SQLite
+ * and read through the driver one call at a time.
  *
  * <p>Runs on the writer thread: nothing else writes between the pick and the grants, or between the
  * check of a lease and its completion.
@@ -94,12 +96,13 @@ final class BatchWrites {
   /**
    * Completes every job of {@code completions} that {@code workerId} still holds under the
    * completion's token and lease id, and ends those leases' history entries. A job others depend on
-   * is left alone (it completes with its dependents, one by one). Returns the completed jobs by id.
+   * is left alone (it completes with its dependents, one by one). Returns the completed jobs'
+   * queues by id.
    */
-  static Map<Long, Job> succeed(
+  static Map<Long, String> succeed(
       JdbcSession session, String workerId, List<Completion> completions, Instant now)
       throws SQLException {
-    Map<Long, Job> done = new HashMap<>();
+    Map<Long, String> done = new HashMap<>();
     int from = 0;
     for (int size : ChunkedStatement.chunks(completions.size())) {
       PreparedStatement update = session.prepare(SUCCEED.sql(size));
@@ -115,9 +118,7 @@ final class BatchWrites {
         update.setBytes(index++, c.lease().leaseIdSha256());
       }
       update.setString(index, workerId);
-      for (Job job : JobRows.jobs(session, update)) {
-        done.put(job.id(), job);
-      }
+      JobRows.queuesById(update, done);
       from += size;
     }
     List<Completion> succeeded = new ArrayList<>(done.size());
@@ -230,7 +231,7 @@ final class BatchWrites {
         + " END"
         // A job others depend on completes in WorkerWrites.completeWithDependents.
         + " AND NOT has_dependents RETURNING "
-        + JobRowReader.JOB_COLUMNS;
+        + JobRows.ID_AND_QUEUE;
   }
 
   /** Parameters: now (ended_at), then each lease's job id and token. */

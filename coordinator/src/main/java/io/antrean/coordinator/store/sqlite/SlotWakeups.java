@@ -51,23 +51,23 @@ final class SlotWakeups {
 
   /** The job stopped running; returns it, for chaining. */
   Job freed(Job job) {
-    slotsFreed(List.of(job));
+    slotsFreed(List.of(job.queue()));
     return job;
   }
 
-  /** The jobs stopped running; null entries (completions that found no job) are skipped. */
-  void slotsFreed(List<Job> jobs) {
+  /** Jobs of these queues stopped running, one entry per job. */
+  void slotsFreed(List<String> queues) {
     Set<String> limitedNow = limited;
     if (limitedNow.isEmpty()) {
       return;
     }
-    Set<String> queues = new TreeSet<>();
-    for (Job job : jobs) {
-      if (job != null && limitedNow.contains(job.queue())) {
-        queues.add(job.queue());
+    Set<String> freed = new TreeSet<>();
+    for (String queue : queues) {
+      if (limitedNow.contains(queue)) {
+        freed.add(queue);
       }
     }
-    queues.forEach(this::notify);
+    freed.forEach(this::notify);
   }
 
   private void notify(String queue) {

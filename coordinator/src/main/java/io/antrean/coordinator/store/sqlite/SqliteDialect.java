@@ -280,7 +280,7 @@ final class SqliteDialect extends JdbcDialect {
 
   /** The completions in a few statements ({@link BatchWrites#succeed}). */
   @Override
-  public Map<Long, Job> succeedAll(
+  public Map<Long, String> succeedAll(
       JdbcSession session, String workerId, List<Completion> completions, Instant now)
       throws SQLException {
     return BatchWrites.succeed(session, workerId, completions, now);

@@ -180,14 +180,14 @@ public final class SqliteJobStore extends JdbcJobStore {
         .submit("completeAll", c -> WorkerWrites.completeAll(c, workerId, batch, now))
         .thenApply(
             outcomes -> {
-              wakeups.slotsFreed(outcomes.stream().map(CompletionOutcome::job).toList());
+              wakeups.slotsFreed(CompletionOutcome.queuesOf(outcomes));
               return outcomes;
             });
   }
 
   @Override
-  protected void slotsFreed(List<Job> jobs, Instant now) {
-    wakeups.slotsFreed(jobs);
+  protected void slotsFreed(List<String> queues, Instant now) {
+    wakeups.slotsFreed(queues);
   }
 
   @Override
