@@ -11,6 +11,7 @@ import io.antrean.coordinator.job.AttemptOutcome;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +68,29 @@ public interface BatchedCompletionContract extends JobStoreFixture {
     assertThat(last(a).outcome()).isEqualTo(AttemptOutcome.SUCCEEDED);
     assertThat(last(a).endedAt()).isEqualTo(at(45));
     assertOnlyRejectionRecorded(staleBefore, "worker-a", token(takenOver[0]));
+  }
+
+  @Test
+  default void aBatchNamesEachJobItCompletedWithItsOwnQueue() {
+    enqueue(job("resize").queue("images").build());
+    enqueue(job("send").queue("mail").build());
+    Job image = store().lease(new LeaseSpec("w", "images", Set.of(), 1, at(30)), at(0)).get(0);
+    Job mail = store().lease(new LeaseSpec("w", "mail", Set.of(), 1, at(30)), at(0)).get(0);
+
+    List<CompletionOutcome> outcomes =
+        store()
+            .completeAll(
+                "w",
+                List.of(
+                    new Completion(mail.id(), claim(mail), null, null),
+                    new Completion(image.id(), claim(image), null, null)),
+                at(1));
+
+    assertThat(outcomes)
+        .extracting(CompletionOutcome::jobId, CompletionOutcome::queue)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(mail.id(), "mail"),
+            org.assertj.core.groups.Tuple.tuple(image.id(), "images"));
   }
 
   @Test

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
@@ -204,8 +205,17 @@ public abstract class JdbcDialect implements ColumnEncoding {
       throws SQLException;
 
   /**
+   * Completes the job and ends its attempt if it still runs under the completion's token, held by
+   * this worker: the unary Complete, which answers the job.
+   *
+   * @return the job after the change; empty if it is missing or not held with the token
+   */
+  public abstract Optional<Job> succeed(
+      JdbcSession session, String workerId, Completion completion, Instant now) throws SQLException;
+
+  /**
    * Completes each job and ends its attempt if it still runs under the completion's token, held by
-   * this worker.
+   * this worker: a CompleteBatch, which answers each job's status alone.
    *
    * @return the queue of each job completed, by id; a completion whose job is missing or not held
    *     with its token is not among them

@@ -118,15 +118,11 @@ public final class WorkerWrites {
       Instant now)
       throws SQLException {
     Completion completion = new Completion(jobId, claim, result, resultContentType);
-    boolean done =
-        session
-            .dialect()
-            .succeedAll(session, workerId, List.of(completion), now)
-            .containsKey(jobId);
-    Job job = JobRows.find(session, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
-    if (done) {
-      return Outcome.of(job);
+    Optional<Job> done = session.dialect().succeed(session, workerId, completion, now);
+    if (done.isPresent()) {
+      return Outcome.of(done.get());
     }
+    Job job = JobRows.find(session, jobId).orElseThrow(() -> new JobNotFoundException(jobId));
     if (holds(job, claim, workerId)) {
       return null;
     }
@@ -158,10 +154,7 @@ public final class WorkerWrites {
         continue;
       }
       if (holds(job.get(), c.lease(), workerId)) {
-        completeWithDependents(
-                session, c.jobId(), c.lease(), workerId, c.result(), c.resultContentType(), now)
-            .orThrow();
-        outcomes.add(CompletionOutcome.completed(c.jobId(), job.get().queue()));
+        outcomes.add(completedWithDependents(session, c, workerId, now));
         continue;
       }
       if (repeatsCompletion(
@@ -173,6 +166,29 @@ public final class WorkerWrites {
       outcomes.add(CompletionOutcome.leaseLost(c.jobId()));
     }
     return outcomes;
+  }
+
+  /**
+   * {@link #completeWithDependents} for one item of a batch, judged under the job's row lock: on
+   * PostgreSQL another batch carrying the same report may have completed the job since it was read
+   * RUNNING, and then this one repeats it (or, with another result, has lost the lease).
+   */
+  private static CompletionOutcome completedWithDependents(
+      JdbcSession session, Completion c, String workerId, Instant now) throws SQLException {
+    Job locked = lockedJob(session, c.jobId());
+    if (repeatsCompletion(
+        session, locked, c.lease(), workerId, c.result(), c.resultContentType())) {
+      return CompletionOutcome.repeated(c.jobId(), locked.queue());
+    }
+    try {
+      Job done =
+          completeWithDependents(
+                  session, c.jobId(), c.lease(), workerId, c.result(), c.resultContentType(), now)
+              .orThrow();
+      return CompletionOutcome.completed(c.jobId(), done.queue());
+    } catch (LeaseLostException e) {
+      return CompletionOutcome.leaseLost(c.jobId());
+    }
   }
 
   /** Ends the lease as {@link JobLifecycle#fail} decides: a retry, or the dead-letter queue. */

@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import javax.annotation.Nullable;
 
@@ -49,21 +50,10 @@ final class PostgresDialect extends JdbcDialect {
   private static final String SERIALIZATION_FAILURE = "40001";
   private static final String DEADLOCK_DETECTED = "40P01";
 
-  // One statement completes the job and ends its attempt, conditioned on the token.
-  private static final String SUCCEED =
-      "WITH done AS (UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
-          + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
-          + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? AND lease_worker_id = ?"
-          + " AND lease_id_sha256 = ?"
-          // A job others depend on completes in WorkerWrites.completeWithDependents.
-          + " AND NOT has_dependents RETURNING "
-          + JobRows.ID_AND_QUEUE
-          + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
-          + " FROM done WHERE attempts.job_id = done.id AND attempts.fencing_token = ?"
-          + " AND attempts.outcome = 'RUNNING')"
-          + " SELECT "
-          + JobRows.ID_AND_QUEUE
-          + " FROM done";
+  // One statement completes the job and ends its attempt, conditioned on the token: returning the
+  // whole job for the unary Complete, its id and queue for a batch of one.
+  private static final String SUCCEED = succeedSql(JobRowReader.JOB_COLUMNS);
+  private static final String SUCCEED_ID_AND_QUEUE = succeedSql(JobRows.ID_AND_QUEUE);
   // The same for a batch, in one statement: the jobs still held with their tokens are locked in id
   // order (so two batches naming the same jobs cannot deadlock), completed, and their attempts
   // ended. Item columns carry their own names so the jobs' columns stay unambiguous. The lock is
@@ -164,6 +154,22 @@ final class PostgresDialect extends JdbcDialect {
     return "classpath:db/postgres";
   }
 
+  private static String succeedSql(String returning) {
+    return "WITH done AS (UPDATE jobs SET state = 'SUCCEEDED', result = ?, result_content_type = ?,"
+        + " finished_at = ?, updated_at = ?, lease_worker_id = NULL, lease_expires_at = NULL"
+        + " WHERE id = ? AND state = 'RUNNING' AND lease_token = ? AND lease_worker_id = ?"
+        + " AND lease_id_sha256 = ?"
+        // A job others depend on completes in WorkerWrites.completeWithDependents.
+        + " AND NOT has_dependents RETURNING "
+        + returning
+        + "), ended AS (UPDATE attempts SET ended_at = ?, outcome = 'SUCCEEDED'"
+        + " FROM done WHERE attempts.job_id = done.id AND attempts.fencing_token = ?"
+        + " AND attempts.outcome = 'RUNNING')"
+        + " SELECT "
+        + returning
+        + " FROM done";
+  }
+
   /**
    * One statement picks, leases and opens each job's history entry: the function {@code lease_jobs}
    * (migration V14; V13 without the budget), whose plan PostgreSQL makes once per connection
@@ -203,8 +209,8 @@ final class PostgresDialect extends JdbcDialect {
   }
 
   /**
-   * Every completion in one statement, one round trip however many there are; a lone one (the unary
-   * Complete) in a simpler statement.
+   * Every completion in one statement, one round trip however many there are; a lone one in the
+   * simpler statement of the unary Complete.
    */
   @Override
   public Map<Long, String> succeedAll(
@@ -212,7 +218,10 @@ final class PostgresDialect extends JdbcDialect {
       throws SQLException {
     int size = completions.size();
     if (size == 1) {
-      return succeedOne(session, completions.get(0), workerId, now);
+      Map<Long, String> done = new HashMap<>();
+      JobRows.queuesById(
+          succeedStatement(session, SUCCEED_ID_AND_QUEUE, completions.get(0), workerId, now), done);
+      return done;
     }
     Object[] ids = new Object[size];
     Object[] tokens = new Object[size];
@@ -244,10 +253,21 @@ final class PostgresDialect extends JdbcDialect {
     return done;
   }
 
-  private static Map<Long, String> succeedOne(
-      JdbcSession session, Completion completion, String workerId, Instant now)
+  /** The unary Complete in one statement that returns the whole job. */
+  @Override
+  public Optional<Job> succeed(
+      JdbcSession session, String workerId, Completion completion, Instant now)
       throws SQLException {
-    PreparedStatement update = session.prepare(SUCCEED);
+    List<Job> done =
+        JobRows.jobs(session, succeedStatement(session, SUCCEED, completion, workerId, now));
+    return done.isEmpty() ? Optional.empty() : Optional.of(done.get(0));
+  }
+
+  /** {@code sql}, one of {@link #succeedSql}'s, prepared with the completion's parameters. */
+  private static PreparedStatement succeedStatement(
+      JdbcSession session, String sql, Completion completion, String workerId, Instant now)
+      throws SQLException {
+    PreparedStatement update = session.prepare(sql);
     update.setBytes(1, completion.result());
     update.setString(2, completion.resultContentType());
     Timestamps.set(update, 3, now);
@@ -258,9 +278,7 @@ final class PostgresDialect extends JdbcDialect {
     update.setBytes(8, completion.lease().leaseIdSha256());
     Timestamps.set(update, 9, now);
     update.setLong(10, completion.fencingToken());
-    Map<Long, String> done = new HashMap<>();
-    JobRows.queuesById(update, done);
-    return done;
+    return update;
   }
 
   @Override

@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The writes of a worker's hot path over many jobs at once: the leases on the jobs a lease picked,
@@ -35,7 +36,10 @@ final class BatchWrites {
   private static final ChunkedStatement GRANT = new ChunkedStatement(BatchWrites::grantSql);
   private static final ChunkedStatement OPEN_ATTEMPTS =
       new ChunkedStatement(BatchWrites::openAttemptsSql);
-  private static final ChunkedStatement SUCCEED = new ChunkedStatement(BatchWrites::succeedSql);
+  private static final ChunkedStatement SUCCEED =
+      new ChunkedStatement(jobs -> succeedSql(jobs, JobRows.ID_AND_QUEUE));
+  // The unary Complete's, which answers the whole job.
+  private static final String SUCCEED_ONE = succeedSql(1, JobRowReader.JOB_COLUMNS);
   private static final ChunkedStatement END_ATTEMPTS =
       new ChunkedStatement(BatchWrites::endAttemptsSql);
 
@@ -105,20 +109,8 @@ final class BatchWrites {
     Map<Long, String> done = new HashMap<>();
     int from = 0;
     for (int size : ChunkedStatement.chunks(completions.size())) {
-      PreparedStatement update = session.prepare(SUCCEED.sql(size));
-      int index = 1;
-      update.setLong(index++, Micros.of(now));
-      update.setLong(index++, Micros.of(now));
-      for (Completion c : completions.subList(from, from + size)) {
-        update.setLong(index++, c.jobId());
-        update.setBytes(index++, c.result());
-        update.setString(index++, c.resultContentType());
-        update.setLong(index++, c.fencingToken());
-        // Digests compared: timing cannot help build a matching lease id (see LeaseId).
-        update.setBytes(index++, c.lease().leaseIdSha256());
-      }
-      update.setString(index, workerId);
-      JobRows.queuesById(update, done);
+      List<Completion> chunk = completions.subList(from, from + size);
+      JobRows.queuesById(succeedStatement(session, SUCCEED.sql(size), workerId, chunk, now), done);
       from += size;
     }
     List<Completion> succeeded = new ArrayList<>(done.size());
@@ -127,6 +119,47 @@ final class BatchWrites {
         succeeded.add(c);
       }
     }
+    endAttempts(session, succeeded, now);
+    return done;
+  }
+
+  /** As {@link #succeed} for one completion, returning the whole job after the change, if any. */
+  static Optional<Job> succeedOne(
+      JdbcSession session, String workerId, Completion completion, Instant now)
+      throws SQLException {
+    List<Job> done =
+        JobRows.jobs(
+            session, succeedStatement(session, SUCCEED_ONE, workerId, List.of(completion), now));
+    if (done.isEmpty()) {
+      return Optional.empty();
+    }
+    endAttempts(session, List.of(completion), now);
+    return Optional.of(done.get(0));
+  }
+
+  /** {@code sql}, one of {@link #succeedSql}'s for these completions, with their parameters. */
+  private static PreparedStatement succeedStatement(
+      JdbcSession session, String sql, String workerId, List<Completion> completions, Instant now)
+      throws SQLException {
+    PreparedStatement update = session.prepare(sql);
+    int index = 1;
+    update.setLong(index++, Micros.of(now));
+    update.setLong(index++, Micros.of(now));
+    for (Completion c : completions) {
+      update.setLong(index++, c.jobId());
+      update.setBytes(index++, c.result());
+      update.setString(index++, c.resultContentType());
+      update.setLong(index++, c.fencingToken());
+      // Digests compared: timing cannot help build a matching lease id (see LeaseId).
+      update.setBytes(index++, c.lease().leaseIdSha256());
+    }
+    update.setString(index, workerId);
+    return update;
+  }
+
+  /** Ends the history entries of the leases these completions just ended. */
+  private static void endAttempts(JdbcSession session, List<Completion> succeeded, Instant now)
+      throws SQLException {
     writeInChunks(
         session,
         END_ATTEMPTS,
@@ -137,7 +170,6 @@ final class BatchWrites {
           update.setLong(index + 1, c.fencingToken());
           return index + 2;
         });
-    return done;
   }
 
   /** Binds one item's parameters from {@code index} on; returns the index after them. */
@@ -192,14 +224,15 @@ final class BatchWrites {
 
   /**
    * Parameters, numbered: ?1 now (finished_at), ?2 now (updated_at), then each completion's job id,
-   * result, result content type, token and lease-id digest, then the worker id.
+   * result, result content type, token and lease-id digest, then the worker id. The rows changed
+   * come back as {@code returning}: a select list of {@code jobs}.
    *
    * <p>The rows are found by id in an IN list, and each takes its own values through a CASE on its
    * id. The form the lease uses, a join to a VALUES list ({@code UPDATE ... FROM}), cost more per
    * statement here than all the rest of a one-job completion (docs/benchmarks.md); a CASE walks at
    * most {@value ChunkedStatement#MAX_CHUNK} items per row.
    */
-  static String succeedSql(int jobs) {
+  static String succeedSql(int jobs, String returning) {
     StringBuilder ids = new StringBuilder();
     StringBuilder result = new StringBuilder("CASE id");
     StringBuilder contentType = new StringBuilder("CASE id");
@@ -231,7 +264,7 @@ final class BatchWrites {
         + " END"
         // A job others depend on completes in WorkerWrites.completeWithDependents.
         + " AND NOT has_dependents RETURNING "
-        + JobRows.ID_AND_QUEUE;
+        + returning;
   }
 
   /** Parameters: now (ended_at), then each lease's job id and token. */

@@ -278,6 +278,14 @@ final class SqliteDialect extends JdbcDialect {
     return new EnqueueResult(stored, false);
   }
 
+  /** One statement and its history entry's ({@link BatchWrites#succeedOne}). */
+  @Override
+  public Optional<Job> succeed(
+      JdbcSession session, String workerId, Completion completion, Instant now)
+      throws SQLException {
+    return BatchWrites.succeedOne(session, workerId, completion, now);
+  }
+
   /** The completions in a few statements ({@link BatchWrites#succeed}). */
   @Override
   public Map<Long, String> succeedAll(

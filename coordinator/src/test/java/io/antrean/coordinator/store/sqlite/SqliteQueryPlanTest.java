@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.antrean.coordinator.store.DeadLetterQuery;
 import io.antrean.coordinator.store.jdbc.DeadLetterQueue;
+import io.antrean.coordinator.store.jdbc.JobRows;
 import io.antrean.coordinator.store.jdbc.LeaseWrites;
 import io.antrean.coordinator.store.jdbc.RetentionWrites;
 import java.sql.SQLException;
@@ -31,7 +32,7 @@ class SqliteQueryPlanTest extends SqliteStoreFixture {
       assertThat(query("EXPLAIN QUERY PLAN " + BatchWrites.grantSql(jobs)))
           .contains("SEARCH jobs USING INTEGER PRIMARY KEY (rowid=?)")
           .doesNotContain("SCAN jobs");
-      assertThat(query("EXPLAIN QUERY PLAN " + BatchWrites.succeedSql(jobs)))
+      assertThat(query("EXPLAIN QUERY PLAN " + BatchWrites.succeedSql(jobs, JobRows.ID_AND_QUEUE)))
           .contains("SEARCH jobs USING INTEGER PRIMARY KEY (rowid=?)")
           .doesNotContain("SCAN jobs");
       assertThat(query("EXPLAIN QUERY PLAN " + BatchWrites.endAttemptsSql(jobs)))

@@ -1,0 +1,117 @@
+package io.antrean.coordinator.store.postgres;
+
+import static io.antrean.coordinator.store.TestJobs.T0;
+import static io.antrean.coordinator.store.TestJobs.at;
+import static io.antrean.coordinator.store.TestJobs.job;
+import static io.antrean.coordinator.store.TestJobs.spec;
+import static io.antrean.coordinator.store.TestJobs.utf8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
+import io.antrean.coordinator.store.LeaseClaim;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Two CompleteBatch calls carrying the same report for a job others depend on, at once: a worker
+ * sent it again after losing the answer. Both read the job RUNNING before either locks it; the one
+ * that locks it second finds it completed by the first with this very report, and answers it as a
+ * repeat, which the coordinator reports to nobody a second time.
+ */
+class PostgresRepeatedCompletionTest {
+  @RegisterExtension static final TestPostgres postgres = new TestPostgres();
+
+  private PostgresOptions options;
+  private PostgresJobStore store;
+
+  @BeforeEach
+  void openStore() {
+    options = postgres.freshSchema();
+    store = PostgresJobStore.open(options);
+  }
+
+  @AfterEach
+  void closeStore() {
+    store.close();
+  }
+
+  @Test
+  @Timeout(60)
+  void theSecondOfTwoRacingBatchesWithTheSameReportAnswersARepeat() throws Exception {
+    Job first = store.enqueue(List.of(job("fetch").build()), T0).get(0).job();
+    store.enqueue(List.of(job("merge").dependsOn(first.id()).build()), T0);
+    Job leased = store.lease(spec("w", 1, at(30)), T0).get(0);
+    assertThat(leased.id()).isEqualTo(first.id());
+    List<Completion> report =
+        List.of(new Completion(leased.id(), LeaseClaim.of(leased), utf8("done"), "text/plain"));
+
+    List<CompletableFuture<List<CompletionOutcome>>> batches;
+    try (Connection holding = postgres.connect(options);
+        Connection watching = postgres.connect(options)) {
+      holding.setAutoCommit(false);
+      try (Statement lock = holding.createStatement()) {
+        lock.executeQuery("SELECT id FROM jobs WHERE id = " + leased.id() + " FOR UPDATE").close();
+      }
+      batches =
+          List.of(
+              CompletableFuture.supplyAsync(() -> store.completeAll("w", report, at(1))),
+              CompletableFuture.supplyAsync(() -> store.completeAll("w", report, at(2))));
+      awaitLockWaits(2, watching, batches);
+      holding.rollback();
+    }
+
+    List<CompletionOutcome> outcomes =
+        batches.stream().map(b -> b.orTimeout(30, TimeUnit.SECONDS).join().get(0)).toList();
+    assertThat(outcomes)
+        .extracting(CompletionOutcome::status, CompletionOutcome::queue, CompletionOutcome::repeat)
+        .containsExactlyInAnyOrder(
+            tuple(CompletionOutcome.Status.COMPLETED, leased.queue(), false),
+            tuple(CompletionOutcome.Status.COMPLETED, leased.queue(), true));
+    Job done = store.get(leased.id()).orElseThrow();
+    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(done.result()).isEqualTo(utf8("done"));
+  }
+
+  /** Polls until {@code count} sessions wait for a lock, or a batch ends first. */
+  private static void awaitLockWaits(
+      int count, Connection watching, List<? extends CompletableFuture<?>> batches)
+      throws SQLException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    String waiting =
+        "SELECT count(*) FROM pg_stat_activity WHERE cardinality(pg_blocking_pids(pid)) > 0";
+    while (count(watching, waiting) < count) {
+      for (CompletableFuture<?> batch : batches) {
+        if (batch.isDone()) {
+          throw new AssertionError("a batch ended without waiting for the job's lock: " + batch);
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the two batches did not both wait for the job's lock");
+      }
+      Thread.yield();
+    }
+  }
+
+  private static long count(Connection connection, String sql) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery(sql)) {
+      row.next();
+      return row.getLong(1);
+    }
+  }
+}
