@@ -14,10 +14,7 @@ import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.LeaseClaim;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -71,7 +68,7 @@ class PostgresRepeatedCompletionTest {
           List.of(
               CompletableFuture.supplyAsync(() -> store.completeAll("w", report, at(1))),
               CompletableFuture.supplyAsync(() -> store.completeAll("w", report, at(2))));
-      awaitLockWaits(2, watching, batches);
+      LockWaits.await(watching, 2, batches);
       holding.rollback();
     }
 
@@ -85,33 +82,5 @@ class PostgresRepeatedCompletionTest {
     Job done = store.get(leased.id()).orElseThrow();
     assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
     assertThat(done.result()).isEqualTo(utf8("done"));
-  }
-
-  /** Polls until {@code count} sessions wait for a lock, or a batch ends first. */
-  private static void awaitLockWaits(
-      int count, Connection watching, List<? extends CompletableFuture<?>> batches)
-      throws SQLException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    String waiting =
-        "SELECT count(*) FROM pg_stat_activity WHERE cardinality(pg_blocking_pids(pid)) > 0";
-    while (count(watching, waiting) < count) {
-      for (CompletableFuture<?> batch : batches) {
-        if (batch.isDone()) {
-          throw new AssertionError("a batch ended without waiting for the job's lock: " + batch);
-        }
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("the two batches did not both wait for the job's lock");
-      }
-      Thread.yield();
-    }
-  }
-
-  private static long count(Connection connection, String sql) throws SQLException {
-    try (Statement statement = connection.createStatement();
-        ResultSet row = statement.executeQuery(sql)) {
-      row.next();
-      return row.getLong(1);
-    }
   }
 }

@@ -11,15 +11,11 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseLostException;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,55 +63,18 @@ class PostgresStaleRejectionTest {
               () ->
                   store.complete(
                       job.id(), LeaseClaim.of(stale), "worker-a", utf8("late"), null, at(40)));
-      awaitALockWaitOn(pid(deleting), watching, report);
+      LockWaits.await(watching, 1, List.of(report));
       deleting.commit();
 
       assertThat(report)
           .failsWithin(Duration.ofSeconds(30))
           .withThrowableOfType(ExecutionException.class)
           .withCauseInstanceOf(LeaseLostException.class);
-      assertThat(count(watching, "SELECT count(*) FROM attempts WHERE job_id = " + job.id()))
+      assertThat(
+              LockWaits.single(
+                  watching, "SELECT count(*) FROM attempts WHERE job_id = " + job.id()))
           .as("history rows of the deleted job")
           .isZero();
-    }
-  }
-
-  /**
-   * Polls until a session waits for a lock the session {@code blocker} holds, or the report ends.
-   */
-  private static void awaitALockWaitOn(
-      long blocker, Connection watching, CompletableFuture<?> report) throws SQLException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    String waiting =
-        "SELECT count(*) FROM pg_stat_activity WHERE " + blocker + " = ANY (pg_blocking_pids(pid))";
-    while (count(watching, waiting) == 0) {
-      if (report.isDone()) {
-        throw new AssertionError("the report ended without waiting: " + outcome(report));
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no session waited for the deleting transaction's lock");
-      }
-      Thread.yield();
-    }
-  }
-
-  private static String outcome(CompletableFuture<?> report) {
-    try {
-      return String.valueOf(report.join());
-    } catch (CompletionException e) {
-      return String.valueOf(e.getCause());
-    }
-  }
-
-  private static long pid(Connection connection) throws SQLException {
-    return count(connection, "SELECT pg_backend_pid()");
-  }
-
-  private static long count(Connection connection, String sql) throws SQLException {
-    try (Statement statement = connection.createStatement();
-        ResultSet row = statement.executeQuery(sql)) {
-      row.next();
-      return row.getLong(1);
     }
   }
 }
