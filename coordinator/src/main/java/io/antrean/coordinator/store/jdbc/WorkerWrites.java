@@ -171,11 +171,17 @@ public final class WorkerWrites {
   /**
    * {@link #completeWithDependents} for one item of a batch, judged under the job's row lock: on
    * PostgreSQL another batch carrying the same report may have completed the job since it was read
-   * RUNNING, and then this one repeats it (or, with another result, has lost the lease).
+   * RUNNING, and then this one repeats it (or, with another result, has lost the lease); or the job
+   * may have been deleted since.
    */
   private static CompletionOutcome completedWithDependents(
       JdbcSession session, Completion c, String workerId, Instant now) throws SQLException {
-    Job locked = lockedJob(session, c.jobId());
+    Job locked;
+    try {
+      locked = lockedJob(session, c.jobId());
+    } catch (JobNotFoundException e) {
+      return CompletionOutcome.notFound(c.jobId()); // deleted since it was read
+    }
     if (repeatsCompletion(
         session, locked, c.lease(), workerId, c.result(), c.resultContentType())) {
       return CompletionOutcome.repeated(c.jobId(), locked.queue());

@@ -25,10 +25,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Two CompleteBatch calls carrying the same report for a job others depend on, at once: a worker
- * sent it again after losing the answer. Both read the job RUNNING before either locks it; the one
- * that locks it second finds it completed by the first with this very report, and answers it as a
- * repeat, which the coordinator reports to nobody a second time.
+ * A CompleteBatch item for a job others depend on is judged again under the job's row lock. Two
+ * calls carrying the same report at once (a worker sent it again after losing the answer) both read
+ * the job RUNNING before either locks it; the one that locks it second finds it completed by the
+ * first with this very report, and answers it as a repeat, which the coordinator reports to nobody
+ * a second time. A job deleted while the item waited answers NOT_FOUND, and the batch's other items
+ * stand.
  */
 class PostgresRepeatedCompletionTest {
   @RegisterExtension static final TestPostgres postgres = new TestPostgres();
@@ -82,5 +84,31 @@ class PostgresRepeatedCompletionTest {
     Job done = store.get(leased.id()).orElseThrow();
     assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
     assertThat(done.result()).isEqualTo(utf8("done"));
+  }
+
+  @Test
+  @Timeout(60)
+  void aBatchItemWhoseJobIsDeletedWhileItWaitsForTheLockAnswersNotFound() throws Exception {
+    Job first = store.enqueue(List.of(job("fetch").build()), T0).get(0).job();
+    store.enqueue(List.of(job("merge").dependsOn(first.id()).build()), T0);
+    Job leased = store.lease(spec("w", 1, at(30)), T0).get(0);
+    List<Completion> report =
+        List.of(new Completion(leased.id(), LeaseClaim.of(leased), utf8("done"), "text/plain"));
+
+    CompletableFuture<List<CompletionOutcome>> batch;
+    try (Connection deleting = postgres.connect(options);
+        Connection watching = postgres.connect(options)) {
+      deleting.setAutoCommit(false);
+      try (Statement lock = deleting.createStatement()) {
+        lock.executeQuery("SELECT id FROM jobs WHERE id = " + leased.id() + " FOR UPDATE").close();
+        batch = CompletableFuture.supplyAsync(() -> store.completeAll("w", report, at(1)));
+        LockWaits.await(watching, 1, List.of(batch));
+        lock.executeUpdate("DELETE FROM jobs WHERE id = " + leased.id());
+      }
+      deleting.commit();
+    }
+
+    assertThat(batch.orTimeout(30, TimeUnit.SECONDS).join())
+        .containsExactly(CompletionOutcome.notFound(leased.id()));
   }
 }
