@@ -52,12 +52,8 @@ class PostgresRepeatedCompletionTest {
   @Test
   @Timeout(60)
   void theSecondOfTwoRacingBatchesWithTheSameReportAnswersARepeat() throws Exception {
-    Job first = store.enqueue(List.of(job("fetch").build()), T0).get(0).job();
-    store.enqueue(List.of(job("merge").dependsOn(first.id()).build()), T0);
-    Job leased = store.lease(spec("w", 1, at(30)), T0).get(0);
-    assertThat(leased.id()).isEqualTo(first.id());
-    List<Completion> report =
-        List.of(new Completion(leased.id(), LeaseClaim.of(leased), utf8("done"), "text/plain"));
+    Job leased = leasedWithADependent();
+    List<Completion> report = reportOf(leased);
 
     List<CompletableFuture<List<CompletionOutcome>>> batches;
     try (Connection holding = postgres.connect(options);
@@ -89,11 +85,8 @@ class PostgresRepeatedCompletionTest {
   @Test
   @Timeout(60)
   void aBatchItemWhoseJobIsDeletedWhileItWaitsForTheLockAnswersNotFound() throws Exception {
-    Job first = store.enqueue(List.of(job("fetch").build()), T0).get(0).job();
-    store.enqueue(List.of(job("merge").dependsOn(first.id()).build()), T0);
-    Job leased = store.lease(spec("w", 1, at(30)), T0).get(0);
-    List<Completion> report =
-        List.of(new Completion(leased.id(), LeaseClaim.of(leased), utf8("done"), "text/plain"));
+    Job leased = leasedWithADependent();
+    List<Completion> report = reportOf(leased);
 
     CompletableFuture<List<CompletionOutcome>> batch;
     try (Connection deleting = postgres.connect(options);
@@ -110,5 +103,18 @@ class PostgresRepeatedCompletionTest {
 
     assertThat(batch.orTimeout(30, TimeUnit.SECONDS).join())
         .containsExactly(CompletionOutcome.notFound(leased.id()));
+  }
+
+  /** A job another one depends on, leased by worker "w". */
+  private Job leasedWithADependent() {
+    Job first = store.enqueue(List.of(job("fetch").build()), T0).get(0).job();
+    store.enqueue(List.of(job("merge").dependsOn(first.id()).build()), T0);
+    Job leased = store.lease(spec("w", 1, at(30)), T0).get(0);
+    assertThat(leased.id()).isEqualTo(first.id());
+    return leased;
+  }
+
+  private static List<Completion> reportOf(Job leased) {
+    return List.of(new Completion(leased.id(), LeaseClaim.of(leased), utf8("done"), "text/plain"));
   }
 }
