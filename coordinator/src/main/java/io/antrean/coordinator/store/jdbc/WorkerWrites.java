@@ -4,6 +4,7 @@ import io.antrean.coordinator.job.Decision;
 import io.antrean.coordinator.job.Failure;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobLifecycle;
+import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.JobStatus;
 import io.antrean.coordinator.job.LeaseEnd;
 import io.antrean.coordinator.job.Refusal;
@@ -182,19 +183,16 @@ public final class WorkerWrites {
     } catch (JobNotFoundException e) {
       return CompletionOutcome.notFound(c.jobId()); // deleted since it was read
     }
-    if (repeatsCompletion(
-        session, locked, c.lease(), workerId, c.result(), c.resultContentType())) {
-      return CompletionOutcome.repeated(c.jobId(), locked.queue());
-    }
     try {
-      Job done =
-          completeWithDependents(
-                  session, c.jobId(), c.lease(), workerId, c.result(), c.resultContentType(), now)
-              .orThrow();
-      return CompletionOutcome.completed(c.jobId(), done.queue());
+      completeLocked(session, locked, c.lease(), workerId, c.result(), c.resultContentType(), now)
+          .orThrow();
     } catch (LeaseLostException e) {
       return CompletionOutcome.leaseLost(c.jobId());
     }
+    // Only a repeat of its own report is answered OK for a job that had SUCCEEDED already.
+    return locked.state() == JobState.SUCCEEDED
+        ? CompletionOutcome.repeated(c.jobId(), locked.queue())
+        : CompletionOutcome.completed(c.jobId(), locked.queue());
   }
 
   /** Ends the lease as {@link JobLifecycle#fail} decides: a retry, or the dead-letter queue. */
@@ -299,7 +297,21 @@ public final class WorkerWrites {
       @Nullable String resultContentType,
       Instant now)
       throws SQLException {
-    Job job = lockedJob(session, jobId);
+    return completeLocked(
+        session, lockedJob(session, jobId), claim, workerId, result, resultContentType, now);
+  }
+
+  /** {@link #completeWithDependents} of the job as its row lock was taken. */
+  private static Outcome<Job> completeLocked(
+      JdbcSession session,
+      Job job,
+      LeaseClaim claim,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType,
+      Instant now)
+      throws SQLException {
+    long jobId = job.id();
     Decision<LeaseEnd> end =
         Leases.hasLeaseId(job, claim)
             ? JobLifecycle.complete(JobStatus.of(job), claim.fencingToken(), workerId)

@@ -13,10 +13,13 @@ import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.LeaseClaim;
+import io.antrean.coordinator.store.LeaseLostException;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,14 +28,20 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A CompleteBatch item for a job others depend on is judged again under the job's row lock. Two
+ * Workers' reports racing another transaction that holds a job's row lock.
+ *
+ * <p>A stale worker's rejected report against a job another transaction is deleting: the attempts
+ * table has no foreign key to jobs (migration V17), so the rejection's history row locks the job's
+ * key itself and is written only if the job is still there once that lock is granted.
+ *
+ * <p>A CompleteBatch item for a job others depend on is judged again under the job's row lock. Two
  * calls carrying the same report at once (a worker sent it again after losing the answer) both read
  * the job RUNNING before either locks it; the one that locks it second finds it completed by the
  * first with this very report, and answers it as a repeat, which the coordinator reports to nobody
  * a second time. A job deleted while the item waited answers NOT_FOUND, and the batch's other items
  * stand.
  */
-class PostgresRepeatedCompletionTest {
+class PostgresRacingReportsTest {
   @RegisterExtension static final TestPostgres postgres = new TestPostgres();
 
   private PostgresOptions options;
@@ -47,6 +56,40 @@ class PostgresRepeatedCompletionTest {
   @AfterEach
   void closeStore() {
     store.close();
+  }
+
+  @Test
+  @Timeout(60)
+  void aRejectionWaitsForTheJobsDeletionAndLeavesNoHistoryRowBehind() throws Exception {
+    Job job = store.enqueue(List.of(job("email").build()), T0).get(0).job();
+    Job stale = store.lease(spec("worker-a", 1, at(30)), T0).get(0);
+    assertThat(store.expireLeases(at(31), 10)).hasSize(1);
+    assertThat(store.lease(spec("worker-b", 1, at(60)), at(31))).hasSize(1);
+
+    try (Connection deleting = postgres.connect(options);
+        Connection watching = postgres.connect(options)) {
+      deleting.setAutoCommit(false);
+      try (Statement delete = deleting.createStatement()) {
+        assertThat(delete.executeUpdate("DELETE FROM jobs WHERE id = " + job.id())).isEqualTo(1);
+      }
+      CompletableFuture<Job> report =
+          CompletableFuture.supplyAsync(
+              () ->
+                  store.complete(
+                      job.id(), LeaseClaim.of(stale), "worker-a", utf8("late"), null, at(40)));
+      LockWaits.await(watching, 1, List.of(report));
+      deleting.commit();
+
+      assertThat(report)
+          .failsWithin(Duration.ofSeconds(30))
+          .withThrowableOfType(ExecutionException.class)
+          .withCauseInstanceOf(LeaseLostException.class);
+      assertThat(
+              LockWaits.single(
+                  watching, "SELECT count(*) FROM attempts WHERE job_id = " + job.id()))
+          .as("history rows of the deleted job")
+          .isZero();
+    }
   }
 
   @Test
