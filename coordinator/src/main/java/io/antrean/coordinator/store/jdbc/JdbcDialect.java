@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.jdbc;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.EnqueueResult;
@@ -149,6 +150,14 @@ public abstract class JdbcDialect implements ColumnEncoding {
    * row. Nothing by default.
    */
   public void storePayloadApart(JdbcSession session, long jobId, byte[] payload)
+      throws SQLException {}
+
+  /**
+   * Called after a statement moved {@code jobs} jobs of {@code queue} from {@code from} to {@code
+   * to}, for the moves a store counts by the statements that make them rather than per row: a lease
+   * (PENDING to RUNNING) and a completion (RUNNING to SUCCEEDED). Nothing by default.
+   */
+  public void countMoved(JdbcSession session, String queue, JobState from, JobState to, int jobs)
       throws SQLException {}
 
   /**

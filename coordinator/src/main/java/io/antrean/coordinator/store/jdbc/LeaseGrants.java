@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.jdbc;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.LeaseId;
 import io.antrean.coordinator.store.LeaseSpec;
 import java.sql.PreparedStatement;
@@ -58,6 +59,7 @@ public final class LeaseGrants {
     session.dialect().setInstant(attempt, 5, now);
     attempt.setBytes(6, digest);
     attempt.executeUpdate();
+    session.dialect().countMoved(session, job.queue(), JobState.PENDING, JobState.RUNNING, 1);
     return job.withLease(job.lease().withLeaseId(leaseId));
   }
 

@@ -330,6 +330,7 @@ public final class WorkerWrites {
     dialect.setInstant(update, 4, now);
     update.setLong(5, jobId);
     Job done = JobRows.single(session, update, jobId);
+    dialect.countMoved(session, done.queue(), JobState.RUNNING, JobState.SUCCEEDED, 1);
     AttemptRows.ended(session, jobId, claim.fencingToken(), end.change().attempt(), now);
     Dependencies.succeeded(session, jobId, now);
     return Outcome.of(done);

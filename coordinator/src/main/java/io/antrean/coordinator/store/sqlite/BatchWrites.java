@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.LeaseId;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.LeaseSpec;
@@ -27,7 +28,9 @@ import java.util.Optional;
  * list. One statement per job cost more than the rows it changed: sqlite-jdbc reads a statement's
  * column names anew on every execution, 31 of them for a RETURNING of a job. The successes return
  * only each job's id and queue, all their callers read: every column returned is copied by SQLite
- * and read through the driver one call at a time.
+ * and read through the driver one call at a time. Each statement counts the jobs it moved in {@code
+ * queue_counts} itself ({@link QueueCountRows#moved}), where a trigger would run two statements per
+ * row.
  *
  * <p>Runs on the writer thread: nothing else writes between the pick and the grants, or between the
  * check of a lease and its completion.
@@ -94,6 +97,7 @@ final class BatchWrites {
           insert.setBytes(index + 4, job.lease().leaseId().sha256());
           return index + 5;
         });
+    QueueCountRows.moved(session, spec.queue(), JobState.PENDING, JobState.RUNNING, leased.size());
     return leased;
   }
 
@@ -120,6 +124,14 @@ final class BatchWrites {
       }
     }
     endAttempts(session, succeeded, now);
+    Map<String, Integer> perQueue = new HashMap<>();
+    for (String queue : done.values()) {
+      perQueue.merge(queue, 1, Integer::sum);
+    }
+    for (Map.Entry<String, Integer> queue : perQueue.entrySet()) {
+      QueueCountRows.moved(
+          session, queue.getKey(), JobState.RUNNING, JobState.SUCCEEDED, queue.getValue());
+    }
     return done;
   }
 
@@ -134,6 +146,7 @@ final class BatchWrites {
       return Optional.empty();
     }
     endAttempts(session, List.of(completion), now);
+    QueueCountRows.moved(session, done.get(0).queue(), JobState.RUNNING, JobState.SUCCEEDED, 1);
     return Optional.of(done.get(0));
   }
 

@@ -16,9 +16,10 @@ import javax.annotation.Nullable;
 /**
  * A queue's counts without counting its jobs: the jobs per queue and state are the rows of {@code
  * queue_counts}, which triggers keep as jobs are stored, change state and are deleted (migration
- * V12). Of the PENDING jobs, those not yet due are counted in {@code jobs_pending}, where each
- * priority's entries run in {@code run_at} order: per priority one step to its first entry (its
- * oldest {@code run_at}) and a walk over its entries still in the future. So a call costs the
+ * V12), but for a lease's and a completion's moves, which their statements count ({@link #moved},
+ * migration V14). Of the PENDING jobs, those not yet due are counted in {@code jobs_pending}, where
+ * each priority's entries run in {@code run_at} order: per priority one step to its first entry
+ * (its oldest {@code run_at}) and a walk over its entries still in the future. So a call costs the
  * queues, their priorities and their scheduled jobs, not the backlog or the finished jobs kept.
  */
 final class QueueCountRows {
@@ -33,7 +34,28 @@ final class QueueCountRows {
       "SELECT count(*) FROM jobs INDEXED BY jobs_pending"
           + " WHERE state = 'PENDING' AND queue = ? AND priority = ? AND run_at > ?";
 
+  // The state left, then the state entered: an upsert of two rows.
+  private static final String MOVED =
+      "INSERT INTO queue_counts (queue, state, jobs) VALUES (?1, ?2, -?4), (?1, ?3, ?4)"
+          + " ON CONFLICT (queue, state) DO UPDATE SET jobs = jobs + excluded.jobs";
+
   private QueueCountRows() {}
+
+  /**
+   * Counts {@code jobs} jobs of {@code queue} that one statement moved from one state to another.
+   */
+  static void moved(JdbcSession session, String queue, JobState from, JobState to, int jobs)
+      throws SQLException {
+    if (jobs == 0) {
+      return;
+    }
+    PreparedStatement moved = session.prepare(MOVED);
+    moved.setString(1, queue);
+    moved.setString(2, from.name());
+    moved.setString(3, to.name());
+    moved.setInt(4, jobs);
+    moved.executeUpdate();
+  }
 
   /**
    * The counts of {@code queue}, or of every queue that holds a job when it is null; with {@code

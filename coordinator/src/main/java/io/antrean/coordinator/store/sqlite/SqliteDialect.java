@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.AnswerBudget;
 import io.antrean.coordinator.store.Completion;
@@ -77,6 +78,13 @@ final class SqliteDialect extends JdbcDialect {
   public void storePayloadApart(JdbcSession session, long jobId, byte[] payload)
       throws SQLException {
     JobPayloads.storeApart(session, jobId, payload);
+  }
+
+  /** Into {@code queue_counts}, whose trigger leaves these moves out (migration V14). */
+  @Override
+  public void countMoved(JdbcSession session, String queue, JobState from, JobState to, int jobs)
+      throws SQLException {
+    QueueCountRows.moved(session, queue, from, to, jobs);
   }
 
   @Override

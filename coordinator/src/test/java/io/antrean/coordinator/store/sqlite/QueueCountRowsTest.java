@@ -9,6 +9,7 @@ import static io.antrean.coordinator.store.TestJobs.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.JobStoreFixture;
 import io.antrean.coordinator.store.QueueCounts;
@@ -41,6 +42,18 @@ class QueueCountRowsTest implements JobStoreFixture {
   @FunctionalInterface
   interface Sql {
     void run(String sql) throws SQLException;
+  }
+
+  /** Takes back V14: the trigger counts every change of state again, as V12 made it. */
+  static void undoHotMovesCounted(Sql sql) throws SQLException {
+    sql.run("DROP TRIGGER jobs_counted_on_update");
+    sql.run(
+        "CREATE TRIGGER jobs_counted_on_update AFTER UPDATE OF queue, state ON jobs"
+            + " WHEN OLD.queue IS NOT NEW.queue OR OLD.state IS NOT NEW.state BEGIN"
+            + " UPDATE queue_counts SET jobs = jobs - 1 WHERE queue = OLD.queue AND state = OLD.state;"
+            + " INSERT INTO queue_counts (queue, state, jobs) VALUES (NEW.queue, NEW.state, 1)"
+            + " ON CONFLICT (queue, state) DO UPDATE SET jobs = jobs + 1; END");
+    sql.run("DELETE FROM flyway_schema_history WHERE version = '14'");
   }
 
   /** Takes back V12, for the tests of databases from before it. */
@@ -98,6 +111,59 @@ class QueueCountRowsTest implements JobStoreFixture {
             new QueueCounts(QUEUE, 1, 1, 1, 1, 0, 0, Duration.ZERO),
             new QueueCounts("other", 1, 0, 0, 0, 0, 0, Duration.ZERO));
     store.fail(leased.get(1).id(), claim(leased.get(1)), "w", PERMANENT, NEVER_RETRY, T0);
+    assertThat(query(KEPT_COUNTS)).isEqualTo(query(COUNTED));
+  }
+
+  @Test
+  void leasesAndCompletionsCountTheirMovesByStatementNotByTrigger() throws SQLException {
+    store.enqueue(
+        List.of(
+            job("a").build(),
+            job("b").build(),
+            job("c").build(),
+            job("d").queue("other").build(),
+            job("e").queue("other").build()),
+        T0);
+    List<Job> here = store.lease(spec("w", 3, at(30)), T0);
+    Job there = leaseIn("other", T0);
+    assertThat(query(KEPT_COUNTS))
+        .containsExactly("default/RUNNING=3", "other/PENDING=1", "other/RUNNING=1");
+
+    store.completeAll(
+        "w",
+        List.of(
+            new Completion(here.get(0).id(), claim(here.get(0)), null, null),
+            new Completion(there.id(), claim(there), null, null),
+            new Completion(here.get(1).id(), claim(here.get(1)), null, null)),
+        T0);
+    store.complete(here.get(2).id(), claim(here.get(2)), "w", null, null, T0);
+    assertThat(query(KEPT_COUNTS))
+        .containsExactly("default/SUCCEEDED=3", "other/PENDING=1", "other/SUCCEEDED=1");
+
+    // The trigger counts every other move ...
+    update("UPDATE jobs SET state = 'CANCELLED' WHERE state = 'PENDING'");
+    assertThat(query(KEPT_COUNTS))
+        .containsExactly("default/SUCCEEDED=3", "other/CANCELLED=1", "other/SUCCEEDED=1");
+    // ... and leaves these two to the statements that make them (migration V14).
+    enqueue(job("f").queue("other").build());
+    update("UPDATE jobs SET state = 'RUNNING' WHERE state = 'PENDING'");
+    update("UPDATE jobs SET state = 'SUCCEEDED' WHERE state = 'RUNNING'");
+    assertThat(query(KEPT_COUNTS))
+        .containsExactly(
+            "default/SUCCEEDED=3", "other/CANCELLED=1", "other/PENDING=1", "other/SUCCEEDED=1");
+  }
+
+  @Test
+  void aDatabaseFromBeforeTheStatementsCountedGoesOnCountingRight() throws SQLException {
+    store.enqueue(List.of(job("a").build(), job("b").build(), job("c").build()), T0);
+    store.close();
+    undoHotMovesCounted(this::update);
+    store = SqliteJobStore.open(dataDir);
+    List<Job> leased = store.lease(spec("w", 2, at(30)), T0);
+    store.complete(leased.get(0).id(), claim(leased.get(0)), "w", null, null, T0);
+
+    assertThat(query(KEPT_COUNTS))
+        .containsExactly("default/PENDING=1", "default/RUNNING=1", "default/SUCCEEDED=1");
     assertThat(query(KEPT_COUNTS)).isEqualTo(query(COUNTED));
   }
 

@@ -39,10 +39,12 @@ class SqliteMigrationsTest extends SqliteStoreFixture {
   }
 
   /**
-   * Takes back V13 (payloads apart): every payload back in its row, its NOT NULL back in the stored
-   * schema, the table and its Flyway entry gone. The store must be closed.
+   * Takes back V14 ({@link QueueCountRowsTest#undoHotMovesCounted}) and V13 (payloads apart): every
+   * payload back in its row, its NOT NULL back in the stored schema, the table and its Flyway entry
+   * gone. The store must be closed.
    */
   static void undoPayloadsApart(Path dataDir) throws SQLException {
+    QueueCountRowsTest.undoHotMovesCounted(sql -> DatabaseFile.update(dataDir, sql));
     DatabaseFile.update(
         dataDir,
         "UPDATE jobs SET payload ="
