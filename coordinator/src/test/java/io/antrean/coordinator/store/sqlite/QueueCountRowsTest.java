@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The counts per queue and state that triggers keep (migration V12) and the stats read from them.
+ * The counts per queue and state that triggers keep (migration V12), but for a lease's and a
+ * completion's moves, which the code that makes them counts (V14), and the stats read from them.
  * That they stay right under every write is checked after each of {@link SqliteJobStoreTest}'s
  * tests, the whole store contract among them.
  */
@@ -155,15 +156,21 @@ class QueueCountRowsTest implements JobStoreFixture {
 
   @Test
   void aDatabaseFromBeforeTheStatementsCountedGoesOnCountingRight() throws SQLException {
-    store.enqueue(List.of(job("a").build(), job("b").build(), job("c").build()), T0);
+    store.enqueue(
+        List.of(job("a").build(), job("b").build(), job("c").build(), job("d").build()), T0);
+    List<Job> before = store.lease(spec("w", 2, at(30)), T0);
+    store.complete(before.get(0).id(), claim(before.get(0)), "w", null, null, T0);
     store.close();
+    // A database of V13: its jobs leased and completed, its trigger counting every move.
     undoHotMovesCounted(this::update);
-    store = SqliteJobStore.open(dataDir);
-    List<Job> leased = store.lease(spec("w", 2, at(30)), T0);
-    store.complete(leased.get(0).id(), claim(leased.get(0)), "w", null, null, T0);
 
+    store = SqliteJobStore.open(dataDir);
+    store.complete(before.get(1).id(), claim(before.get(1)), "w", null, null, T0);
+    Job after = store.lease(spec("w", 1, at(30)), T0).get(0);
+
+    assertThat(after.id()).isNotIn(before.get(0).id(), before.get(1).id());
     assertThat(query(KEPT_COUNTS))
-        .containsExactly("default/PENDING=1", "default/RUNNING=1", "default/SUCCEEDED=1");
+        .containsExactly("default/PENDING=1", "default/RUNNING=1", "default/SUCCEEDED=2");
     assertThat(query(KEPT_COUNTS)).isEqualTo(query(COUNTED));
   }
 
