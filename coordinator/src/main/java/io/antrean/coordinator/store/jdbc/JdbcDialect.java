@@ -153,9 +153,9 @@ public abstract class JdbcDialect implements ColumnEncoding {
       throws SQLException {}
 
   /**
-   * Called after a statement moved {@code jobs} jobs of {@code queue} from {@code from} to {@code
-   * to}, for the moves a store counts by the statements that make them rather than per row: a lease
-   * (PENDING to RUNNING) and a completion (RUNNING to SUCCEEDED). Nothing by default.
+   * Called after {@code jobs} jobs of {@code queue} moved from {@code from} to {@code to}, for the
+   * moves a store counts in the code that makes them rather than per row: a lease (PENDING to
+   * RUNNING) and a completion (RUNNING to SUCCEEDED). Nothing by default.
    */
   public void countMoved(JdbcSession session, String queue, JobState from, JobState to, int jobs)
       throws SQLException {}

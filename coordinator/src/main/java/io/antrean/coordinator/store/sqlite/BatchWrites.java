@@ -28,9 +28,9 @@ import java.util.Optional;
  * list. One statement per job cost more than the rows it changed: sqlite-jdbc reads a statement's
  * column names anew on every execution, 31 of them for a RETURNING of a job. The successes return
  * only each job's id and queue, all their callers read: every column returned is copied by SQLite
- * and read through the driver one call at a time. Each statement counts the jobs it moved in {@code
- * queue_counts} itself ({@link QueueCountRows#moved}), where a trigger would run two statements per
- * row.
+ * and read through the driver one call at a time. A lease, and a batch of successes per queue,
+ * count the jobs they moved in {@code queue_counts} with one upsert ({@link QueueCountRows#moved}),
+ * where a trigger would run two statements per row.
  *
  * <p>Runs on the writer thread: nothing else writes between the pick and the grants, or between the
  * check of a lease and its completion.

@@ -16,11 +16,12 @@ import javax.annotation.Nullable;
 /**
  * A queue's counts without counting its jobs: the jobs per queue and state are the rows of {@code
  * queue_counts}, which triggers keep as jobs are stored, change state and are deleted (migration
- * V12), but for a lease's and a completion's moves, which their statements count ({@link #moved},
- * migration V14). Of the PENDING jobs, those not yet due are counted in {@code jobs_pending}, where
- * each priority's entries run in {@code run_at} order: per priority one step to its first entry
- * (its oldest {@code run_at}) and a walk over its entries still in the future. So a call costs the
- * queues, their priorities and their scheduled jobs, not the backlog or the finished jobs kept.
+ * V12), but for a lease's and a completion's moves, which the code that makes them counts ({@link
+ * #moved}, migration V14). Of the PENDING jobs, those not yet due are counted in {@code
+ * jobs_pending}, where each priority's entries run in {@code run_at} order: per priority one step
+ * to its first entry (its oldest {@code run_at}) and a walk over its entries still in the future.
+ * So a call costs the queues, their priorities and their scheduled jobs, not the backlog or the
+ * finished jobs kept.
  */
 final class QueueCountRows {
   static final String ALL_COUNTS = "SELECT queue, state, jobs FROM queue_counts WHERE jobs > 0";
@@ -42,7 +43,8 @@ final class QueueCountRows {
   private QueueCountRows() {}
 
   /**
-   * Counts {@code jobs} jobs of {@code queue} that one statement moved from one state to another.
+   * Counts {@code jobs} jobs of {@code queue} that one lease or one batch moved from one state to
+   * another.
    */
   static void moved(JdbcSession session, String queue, JobState from, JobState to, int jobs)
       throws SQLException {
