@@ -13,7 +13,10 @@ comma-separated list of:
   nofinished    the same without the jobs_finished index;
   noattempts    the same without the attempts rows;
   fold          each job written once, already finished (SUCCEEDED with its finished attempt), as a
-                store that kept a job's life in memory and a log would fold it into SQLite.
+                store that kept a job's life in memory and a log would fold it into SQLite;
+  journal       the fold, and before it the log itself as rows of a table journal (seq INTEGER
+                PRIMARY KEY, record BLOB) in the same database: three records per job (160, 70
+                and 60 bytes: the new job, its lease, its completion), deleted again by the fold.
 
 Every variant has its own database in /dev/shm (no fsync: the CPU of SQLite's own work, not the
 disk's), and the variants take turns, one group of 50 each, so that the machine's changes of speed
@@ -101,13 +104,24 @@ class Variant:
             if name in LEFT_OUT and LEFT_OUT[name] in statement:
                 continue
             self.db.execute(statement)
+        if name == "journal":
+            self.db.execute("CREATE TABLE journal (seq INTEGER PRIMARY KEY, record BLOB NOT NULL)")
+        self.seq = 0
         self.seconds = 0.0
 
     def group(self, now):
         started = time.thread_time()
         db = self.db
         db.execute("BEGIN")
-        if self.name == "fold":
+        if self.name == "journal":
+            first = self.seq + 1
+            for size in (160, 70, 60):
+                args = []
+                for _ in range(GROUP):
+                    self.seq += 1
+                    args += [self.seq, b"r" * size]
+                db.execute("INSERT INTO journal (seq, record) VALUES " + rows(GROUP, 2), args)
+        if self.name in ("fold", "journal"):
             args = []
             for _ in range(GROUP):
                 args += ["bench", "bench.noop", PAYLOAD, "application/json", 0, now, 3, 1000000,
@@ -118,6 +132,8 @@ class Variant:
                 args += [now, now, i, 1, "w1", 1, DIGEST, "SUCCEEDED"]
             db.execute(FOLD_ATTEMPTS, args)
             db.execute(COUNT, ("bench", "SUCCEEDED", GROUP))
+            if self.name == "journal":
+                db.execute("DELETE FROM journal WHERE seq >= ?", (first,))
         else:
             args = []
             for _ in range(GROUP):
