@@ -1,0 +1,258 @@
+package io.antrean.coordinator.store.sqlite.young;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+/**
+ * The log of the young jobs' changes: records appended in order, each numbered by its position (one
+ * more than the record before it), made durable together by {@link #sync}. The records live in
+ * segment files {@code young-<first position>.log} in one directory; {@link #startSegment} seals
+ * the current one (a fold does, so that what it folded can go as whole files) and {@link
+ * #dropFolded} deletes the sealed segments whose every record has been folded.
+ *
+ * <p>Each record is framed as its length, a CRC32C of its position and bytes, its position, then
+ * its bytes. {@link #open} replays the records past the last fold and cuts a torn tail off the last
+ * segment (a record whose write a crash interrupted was never synced, so never promised); damage
+ * anywhere else means the file is not what was synced, and fails the open.
+ *
+ * <p>Thread-safe: appends, syncs and segment changes are serialized.
+ */
+public final class YoungJobLog implements Closeable {
+  /** The most bytes one record may hold. */
+  public static final int MAX_RECORD_BYTES = 64 << 20;
+
+  private static final int HEADER_BYTES = Integer.BYTES + Integer.BYTES + Long.BYTES;
+  private static final Pattern SEGMENT = Pattern.compile("young-(\\d{20})\\.log");
+
+  private final Path directory;
+  // The first position of every segment on disk, oldest first; the last one is being appended to.
+  private final List<Long> segments;
+  private FileChannel current;
+  private ByteBuffer unwritten = ByteBuffer.allocate(64 << 10);
+  private long nextPosition;
+
+  /** One record and its position. */
+  public record Entry(long position, byte[] record) {}
+
+  private YoungJobLog(Path directory, List<Long> segments, long nextPosition) {
+    this.directory = directory;
+    this.segments = segments;
+    this.nextPosition = nextPosition;
+  }
+
+  /**
+   * Opens the log in {@code directory} (created if missing): hands every record past {@code
+   * foldedUpTo} to {@code replay}, oldest first, cuts a torn tail, deletes the segments wholly
+   * folded, then starts a new segment for the records to come.
+   *
+   * @param foldedUpTo the position of the last record already folded (0 when none)
+   * @throws IOException if the directory or a segment cannot be read or written
+   * @throws IllegalStateException if a segment other than the last is damaged, or positions skip
+   */
+  public static YoungJobLog open(Path directory, long foldedUpTo, Consumer<Entry> replay)
+      throws IOException {
+    Objects.requireNonNull(replay, "replay");
+    Files.createDirectories(directory);
+    List<Long> firsts = segmentsIn(directory);
+    // Where the next segment must start: right after the last record seen, or, for the oldest,
+    // no later than right after the fold (a gap there is records lost).
+    long follows = foldedUpTo + 1;
+    List<Long> kept = new ArrayList<>();
+    for (int i = 0; i < firsts.size(); i++) {
+      long first = firsts.get(i);
+      boolean newest = i == firsts.size() - 1;
+      if (i == 0 ? first > follows : first != follows) {
+        throw new IllegalStateException(
+            "young jobs' log: segment " + first + " does not follow position " + (follows - 1));
+      }
+      long end = replaySegment(directory, first, newest, foldedUpTo, replay);
+      if (end >= first) {
+        kept.add(first);
+      } else {
+        Files.delete(segmentFile(directory, first)); // no record in it: nothing to keep
+      }
+      follows = end + 1;
+    }
+    YoungJobLog log = new YoungJobLog(directory, kept, Math.max(follows, foldedUpTo + 1));
+    log.dropFolded(foldedUpTo);
+    log.openSegment();
+    return log;
+  }
+
+  /**
+   * Appends a record; it is durable once a {@link #sync} that started after this call returns.
+   *
+   * @return the record's position
+   */
+  public synchronized long append(byte[] record) {
+    if (record.length > MAX_RECORD_BYTES) {
+      throw new IllegalArgumentException(
+          "a record of " + record.length + " bytes is over " + MAX_RECORD_BYTES);
+    }
+    long position = nextPosition++;
+    ensureRoom(HEADER_BYTES + record.length);
+    unwritten.putInt(record.length).putInt(crc(position, record)).putLong(position).put(record);
+    return position;
+  }
+
+  /** Writes every record appended so far and waits until the disk has them. */
+  public synchronized void sync() throws IOException {
+    unwritten.flip();
+    while (unwritten.hasRemaining()) {
+      current.write(unwritten);
+    }
+    unwritten.clear();
+    current.force(false);
+  }
+
+  /**
+   * Syncs the current segment and starts a new one: the records appended from now on go to it, so
+   * that the ones before can be deleted as a whole once folded.
+   */
+  public synchronized void startSegment() throws IOException {
+    if (segments.get(segments.size() - 1) == nextPosition) {
+      return; // the current segment holds nothing yet
+    }
+    sync();
+    current.close();
+    openSegment();
+  }
+
+  /**
+   * Deletes the sealed segments whose every record is at or before {@code foldedUpTo}; the segment
+   * being appended to stays.
+   */
+  public synchronized void dropFolded(long foldedUpTo) throws IOException {
+    while (segments.size() > 1 && segments.get(1) - 1 <= foldedUpTo) {
+      Files.delete(segmentFile(directory, segments.remove(0)));
+    }
+    if (current == null && !segments.isEmpty() && nextPosition - 1 <= foldedUpTo) {
+      Files.delete(segmentFile(directory, segments.remove(0)));
+    }
+  }
+
+  /** The position the next record will get. */
+  public synchronized long nextPosition() {
+    return nextPosition;
+  }
+
+  /** Syncs what was appended and closes the current segment. */
+  @Override
+  public synchronized void close() throws IOException {
+    if (current != null) {
+      sync();
+      current.close();
+      current = null;
+    }
+  }
+
+  private void openSegment() throws IOException {
+    current =
+        FileChannel.open(
+            segmentFile(directory, nextPosition),
+            StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE);
+    segments.add(nextPosition);
+  }
+
+  private void ensureRoom(int bytes) {
+    if (unwritten.remaining() < bytes) {
+      ByteBuffer larger =
+          ByteBuffer.allocate(Math.max(unwritten.capacity() * 2, unwritten.position() + bytes));
+      unwritten.flip();
+      larger.put(unwritten);
+      unwritten = larger;
+    }
+  }
+
+  /**
+   * Replays one segment's records past {@code foldedUpTo}; returns the position of its last record,
+   * or {@code first - 1} when it holds none. A torn tail of the newest segment is cut off.
+   */
+  private static long replaySegment(
+      Path directory, long first, boolean newest, long foldedUpTo, Consumer<Entry> replay)
+      throws IOException {
+    Path file = segmentFile(directory, first);
+    ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
+    long expected = first;
+    while (bytes.hasRemaining()) {
+      int start = bytes.position();
+      Entry entry = nextEntry(bytes, expected);
+      if (entry == null) {
+        if (!newest) {
+          throw new IllegalStateException(
+              "young jobs' log: segment " + first + " is damaged at byte " + start);
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+          channel.truncate(start);
+          channel.force(false);
+        }
+        break;
+      }
+      if (entry.position() > foldedUpTo) {
+        replay.accept(entry);
+      }
+      expected++;
+    }
+    return expected - 1;
+  }
+
+  /** The entry at the buffer's position if it is whole, sound and numbered {@code expected}. */
+  private static Entry nextEntry(ByteBuffer bytes, long expected) {
+    if (bytes.remaining() < HEADER_BYTES) {
+      return null;
+    }
+    int length = bytes.getInt();
+    int crc = bytes.getInt();
+    long position = bytes.getLong();
+    if (length < 0 || length > MAX_RECORD_BYTES || bytes.remaining() < length) {
+      return null;
+    }
+    byte[] record = new byte[length];
+    bytes.get(record);
+    if (position != expected || crc != crc(position, record)) {
+      return null;
+    }
+    return new Entry(position, record);
+  }
+
+  private static int crc(long position, byte[] record) {
+    CRC32C crc = new CRC32C();
+    crc.update(ByteBuffer.allocate(Long.BYTES).putLong(0, position));
+    crc.update(record);
+    return (int) crc.getValue();
+  }
+
+  private static List<Long> segmentsIn(Path directory) throws IOException {
+    List<Long> firsts = new ArrayList<>();
+    try (Stream<Path> files = Files.list(directory)) {
+      files.forEach(
+          f -> {
+            Matcher m = SEGMENT.matcher(f.getFileName().toString());
+            if (m.matches()) {
+              firsts.add(Long.parseLong(m.group(1)));
+            }
+          });
+    }
+    firsts.sort(null);
+    return firsts;
+  }
+
+  private static Path segmentFile(Path directory, long first) {
+    return directory.resolve(String.format(Locale.ROOT, "young-%020d.log", first));
+  }
+}

@@ -1,0 +1,214 @@
+package io.antrean.coordinator.store.sqlite.young;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.antrean.coordinator.store.sqlite.young.YoungJobLog.Entry;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The young jobs' log gives back, after a reopen, every record synced past the last fold, in order
+ * and with its position; it drops what was folded by whole segments, cuts a torn tail and refuses a
+ * damaged sealed segment.
+ */
+@Timeout(30)
+class YoungJobLogTest {
+  @TempDir Path directory;
+
+  private final List<String> replayed = new ArrayList<>();
+  private final List<Long> positions = new ArrayList<>();
+
+  private YoungJobLog open(long foldedUpTo) throws IOException {
+    replayed.clear();
+    positions.clear();
+    return YoungJobLog.open(directory, foldedUpTo, this::replay);
+  }
+
+  private void replay(Entry entry) {
+    replayed.add(new String(entry.record(), UTF_8));
+    positions.add(entry.position());
+  }
+
+  private static long append(YoungJobLog log, String record) {
+    return log.append(record.getBytes(UTF_8));
+  }
+
+  private List<Path> segments() throws IOException {
+    try (Stream<Path> files = Files.list(directory)) {
+      return files.sorted().toList();
+    }
+  }
+
+  @Test
+  void recordsSyncedComeBackInOrderWithTheirPositions() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      assertThat(append(log, "new 1")).isEqualTo(1);
+      assertThat(append(log, "lease 1")).isEqualTo(2);
+      log.sync();
+      assertThat(append(log, "done 1")).isEqualTo(3);
+    }
+
+    try (YoungJobLog log = open(0)) {
+      assertThat(replayed).containsExactly("new 1", "lease 1", "done 1");
+      assertThat(positions).containsExactly(1L, 2L, 3L);
+      assertThat(log.nextPosition()).isEqualTo(4);
+      assertThat(append(log, "new 2")).isEqualTo(4);
+    }
+    try (YoungJobLog log = open(0)) {
+      assertThat(replayed).containsExactly("new 1", "lease 1", "done 1", "new 2");
+    }
+  }
+
+  @Test
+  void recordsUpToTheFoldAreNotReplayedAndTheirSegmentsGo() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      append(log, "a");
+      append(log, "b");
+      log.startSegment();
+      append(log, "c");
+      log.startSegment();
+      append(log, "d");
+      assertThat(segments()).hasSize(3);
+      log.dropFolded(2); // a and b folded: their segment goes, c's stays
+      assertThat(segments()).hasSize(2);
+    }
+
+    try (YoungJobLog log = open(3)) {
+      assertThat(replayed).containsExactly("d");
+      assertThat(positions).containsExactly(4L);
+      assertThat(append(log, "e")).isEqualTo(5);
+    }
+    try (YoungJobLog log = open(5)) {
+      assertThat(replayed).isEmpty();
+      assertThat(log.nextPosition()).isEqualTo(6);
+      assertThat(segments()).hasSize(1); // only the one begun at this open
+    }
+  }
+
+  @Test
+  void anEmptySegmentIsNotSealed() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      log.startSegment();
+      log.startSegment();
+      append(log, "a");
+      assertThat(segments()).hasSize(1);
+    }
+    try (YoungJobLog log = open(0)) {
+      assertThat(replayed).containsExactly("a");
+    }
+  }
+
+  @Test
+  void aTornTailIsCutAndTheLogGoesOnFromBeforeIt() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      append(log, "whole");
+      append(log, "torn by the crash");
+    }
+    Path segment = segments().get(0);
+    try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw")) {
+      file.setLength(file.length() - 3); // the last record's write never finished
+    }
+
+    try (YoungJobLog log = open(0)) {
+      assertThat(replayed).containsExactly("whole");
+      assertThat(append(log, "after")).isEqualTo(2);
+    }
+    try (YoungJobLog log = open(0)) {
+      assertThat(replayed).containsExactly("whole", "after");
+      assertThat(positions).containsExactly(1L, 2L);
+    }
+  }
+
+  @Test
+  void garbageAfterTheLastRecordIsCutAsATornTail() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      append(log, "whole");
+    }
+    Files.write(
+        segments().get(0), new byte[] {0, 0, 0, 9, 1, 2}, java.nio.file.StandardOpenOption.APPEND);
+
+    try (YoungJobLog log = open(0)) {
+      assertThat(replayed).containsExactly("whole");
+      assertThat(log.nextPosition()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aDamagedRecordInASealedSegmentFailsTheOpen() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      append(log, "sealed");
+      log.startSegment();
+      append(log, "newest");
+    }
+    Path sealed = segments().get(0);
+    byte[] bytes = Files.readAllBytes(sealed);
+    bytes[bytes.length - 1] ^= 1;
+    Files.write(sealed, bytes);
+
+    assertThatThrownBy(() -> open(0))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("damaged");
+  }
+
+  @Test
+  void aMissingSegmentFailsTheOpen() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      append(log, "a");
+      log.startSegment();
+      append(log, "b");
+      log.startSegment();
+      append(log, "c");
+    }
+    Files.delete(segments().get(1)); // b's segment, never folded
+
+    assertThatThrownBy(() -> open(0))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("does not follow");
+  }
+
+  @Test
+  void aLogThatStartsAfterTheFoldHasLostRecords() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      append(log, "a");
+      log.startSegment();
+      append(log, "b");
+    }
+    Files.delete(segments().get(0)); // a was never folded
+
+    assertThatThrownBy(() -> open(0)).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void aRecordOverTheLimitIsRefused() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      assertThatThrownBy(() -> log.append(new byte[YoungJobLog.MAX_RECORD_BYTES + 1]))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThat(log.nextPosition()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void recordsLargerThanTheBufferGoThrough() throws IOException {
+    byte[] large = new byte[200 << 10];
+    large[large.length - 1] = 7;
+    try (YoungJobLog log = open(0)) {
+      append(log, "small");
+      log.append(large);
+    }
+    List<byte[]> records = new ArrayList<>();
+    try (YoungJobLog log = YoungJobLog.open(directory, 0, e -> records.add(e.record()))) {
+      assertThat(records).hasSize(2);
+      assertThat(records.get(1)).isEqualTo(large);
+    }
+  }
+}
