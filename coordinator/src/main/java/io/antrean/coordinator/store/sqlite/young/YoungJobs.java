@@ -1,0 +1,176 @@
+package io.antrean.coordinator.store.sqlite.young;
+
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.sqlite.young.YoungChange.Created;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/**
+ * The young jobs (stored since the last fold) as the writer's transaction sees them, and the
+ * changes that made them, for the {@link YoungJobLog}.
+ *
+ * <p>It follows the writer's group commit: {@link #beginGroup}, then for each operation a {@link
+ * #mark} it can {@link #rollbackTo} (its savepoint), then {@link #commitGroup}, which hands over
+ * the group's changes for the log, or {@link #abandonGroup}, which undoes them all. A change is
+ * kept only with the group that made it, and its record reaches the log only then.
+ *
+ * <p>Not thread-safe: only the thread that holds the writer's connection touches it.
+ */
+public final class YoungJobs {
+  /** The pick order of a queue's pending jobs: priority first, then run time, then id. */
+  static final Comparator<YoungJob> PICK_ORDER =
+      Comparator.comparingInt((YoungJob j) -> -j.job().priority())
+          .thenComparing(j -> j.job().runAt())
+          .thenComparingLong(YoungJob::id);
+
+  private final Map<Long, YoungJob> jobs = new LinkedHashMap<>();
+  private final Map<String, NavigableSet<YoungJob>> pending = new HashMap<>();
+  // The open group's changes for the log, and how to undo each change to memory, in order.
+  private final List<YoungChange> changes = new ArrayList<>();
+  private final List<Runnable> undo = new ArrayList<>();
+  private boolean inGroup;
+
+  /** A young job: what it was enqueued with, its id and when it was stored. */
+  public record YoungJob(long id, NewJob job, Instant createdAt) {}
+
+  /** Starts a group; every change until {@link #commitGroup} or {@link #abandonGroup} is in it. */
+  public void beginGroup() {
+    if (inGroup) {
+      throw new IllegalStateException("a group is already open");
+    }
+    inGroup = true;
+  }
+
+  /** Where the operation starting now begins, for {@link #rollbackTo}. */
+  public int mark() {
+    requireGroup();
+    return undo.size();
+  }
+
+  /** Undoes every change made since {@code mark}, as its savepoint's rollback does. */
+  public void rollbackTo(int mark) {
+    requireGroup();
+    while (undo.size() > mark) {
+      undo.remove(undo.size() - 1).run();
+      changes.remove(changes.size() - 1);
+    }
+  }
+
+  /**
+   * Keeps the group's changes; returns their records' changes, in order, for the log.
+   *
+   * @return the changes to append to the log before the group's answers go out
+   */
+  public List<YoungChange> commitGroup() {
+    requireGroup();
+    List<YoungChange> made = changes.stream().filter(Objects::nonNull).toList();
+    changes.clear();
+    undo.clear();
+    inGroup = false;
+    return made;
+  }
+
+  /** Undoes every change of the group: its transaction did not commit. */
+  public void abandonGroup() {
+    requireGroup();
+    rollbackTo(0);
+    inGroup = false;
+  }
+
+  /** Stores a new job as young and pending. */
+  public YoungJob create(long id, NewJob job, Instant now) {
+    requireGroup();
+    if (jobs.containsKey(id)) {
+      throw new IllegalStateException("job " + id + " is already young");
+    }
+    YoungJob young = new YoungJob(id, job, now);
+    jobs.put(id, young);
+    pendingIn(job.queue()).add(young);
+    record(
+        new Created(id, job, now),
+        () -> {
+          jobs.remove(id);
+          pendingIn(job.queue()).remove(young);
+        });
+    return young;
+  }
+
+  /** Replays a change read back from the log at start-up, outside any group. */
+  public void replay(YoungChange change) {
+    if (inGroup) {
+      throw new IllegalStateException("replay inside a group");
+    }
+    if (change instanceof Created c) {
+      beginGroup();
+      create(c.jobId(), c.job(), c.now());
+      commitGroup();
+    } else {
+      throw new IllegalStateException("young jobs: no replay yet for " + change);
+    }
+  }
+
+  /** Every young job, oldest id first, for a fold. */
+  public Collection<YoungJob> all() {
+    return List.copyOf(jobs.values());
+  }
+
+  /** A queue's pending young jobs in pick order. */
+  public List<YoungJob> pendingIn(String queue, int atMost) {
+    List<YoungJob> head = new ArrayList<>();
+    for (YoungJob j : pending.getOrDefault(queue, new TreeSet<>(PICK_ORDER))) {
+      if (head.size() == atMost) {
+        break;
+      }
+      head.add(j);
+    }
+    return head;
+  }
+
+  /** Whether there is no young job. */
+  public boolean isEmpty() {
+    return jobs.isEmpty();
+  }
+
+  /**
+   * Forgets every young job once a fold has written them all into the database, within the group of
+   * the fold: if the group does not commit, they are young again.
+   */
+  public void folded() {
+    requireGroup();
+    Map<Long, YoungJob> before = new LinkedHashMap<>(jobs);
+    Map<String, NavigableSet<YoungJob>> pendingBefore = new HashMap<>(pending);
+    jobs.clear();
+    pending.clear();
+    // A fold writes no record: the log is cut at the fold's position instead.
+    undo.add(
+        () -> {
+          jobs.putAll(before);
+          pending.putAll(pendingBefore);
+        });
+    changes.add(null);
+  }
+
+  private NavigableSet<YoungJob> pendingIn(String queue) {
+    return pending.computeIfAbsent(queue, q -> new TreeSet<>(PICK_ORDER));
+  }
+
+  private void record(YoungChange change, Runnable undoIt) {
+    changes.add(change);
+    undo.add(undoIt);
+  }
+
+  private void requireGroup() {
+    if (!inGroup) {
+      throw new IllegalStateException("no group is open");
+    }
+  }
+}
