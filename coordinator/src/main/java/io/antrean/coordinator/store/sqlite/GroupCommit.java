@@ -2,13 +2,16 @@ package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
+import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +28,7 @@ final class GroupCommit {
 
   private final CachedConnection connection;
   private final WalSync sync;
+  @Nullable private final YoungLayer young;
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong operations = new AtomicLong();
   private final AtomicLong enqueuesStoredTogether = new AtomicLong();
@@ -33,8 +37,14 @@ final class GroupCommit {
   private final ThreadLocal<Boolean> runningOperation = ThreadLocal.withInitial(() -> false);
 
   GroupCommit(CachedConnection connection, WalSync sync) {
+    this(connection, sync, null);
+  }
+
+  /** With {@code young}, plain Enqueues keep their jobs young and every other operation folds. */
+  GroupCommit(CachedConnection connection, WalSync sync, @Nullable YoungLayer young) {
     this.connection = connection;
     this.sync = sync;
+    this.young = young;
   }
 
   /**
@@ -61,6 +71,9 @@ final class GroupCommit {
     }
     runningOperation.set(true);
     storedTogetherInGroup = 0;
+    if (young != null) {
+      young.beginGroup();
+    }
     long commit;
     try {
       for (int next = 0; next < group.size(); ) {
@@ -68,7 +81,16 @@ final class GroupCommit {
       }
       connection.execute("COMMIT");
       commit = sync.committed();
+      if (young != null) {
+        young.committed(commit);
+      }
+    } catch (IOException e) {
+      log.error("the young jobs' log of a committed group could not be synced", e);
+      throw new Failed(new StoreUnavailableException("syncing the young jobs' log", e));
     } catch (SQLException | RuntimeException e) {
+      if (young != null) {
+        young.abandoned();
+      }
       abandon();
       log.error("SQLite group commit of {} operations failed", group.size(), e);
       throw new Failed(
@@ -96,6 +118,14 @@ final class GroupCommit {
       }
     }
     List<WriteTask<?>> run = group.subList(from, end);
+    if (young != null) {
+      if (run.get(0).plainEnqueue() != null && young.accepting()) {
+        young.store(connection, run);
+        storedTogetherInGroup += run.size();
+        return end;
+      }
+      young.foldFirst(connection);
+    }
     if (run.size() == 1 || !storedTogether(run)) {
       for (WriteTask<?> task : run) {
         connection.execute("SAVEPOINT operation");

@@ -15,9 +15,11 @@ import io.antrean.coordinator.store.jdbc.Dependencies;
 import io.antrean.coordinator.store.jdbc.JdbcJobStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import io.antrean.coordinator.store.jdbc.Outcome;
+import io.antrean.coordinator.store.jdbc.SessionWork;
 import io.antrean.coordinator.store.jdbc.TokenWakeups;
 import io.antrean.coordinator.store.jdbc.WorkerWrites;
 import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -58,20 +60,33 @@ public final class SqliteJobStore extends JdbcJobStore {
    */
   private static final Duration CALLER_RUNS_AFTER_IDLE = Duration.ofNanos(50_000);
 
+  /** Where the young jobs' log lives in the data directory ({@link SqliteOptions#youngJobs}). */
+  static final String YOUNG_LOG_DIRECTORY = "young";
+
   private final SqliteFile file;
   private final SqliteWriter writer;
   private final ReadConnections reads;
   private final SlotWakeups wakeups = new SlotWakeups();
   private final TokenWakeups tokenWakeups;
+  @Nullable private final YoungLayer young;
 
   private SqliteJobStore(
-      SqliteFile file, SqliteWriter writer, ReadConnections reads, TokenWakeups tokenWakeups) {
+      SqliteFile file,
+      SqliteWriter writer,
+      ReadConnections reads,
+      TokenWakeups tokenWakeups,
+      @Nullable YoungLayer young) {
     // Every change is a transaction of its own on the writer, committed with its group.
-    super(reads::read, reads::read, writer::execute, writer::execute);
+    super(
+        foldingFirst(reads, writer, young),
+        foldingFirst(reads, writer, young),
+        writer::execute,
+        writer::execute);
     this.file = file;
     this.writer = writer;
     this.reads = reads;
     this.tokenWakeups = tokenWakeups;
+    this.young = young;
     wakeups.load(queueLimits());
     writer.onDependentsReady(wakeups::dependentsReady);
   }
@@ -96,15 +111,26 @@ public final class SqliteJobStore extends JdbcJobStore {
       SqliteSchema.migrate(file.jdbcUrl(), writerConnection.connection());
       sync.syncAll();
       ReadConnections reads = ReadConnections.open(file, options.readConnections());
+      // A log left by a run with young jobs on is folded whether they are on now or not.
+      Path youngLog = dataDir.resolve(YOUNG_LOG_DIRECTORY);
+      YoungLayer young =
+          options.youngJobs() || Files.isDirectory(youngLog)
+              ? YoungLayer.open(youngLog, writerConnection, sync, options.youngJobs())
+              : null;
       SqliteWriter writer =
           SqliteWriter.start(
               writerConnection,
               sync,
               options.maxGroupOperations(),
               options.maxQueuedWrites(),
-              CALLER_RUNS_AFTER_IDLE);
+              CALLER_RUNS_AFTER_IDLE,
+              young);
+      SqliteJobStore store = new SqliteJobStore(file, writer, reads, tokenWakeups, young);
+      if (young != null && young.hasYoung()) {
+        writer.execute("fold the young jobs", c -> null); // what the log kept, before serving
+      }
       log.info("SQLite job store open at {}", file.database());
-      return new SqliteJobStore(file, writer, reads, tokenWakeups);
+      return store;
     } catch (SQLException | RuntimeException e) {
       if (writerConnection != null) {
         writerConnection.close();
@@ -120,9 +146,32 @@ public final class SqliteJobStore extends JdbcJobStore {
     }
   }
 
+  /**
+   * Reads that fold the young jobs into the database first, if there are any, so that they find it
+   * as it would have been without them.
+   */
+  private static Runner foldingFirst(
+      ReadConnections reads, SqliteWriter writer, @Nullable YoungLayer young) {
+    return new Runner() {
+      @Override
+      public <T> T run(String what, SessionWork<T> work) {
+        if (young != null && young.hasYoung()) {
+          writer.execute("fold the young jobs", c -> null);
+        }
+        return reads.read(what, work);
+      }
+    };
+  }
+
   /** Opens the store in {@code dataDir} with {@link SqliteOptions#defaults()}. */
   public static SqliteJobStore open(Path dataDir) {
     return open(dataDir, SqliteOptions.defaults());
+  }
+
+  /** {@link #enqueueAsync}, waited for: an Enqueue takes the same way whichever form it came in. */
+  @Override
+  public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) {
+    return writer.await(() -> enqueueAsync(jobs, now));
   }
 
   @Override
@@ -242,6 +291,9 @@ public final class SqliteJobStore extends JdbcJobStore {
   @Override
   protected void release() {
     writer.close();
+    if (young != null) {
+      young.close();
+    }
     reads.close();
     file.close();
     log.info("SQLite job store at {} closed", file.database());
@@ -250,6 +302,11 @@ public final class SqliteJobStore extends JdbcJobStore {
   /** The writer, for tests that count group commits. */
   SqliteWriter writer() {
     return writer;
+  }
+
+  /** Folds the young jobs, if any, for tests that inspect the database file. */
+  void foldYoungJobs() {
+    writer.execute("fold the young jobs", c -> null);
   }
 
   /** The database file, for tests that inspect it. */

@@ -14,9 +14,21 @@ import java.util.Objects;
  * @param maxQueuedWrites write operations waiting for the writer thread at most; a write past it
  *     fails at once with {@link io.antrean.coordinator.store.OverloadedException} (limit {@code
  *     write_queue}); at least 1
+ * @param youngJobs whether a plain Enqueue's jobs stay young, in memory and in their own log in the
+ *     data directory, until a fold writes them into the database (before any other operation and as
+ *     it goes); off by default while it is being built (store/sqlite/young)
  */
 public record SqliteOptions(
-    int maxGroupOperations, int readConnections, Duration busyTimeout, int maxQueuedWrites) {
+    int maxGroupOperations,
+    int readConnections,
+    Duration busyTimeout,
+    int maxQueuedWrites,
+    boolean youngJobs) {
+
+  public SqliteOptions(
+      int maxGroupOperations, int readConnections, Duration busyTimeout, int maxQueuedWrites) {
+    this(maxGroupOperations, readConnections, busyTimeout, maxQueuedWrites, false);
+  }
 
   /** The database file's name inside the data directory. */
   public static final String DATABASE_FILE = "antrean.db";
@@ -48,18 +60,24 @@ public record SqliteOptions(
   }
 
   public SqliteOptions withMaxGroupOperations(int value) {
-    return new SqliteOptions(value, readConnections, busyTimeout, maxQueuedWrites);
+    return new SqliteOptions(value, readConnections, busyTimeout, maxQueuedWrites, youngJobs);
   }
 
   public SqliteOptions withReadConnections(int value) {
-    return new SqliteOptions(maxGroupOperations, value, busyTimeout, maxQueuedWrites);
+    return new SqliteOptions(maxGroupOperations, value, busyTimeout, maxQueuedWrites, youngJobs);
   }
 
   public SqliteOptions withBusyTimeout(Duration value) {
-    return new SqliteOptions(maxGroupOperations, readConnections, value, maxQueuedWrites);
+    return new SqliteOptions(
+        maxGroupOperations, readConnections, value, maxQueuedWrites, youngJobs);
   }
 
   public SqliteOptions withMaxQueuedWrites(int value) {
-    return new SqliteOptions(maxGroupOperations, readConnections, busyTimeout, value);
+    return new SqliteOptions(maxGroupOperations, readConnections, busyTimeout, value, youngJobs);
+  }
+
+  public SqliteOptions withYoungJobs(boolean value) {
+    return new SqliteOptions(
+        maxGroupOperations, readConnections, busyTimeout, maxQueuedWrites, value);
   }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import javax.annotation.Nullable;
 import javax.annotation.concurrent.GuardedBy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,10 +85,11 @@ final class SqliteWriter implements AutoCloseable {
       WalSync sync,
       int maxGroupOperations,
       int maxQueued,
-      Duration callerRunsAfterIdle) {
+      Duration callerRunsAfterIdle,
+      @Nullable YoungLayer young) {
     this.connection = connection;
     this.sync = sync;
-    this.groupCommit = new GroupCommit(connection, sync);
+    this.groupCommit = new GroupCommit(connection, sync, young);
     this.maxGroupOperations = maxGroupOperations;
     this.maxQueued = maxQueued;
     this.callerRunsAfterIdleNanos = callerRunsAfterIdle.toNanos();
@@ -110,8 +112,20 @@ final class SqliteWriter implements AutoCloseable {
       int maxGroupOperations,
       int maxQueued,
       Duration callerRunsAfterIdle) {
+    return start(connection, sync, maxGroupOperations, maxQueued, callerRunsAfterIdle, null);
+  }
+
+  /** As above; with {@code young}, plain Enqueues keep their jobs young ({@link YoungLayer}). */
+  static SqliteWriter start(
+      CachedConnection connection,
+      WalSync sync,
+      int maxGroupOperations,
+      int maxQueued,
+      Duration callerRunsAfterIdle,
+      @Nullable YoungLayer young) {
     SqliteWriter writer =
-        new SqliteWriter(connection, sync, maxGroupOperations, maxQueued, callerRunsAfterIdle);
+        new SqliteWriter(
+            connection, sync, maxGroupOperations, maxQueued, callerRunsAfterIdle, young);
     writer.thread.start();
     return writer;
   }

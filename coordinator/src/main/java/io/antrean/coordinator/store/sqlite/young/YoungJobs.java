@@ -79,9 +79,11 @@ public final class YoungJobs {
     return made;
   }
 
-  /** Undoes every change of the group: its transaction did not commit. */
+  /** Undoes every change of the open group, if any: its transaction did not commit. */
   public void abandonGroup() {
-    requireGroup();
+    if (!inGroup) {
+      return; // committed already, or never begun
+    }
     rollbackTo(0);
     inGroup = false;
   }
@@ -133,6 +135,15 @@ public final class YoungJobs {
       head.add(j);
     }
     return head;
+  }
+
+  /** The largest id of a young job, 0 when there is none. */
+  public long lastId() {
+    long last = 0;
+    for (long id : jobs.keySet()) {
+      last = Math.max(last, id);
+    }
+    return last;
   }
 
   /** Whether there is no young job. */

@@ -1,0 +1,161 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
+import io.antrean.coordinator.store.sqlite.young.YoungChange;
+import io.antrean.coordinator.store.sqlite.young.YoungJobLog;
+import io.antrean.coordinator.store.sqlite.young.YoungJobs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The young jobs of a SQLite store (off unless {@link SqliteOptions#youngJobs}): a plain Enqueue's
+ * jobs are kept in memory ({@link YoungJobs}) and in their log ({@link YoungJobLog}) instead of the
+ * jobs' table, and every other operation folds them into the table first, so that it finds the
+ * database as it would have been. Driven by {@link GroupCommit}, on the thread that holds the
+ * writer's connection; {@link #hasYoung} may be read from any thread.
+ */
+final class YoungLayer implements AutoCloseable {
+  private static final String FOLDED_UP_TO = "SELECT folded_up_to FROM young_log_folds";
+  private static final String FOLD = "UPDATE young_log_folds SET folded_up_to = ?";
+
+  private final YoungJobs young;
+  private final YoungJobLog log;
+  private final WalSync sync;
+  private final boolean accepting;
+  private volatile boolean hasYoung;
+  // The fold of the open group, if it folded: the log's position it covers.
+  private long foldedInGroup = -1;
+  // The last committed fold: its position and its commit, whose segments go once it is durable.
+  private long toDropUpTo = -1;
+  private long toDropAfterCommit;
+
+  private YoungLayer(YoungJobs young, YoungJobLog log, WalSync sync, boolean accepting) {
+    this.young = young;
+    this.log = log;
+    this.sync = sync;
+    this.accepting = accepting;
+    this.hasYoung = !young.isEmpty();
+  }
+
+  /**
+   * Opens the log in {@code directory} and rebuilds the young jobs from the records past the last
+   * fold this database recorded.
+   *
+   * @param accepting whether plain Enqueues make new young jobs; false when young jobs are off and
+   *     the layer is opened only to fold what a log left by an earlier run still holds
+   */
+  static YoungLayer open(
+      Path directory, CachedConnection connection, WalSync sync, boolean accepting)
+      throws SQLException {
+    long folded;
+    try (ResultSet row = connection.prepare(FOLDED_UP_TO).executeQuery()) {
+      row.next();
+      folded = row.getLong(1);
+    }
+    YoungJobs young = new YoungJobs();
+    try {
+      YoungJobLog log =
+          YoungJobLog.open(
+              directory, folded, e -> young.replay(YoungChange.fromRecord(e.record())));
+      return new YoungLayer(young, log, sync, accepting);
+    } catch (IOException e) {
+      throw new UncheckedIOException("opening the young jobs' log in " + directory, e);
+    }
+  }
+
+  /** Whether plain Enqueues make young jobs. */
+  boolean accepting() {
+    return accepting;
+  }
+
+  /** Whether some job is young: an operation outside the young path must fold first. */
+  boolean hasYoung() {
+    return hasYoung;
+  }
+
+  void beginGroup() {
+    young.beginGroup();
+    foldedInGroup = -1;
+  }
+
+  /** Keeps the jobs of these plain Enqueues young, under ids after every id in use. */
+  void store(CachedConnection connection, List<WriteTask<?>> enqueues) throws SQLException {
+    long id = Math.max(YoungFolds.nextJobId(connection), young.lastId() + 1);
+    for (WriteTask<?> task : enqueues) {
+      PlainEnqueue enqueue = task.plainEnqueue();
+      List<Job> stored = new ArrayList<>(enqueue.jobs().size());
+      for (NewJob job : enqueue.jobs()) {
+        young.create(id, job, enqueue.now());
+        stored.add(SqliteDialect.INSTANCE.reader().inserted(id, job, enqueue.now()));
+        id++;
+      }
+      task.stored(NewJobRows.asNew(stored));
+    }
+  }
+
+  /**
+   * Folds every young job into the jobs' table, in the group's transaction, and records how far the
+   * log is folded; the segments before go once this commit is durable.
+   */
+  void foldFirst(CachedConnection connection) throws SQLException {
+    if (young.isEmpty()) {
+      return;
+    }
+    try {
+      if (toDropUpTo >= 0) {
+        sync.awaitDurable(toDropAfterCommit);
+        log.dropFolded(toDropUpTo);
+        toDropUpTo = -1;
+      }
+      YoungFolds.fold(connection, young);
+      long upTo = log.nextPosition() - 1;
+      var update = connection.prepare(FOLD);
+      update.setLong(1, upTo);
+      update.executeUpdate();
+      foldedInGroup = upTo;
+      log.startSegment();
+    } catch (IOException e) {
+      throw new UncheckedIOException("the young jobs' log", e);
+    }
+  }
+
+  /**
+   * The group committed as {@code commit}: its changes go to the log and are synced before its
+   * answers; a fold in it lets its segments go once the commit is durable.
+   */
+  void committed(long commit) throws IOException {
+    if (foldedInGroup >= 0) {
+      toDropUpTo = foldedInGroup;
+      toDropAfterCommit = commit;
+    }
+    List<YoungChange> changes = young.commitGroup();
+    for (YoungChange change : changes) {
+      log.append(change.toRecord());
+    }
+    if (!changes.isEmpty()) {
+      log.sync();
+    }
+    hasYoung = !young.isEmpty();
+  }
+
+  /** The group did not commit: its changes to the young jobs are undone. */
+  void abandoned() {
+    young.abandonGroup();
+  }
+
+  @Override
+  public void close() {
+    try {
+      log.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("closing the young jobs' log", e);
+    }
+  }
+}

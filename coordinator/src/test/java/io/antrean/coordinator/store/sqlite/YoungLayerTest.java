@@ -1,0 +1,126 @@
+package io.antrean.coordinator.store.sqlite;
+
+import static io.antrean.coordinator.store.TestJobs.T0;
+import static io.antrean.coordinator.store.TestJobs.job;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.JobStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * With young jobs on, a plain Enqueue's jobs are in their log and not yet in the database; the
+ * first operation that needs the database folds them in, under the ids the Enqueue answered; an
+ * image of the data directory taken right after the Enqueue's answer (what a crash leaves) holds
+ * the job.
+ */
+@Timeout(60)
+class YoungLayerTest {
+  @TempDir Path dataDir;
+  @TempDir Path crashImage;
+  private JobStore store;
+
+  private JobStore open(Path dir) {
+    return SqliteJobStore.open(dir, SqliteOptions.defaults().withYoungJobs(true));
+  }
+
+  @AfterEach
+  void close() {
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  private String rows(Path dir) throws SQLException {
+    return DatabaseFile.text(dir, "SELECT group_concat(id) FROM jobs");
+  }
+
+  private static long logBytes(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir.resolve(SqliteJobStore.YOUNG_LOG_DIRECTORY))) {
+      long bytes = 0;
+      for (Path f : files.toList()) {
+        bytes += Files.size(f);
+      }
+      return bytes;
+    }
+  }
+
+  @Test
+  void anEnqueuesJobsAreInTheLogUntilAReadFoldsThem() throws Exception {
+    store = open(dataDir);
+    List<Job> jobs =
+        store.enqueue(List.of(job("a").build(), job("b").build()), T0).stream()
+            .map(r -> r.job())
+            .toList();
+
+    assertThat(rows(dataDir)).isEqualTo("null"); // no row yet
+    assertThat(logBytes(dataDir)).isPositive();
+
+    Job read = store.get(jobs.get(1).id()).orElseThrow();
+    assertThat(read.type()).isEqualTo("b");
+    assertThat(rows(dataDir)).isEqualTo(jobs.get(0).id() + "," + jobs.get(1).id());
+    assertThat(DatabaseFile.text(dataDir, "SELECT folded_up_to FROM young_log_folds"))
+        .isEqualTo("2");
+  }
+
+  @Test
+  void idsGoOnPastTheYoungJobsOnTheOtherPaths() {
+    store = open(dataDir);
+    long young = store.enqueue(List.of(job("a").build()), T0).get(0).job().id();
+    long keyed = store.enqueue(List.of(job("k").key("key-1").build()), T0).get(0).job().id();
+    long youngAgain = store.enqueue(List.of(job("c").build()), T0).get(0).job().id();
+
+    assertThat(keyed).isEqualTo(young + 1);
+    assertThat(youngAgain).isEqualTo(keyed + 1);
+    assertThat(store.get(youngAgain).orElseThrow().type()).isEqualTo("c");
+  }
+
+  @Test
+  void whatACrashLeavesRightAfterTheAnswerHoldsTheJob() throws Exception {
+    store = open(dataDir);
+    store.enqueue(List.of(job("first").build()), T0);
+    store.get(1); // folded
+    long id = store.enqueue(List.of(job("acknowledged").build()), T0).get(0).job().id();
+
+    copy(dataDir, crashImage); // the files as they are on disk, the store still open
+    JobStore recovered = open(crashImage);
+    try {
+      assertThat(recovered.get(id).orElseThrow().type()).isEqualTo("acknowledged");
+      assertThat(recovered.get(1).orElseThrow().type()).isEqualTo("first");
+      long next = recovered.enqueue(List.of(job("after").build()), T0).get(0).job().id();
+      assertThat(next).isEqualTo(id + 1);
+    } finally {
+      recovered.close();
+    }
+    recovered = open(crashImage);
+    try {
+      assertThat(recovered.get(id + 1).orElseThrow().type()).isEqualTo("after");
+      assertThat(DatabaseFile.text(crashImage, "SELECT count(*) FROM jobs")).isEqualTo("3");
+    } finally {
+      recovered.close();
+    }
+  }
+
+  private static void copy(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path f : files.toList()) {
+        Path target = to.resolve(from.relativize(f).toString());
+        if (Files.isDirectory(f)) {
+          Files.createDirectories(target);
+        } else if (!f.getFileName().toString().endsWith(".lock")) {
+          Files.copy(f, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+  }
+}
