@@ -111,6 +111,31 @@ class YoungLayerTest {
     }
   }
 
+  @Test
+  void aJobFoldedInTheGroupThatMadeItIsNotReplayed() throws Exception {
+    store = open(dataDir);
+    SqliteJobStore sqlite = (SqliteJobStore) store;
+    var enqueued =
+        sqlite.writeTogether(
+            () -> {
+              var young = sqlite.enqueueAsync(List.of(job("young").build()), T0);
+              var keyed = sqlite.enqueueAsync(List.of(job("keyed").key("k").build()), T0);
+              return List.of(young, keyed);
+            });
+    long id = enqueued.get(0).join().get(0).job().id();
+    long keyed = enqueued.get(1).join().get(0).job().id();
+    assertThat(keyed).isEqualTo(id + 1);
+
+    copy(dataDir, crashImage);
+    JobStore recovered = open(crashImage);
+    try {
+      assertThat(recovered.get(id).orElseThrow().type()).isEqualTo("young");
+      assertThat(DatabaseFile.text(crashImage, "SELECT count(*) FROM jobs")).isEqualTo("2");
+    } finally {
+      recovered.close();
+    }
+  }
+
   private static void copy(Path from, Path to) throws IOException {
     try (Stream<Path> files = Files.walk(from)) {
       for (Path f : files.toList()) {

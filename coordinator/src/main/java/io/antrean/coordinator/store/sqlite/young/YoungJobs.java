@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
-import java.util.Objects;
 import java.util.TreeSet;
 
 /**
@@ -66,13 +65,16 @@ public final class YoungJobs {
   }
 
   /**
-   * Keeps the group's changes; returns their records' changes, in order, for the log.
+   * Keeps the group's changes; returns those made after its last fold, in order, for the log.
    *
    * @return the changes to append to the log before the group's answers go out
    */
   public List<YoungChange> commitGroup() {
     requireGroup();
-    List<YoungChange> made = changes.stream().filter(Objects::nonNull).toList();
+    // A fold in the group wrote every change before it into the database: only those after the
+    // last fold are for the log (a null in changes marks a fold).
+    int afterFold = changes.lastIndexOf(null) + 1;
+    List<YoungChange> made = List.copyOf(changes.subList(afterFold, changes.size()));
     changes.clear();
     undo.clear();
     inGroup = false;

@@ -122,6 +122,16 @@ class YoungJobsTest {
   }
 
   @Test
+  void changesFoldedInTheirOwnGroupAreNotForTheLog() {
+    young.beginGroup();
+    young.create(1, job("q", 0, NOW), NOW);
+    young.folded();
+    young.create(2, job("q", 0, NOW), NOW);
+
+    assertThat(young.commitGroup()).extracting(c -> ((Created) c).jobId()).containsExactly(2L);
+  }
+
+  @Test
   void replayRebuildsCreatedJobsWithoutRecordingThemAgain() {
     young.replay(new Created(7, job("q", 0, NOW), NOW));
 
