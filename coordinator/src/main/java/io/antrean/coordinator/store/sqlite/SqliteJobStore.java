@@ -168,9 +168,15 @@ public final class SqliteJobStore extends JdbcJobStore {
     return open(dataDir, SqliteOptions.defaults());
   }
 
-  /** {@link #enqueueAsync}, waited for: an Enqueue takes the same way whichever form it came in. */
+  /**
+   * With young jobs on, {@link #enqueueAsync} waited for, so that a plain Enqueue keeps its jobs
+   * young whichever form it came in; otherwise as every JDBC store does.
+   */
   @Override
   public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) {
+    if (young == null || !young.accepting()) {
+      return super.enqueue(jobs, now);
+    }
     return writer.await(() -> enqueueAsync(jobs, now));
   }
 

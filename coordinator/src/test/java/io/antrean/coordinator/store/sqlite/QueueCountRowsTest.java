@@ -47,6 +47,7 @@ class QueueCountRowsTest implements JobStoreFixture {
 
   /** Takes back V14: the trigger counts every change of state again, as V12 made it. */
   static void undoHotMovesCounted(Sql sql) throws SQLException {
+    SqliteMigrationsTest.undoYoungLogFolds(sql);
     sql.run("DROP TRIGGER jobs_counted_on_update");
     sql.run(
         "CREATE TRIGGER jobs_counted_on_update AFTER UPDATE OF queue, state ON jobs"

@@ -66,7 +66,10 @@ public final class YoungJobLog implements Closeable {
   public static YoungJobLog open(Path directory, long foldedUpTo, Consumer<Entry> replay)
       throws IOException {
     Objects.requireNonNull(replay, "replay");
-    Files.createDirectories(directory);
+    if (!Files.isDirectory(directory)) {
+      Files.createDirectories(directory);
+      syncDirectory(directory.toAbsolutePath().getParent());
+    }
     List<Long> firsts = segmentsIn(directory);
     // Where the next segment must start: right after the last record seen, or, for the oldest,
     // no later than right after the fold (a gap there is records lost).
@@ -167,6 +170,14 @@ public final class YoungJobLog implements Closeable {
             StandardOpenOption.CREATE_NEW,
             StandardOpenOption.WRITE);
     segments.add(nextPosition);
+    syncDirectory(directory); // the new file's name outlives a power loss as its records do
+  }
+
+  /** Makes the directory's entries (a file created or deleted in it) durable. */
+  private static void syncDirectory(Path directory) throws IOException {
+    try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+      dir.force(true);
+    }
   }
 
   private void ensureRoom(int bytes) {
