@@ -105,17 +105,8 @@ final class SqliteWriter implements AutoCloseable {
    * @param maxQueued operations waiting at most; {@link #submit} refuses more
    * @param callerRunsAfterIdle how long nothing must have been written before an operation runs on
    *     its caller's thread instead of the writer's
+   * @param young the young jobs' layer ({@link YoungLayer}), or null
    */
-  static SqliteWriter start(
-      CachedConnection connection,
-      WalSync sync,
-      int maxGroupOperations,
-      int maxQueued,
-      Duration callerRunsAfterIdle) {
-    return start(connection, sync, maxGroupOperations, maxQueued, callerRunsAfterIdle, null);
-  }
-
-  /** As above; with {@code young}, plain Enqueues keep their jobs young ({@link YoungLayer}). */
   static SqliteWriter start(
       CachedConnection connection,
       WalSync sync,

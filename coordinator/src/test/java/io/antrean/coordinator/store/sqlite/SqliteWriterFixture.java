@@ -46,7 +46,8 @@ abstract class SqliteWriterFixture {
     }
     // Never a quiet moment: every write goes through the writer thread (until a test calls
     // startCallerRunningWriter).
-    writer = SqliteWriter.start(connection, file.walSync(), 512, MAX_QUEUED, Duration.ofDays(1));
+    writer =
+        SqliteWriter.start(connection, file.walSync(), 512, MAX_QUEUED, Duration.ofDays(1), null);
   }
 
   @AfterEach
@@ -131,12 +132,13 @@ abstract class SqliteWriterFixture {
     writer.close();
     writer =
         SqliteWriter.start(
-            file.openWriter(), new WalSync(force), 512, MAX_QUEUED, Duration.ofDays(1));
+            file.openWriter(), new WalSync(force), 512, MAX_QUEUED, Duration.ofDays(1), null);
   }
 
   /** Replaces the writer with one that runs a write on its caller's thread whenever it is idle. */
   void startCallerRunningWriter() throws SQLException {
     writer.close();
-    writer = SqliteWriter.start(file.openWriter(), file.walSync(), 512, MAX_QUEUED, Duration.ZERO);
+    writer =
+        SqliteWriter.start(file.openWriter(), file.walSync(), 512, MAX_QUEUED, Duration.ZERO, null);
   }
 }
