@@ -85,6 +85,7 @@ final class GroupCommit {
         young.committed(commit);
       }
     } catch (IOException e) {
+      connection.takeReadyQueues(); // the group's answers fail: nobody hears of them
       log.error("the young jobs' log of a committed group could not be synced", e);
       throw new Failed(new StoreUnavailableException("syncing the young jobs' log", e));
     } catch (SQLException | RuntimeException e) {
@@ -121,7 +122,6 @@ final class GroupCommit {
     if (young != null) {
       if (run.get(0).plainEnqueue() != null && young.accepting()) {
         young.store(connection, run);
-        storedTogetherInGroup += run.size();
         return end;
       }
       young.foldFirst(connection);

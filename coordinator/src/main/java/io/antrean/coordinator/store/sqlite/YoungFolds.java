@@ -7,7 +7,6 @@ import io.antrean.coordinator.store.sqlite.young.YoungJobs.YoungJob;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
@@ -23,7 +22,7 @@ final class YoungFolds {
 
   /** Writes every young job and forgets them; returns how many. */
   static int fold(JdbcSession session, YoungJobs young) throws SQLException {
-    List<YoungJob> jobs = new ArrayList<>(young.all());
+    List<YoungJob> jobs = young.all();
     int from = 0;
     for (int size : ChunkedStatement.chunks(jobs.size())) {
       PreparedStatement insert = session.prepare(INSERT.sql(size));
@@ -43,18 +42,13 @@ final class YoungFolds {
   }
 
   /**
-   * The id the next job stored will get: after every id the jobs' table ever handed out
-   * (AUTOINCREMENT's high mark, kept even when the job is gone).
+   * The id the next job stored will get: after every id the jobs' table ever held, AUTOINCREMENT's
+   * high mark, which an insert with its own id raises too and a deleted job does not lower.
    */
   static long nextJobId(JdbcSession session) throws SQLException {
     try (ResultSet row =
-        session
-            .prepare(
-                "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'jobs'), 0),"
-                    + " coalesce((SELECT max(id) FROM jobs), 0))")
-            .executeQuery()) {
-      row.next();
-      return row.getLong(1) + 1;
+        session.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'jobs'").executeQuery()) {
+      return row.next() ? row.getLong(1) + 1 : 1;
     }
   }
 

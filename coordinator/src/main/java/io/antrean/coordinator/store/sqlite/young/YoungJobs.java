@@ -4,7 +4,6 @@ import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.sqlite.young.YoungChange.Created;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -37,6 +36,7 @@ public final class YoungJobs {
   private final List<YoungChange> changes = new ArrayList<>();
   private final List<Runnable> undo = new ArrayList<>();
   private boolean inGroup;
+  private long lastId;
 
   /** A young job: what it was enqueued with, its id and when it was stored. */
   public record YoungJob(long id, NewJob job, Instant createdAt) {}
@@ -98,6 +98,7 @@ public final class YoungJobs {
     }
     YoungJob young = new YoungJob(id, job, now);
     jobs.put(id, young);
+    lastId = Math.max(lastId, id);
     pendingIn(job.queue()).add(young);
     record(
         new Created(id, job, now),
@@ -123,7 +124,7 @@ public final class YoungJobs {
   }
 
   /** Every young job, oldest id first, for a fold. */
-  public Collection<YoungJob> all() {
+  public List<YoungJob> all() {
     return List.copyOf(jobs.values());
   }
 
@@ -139,13 +140,12 @@ public final class YoungJobs {
     return head;
   }
 
-  /** The largest id of a young job, 0 when there is none. */
+  /**
+   * The largest id a young job has had, 0 before the first: not lowered when a job is undone or
+   * folded, since ids only go forward.
+   */
   public long lastId() {
-    long last = 0;
-    for (long id : jobs.keySet()) {
-      last = Math.max(last, id);
-    }
-    return last;
+    return lastId;
   }
 
   /** Whether there is no young job. */
