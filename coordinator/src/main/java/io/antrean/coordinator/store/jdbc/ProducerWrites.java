@@ -71,6 +71,21 @@ public final class ProducerWrites {
   public static int bindJob(
       JdbcDialect dialect, PreparedStatement insert, int first, NewJob job, Instant now)
       throws SQLException {
+    return bindJob(dialect, insert, first, job, now, now);
+  }
+
+  /**
+   * {@link #bindJob(JdbcDialect, PreparedStatement, int, NewJob, Instant)} for a job stored at
+   * {@code createdAt} and last changed at {@code updatedAt}.
+   */
+  public static int bindJob(
+      JdbcDialect dialect,
+      PreparedStatement insert,
+      int first,
+      NewJob job,
+      Instant createdAt,
+      Instant updatedAt)
+      throws SQLException {
     RetryPolicy policy = job.retryPolicy();
     int i = first;
     insert.setString(i++, job.queue());
@@ -85,8 +100,8 @@ public final class ProducerWrites {
     insert.setDouble(i++, policy.multiplier());
     insert.setLong(i++, DurationColumns.toMicros(policy.maxBackoff()));
     insert.setInt(i++, policy.maxLeaseExpiries());
-    dialect.setInstant(insert, i++, now);
-    dialect.setInstant(insert, i++, now);
+    dialect.setInstant(insert, i++, createdAt);
+    dialect.setInstant(insert, i++, updatedAt);
     insert.setString(i++, job.traceParent());
     insert.setString(i++, job.concurrencyKey());
     insert.setString(i++, job.uniqueKey() == null ? null : job.uniqueKey().key());

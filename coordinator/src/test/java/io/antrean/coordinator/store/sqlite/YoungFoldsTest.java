@@ -7,18 +7,27 @@ import io.antrean.coordinator.job.DependsOn;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.RetryPolicy;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.LeaseClaim;
+import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.sqlite.young.YoungJobs;
 import io.antrean.coordinator.store.sqlite.young.YoungJobs.YoungJob;
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * A young job folded into the database reads back as the job a plain Enqueue stores, under the id
- * it was given, and the ids the table hands out after it go on past it; a fold rolled back with its
+ * it was given, and the ids the table hands out after it go on past it; one leased, extended or
+ * completed while young folds as the rows its operations write; a fold rolled back with its
  * operation leaves no row and the jobs young.
  */
 @Timeout(30)
@@ -86,6 +95,87 @@ class YoungFoldsTest extends SqliteStoreFixture {
     assertThat(store.stats("mail", NOW).get(0).scheduled()).isEqualTo(3); // due in 3 s
     assertThat(store.enqueue(List.of(job(small)), NOW).get(0).job().id())
         .isEqualTo(enqueued.id() + 3);
+  }
+
+  @Test
+  void jobsLeasedExtendedAndCompletedWhileYoungFoldAsTheRowsTheirOperationsWrite()
+      throws Exception {
+    byte[] payload = "{\"n\":2}".getBytes(StandardCharsets.UTF_8);
+    Instant leasedAt = NOW.plusSeconds(5);
+    Instant heartbeatAt = NOW.plusSeconds(6);
+    Instant doneAt = NOW.plusSeconds(7);
+    // The operations themselves, on the database's rows.
+    store.enqueue(List.of(job(payload), job(payload)), NOW);
+    List<Job> leased =
+        store.lease(new LeaseSpec("w-1", "mail", Set.of(), 2, leasedAt.plusSeconds(30)), leasedAt);
+    Job running = leased.get(0);
+    Job done = leased.get(1);
+    store.heartbeat(
+        "w-1",
+        List.of(new LeaseRenewal(running.id(), LeaseClaim.of(running), "half way")),
+        heartbeatAt.plusSeconds(30),
+        heartbeatAt);
+    store.completeAll(
+        "w-1",
+        List.of(new Completion(done.id(), LeaseClaim.of(done), new byte[] {4, 2}, "text/plain")),
+        doneAt);
+
+    // The same, young, then folded.
+    List<Long> ids =
+        writer()
+            .execute(
+                "young",
+                c -> {
+                  byte[] runningDigest = digest(running);
+                  byte[] doneDigest = digest(done);
+                  young.beginGroup();
+                  long id = YoungFolds.nextJobId(c);
+                  long first = young.create(id, job(payload), NOW).id();
+                  long second = young.create(id + 1, job(payload), NOW).id();
+                  young.lease(first, "w-1", runningDigest, leasedAt.plusSeconds(30), leasedAt);
+                  young.lease(second, "w-1", doneDigest, leasedAt.plusSeconds(30), leasedAt);
+                  young.extend(
+                      first,
+                      YoungJobs.FIRST_TOKEN,
+                      heartbeatAt.plusSeconds(30),
+                      "half way",
+                      heartbeatAt);
+                  young.succeed(
+                      second, YoungJobs.FIRST_TOKEN, new byte[] {4, 2}, "text/plain", doneAt);
+                  YoungFolds.fold(c, young);
+                  young.commitGroup();
+                  return List.of(first, second);
+                });
+
+    assertThat(row("jobs", "id", ids.get(0))).isEqualTo(row("jobs", "id", running.id()));
+    assertThat(row("jobs", "id", ids.get(1))).isEqualTo(row("jobs", "id", done.id()));
+    assertThat(row("attempts", "job_id", ids.get(0)))
+        .isEqualTo(row("attempts", "job_id", running.id()));
+    assertThat(row("attempts", "job_id", ids.get(1)))
+        .isEqualTo(row("attempts", "job_id", done.id()));
+    QueueCounts counts = store.stats("mail", doneAt).get(0);
+    assertThat(counts.running()).isEqualTo(2);
+    assertThat(counts.succeeded()).isEqualTo(2);
+    assertThat(counts.pending()).isZero();
+    assertThat(store.get(ids.get(1)).orElseThrow().result()).containsExactly(4, 2);
+    DatabaseFile.assertQueueCountsAreTheJobs(dataDir);
+  }
+
+  private byte[] digest(Job leased) throws SQLException {
+    return HexFormat.of()
+        .parseHex(query("SELECT hex(lease_id_sha256) FROM jobs WHERE id = " + leased.id()));
+  }
+
+  /** Every column of a table's rows for one job but their own ids and the job's, as text. */
+  private String row(String table, String idColumn, long id) throws SQLException {
+    // One text per row (a query's text is its last column's): each column quoted, joined by |.
+    String columns =
+        query(
+            "SELECT group_concat('quote(' || name || ')', ' || ''|'' || ')"
+                + " FROM pragma_table_info('"
+                + table
+                + "') WHERE name NOT IN ('id', 'job_id')");
+    return query("SELECT " + columns + " FROM " + table + " WHERE " + idColumn + " = " + id);
   }
 
   @Test

@@ -33,8 +33,9 @@ public sealed interface YoungChange {
       Instant now)
       implements YoungChange {}
 
-  /** A lease extended by a heartbeat. */
-  record Extended(long jobId, long fencingToken, Instant expiresAt, Instant now)
+  /** A lease extended by a heartbeat, with the progress it reported, if any. */
+  record Extended(
+      long jobId, long fencingToken, Instant expiresAt, @Nullable String progress, Instant now)
       implements YoungChange {}
 
   /** A job completed by its lease's holder. */
@@ -117,6 +118,7 @@ public sealed interface YoungChange {
         out.writeLong(e.jobId());
         out.writeLong(e.fencingToken());
         writeTime(out, e.expiresAt());
+        writeText(out, e.progress());
         writeTime(out, e.now());
       } else if (change instanceof Succeeded s) {
         out.writeByte(SUCCEEDED);
@@ -173,7 +175,8 @@ public sealed interface YoungChange {
               readTime(in));
         }
         case EXTENDED -> {
-          return new Extended(in.readLong(), in.readLong(), readTime(in), readTime(in));
+          return new Extended(
+              in.readLong(), in.readLong(), readTime(in), readText(in), readTime(in));
         }
         case SUCCEEDED -> {
           return new Succeeded(

@@ -1,7 +1,11 @@
 package io.antrean.coordinator.store.sqlite.young;
 
+import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.sqlite.young.YoungChange.Created;
+import io.antrean.coordinator.store.sqlite.young.YoungChange.Extended;
+import io.antrean.coordinator.store.sqlite.young.YoungChange.Leased;
+import io.antrean.coordinator.store.sqlite.young.YoungChange.Succeeded;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,10 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeSet;
+import javax.annotation.Nullable;
 
 /**
  * The young jobs (stored since the last fold) as the writer's transaction sees them, and the
- * changes that made them, for the {@link YoungJobLog}.
+ * changes that made them, for the {@link YoungJobLog}. A young job is PENDING, or RUNNING under its
+ * first lease, or SUCCEEDED by that lease's holder ({@link YoungAttempt}); every other change to a
+ * job is made on its row after a fold.
  *
  * <p>It follows the writer's group commit: {@link #beginGroup}, then for each operation a {@link
  * #mark} it can {@link #rollbackTo} (its savepoint), then {@link #commitGroup}, which hands over
@@ -30,6 +37,9 @@ public final class YoungJobs {
           .thenComparing(j -> j.job().runAt())
           .thenComparingLong(YoungJob::id);
 
+  /** The fencing token of a job's first lease, as the jobs' table counts tokens from 0. */
+  public static final long FIRST_TOKEN = 1;
+
   private final Map<Long, YoungJob> jobs = new LinkedHashMap<>();
   private final Map<String, NavigableSet<YoungJob>> pending = new HashMap<>();
   // The open group's changes for the log, and how to undo each change to memory, in order.
@@ -38,8 +48,25 @@ public final class YoungJobs {
   private boolean inGroup;
   private long lastId;
 
-  /** A young job: what it was enqueued with, its id and when it was stored. */
-  public record YoungJob(long id, NewJob job, Instant createdAt) {}
+  /**
+   * A young job: what it was enqueued with, its id, when it was stored and last changed, and its
+   * attempt once leased.
+   */
+  public record YoungJob(
+      long id, NewJob job, Instant createdAt, Instant updatedAt, @Nullable YoungAttempt attempt) {
+
+    /** PENDING, RUNNING or SUCCEEDED. */
+    public JobState state() {
+      if (attempt == null) {
+        return JobState.PENDING;
+      }
+      return attempt.succeeded() ? JobState.SUCCEEDED : JobState.RUNNING;
+    }
+
+    private YoungJob with(Instant now, YoungAttempt changed) {
+      return new YoungJob(id, job, createdAt, now, changed);
+    }
+  }
 
   /** Starts a group; every change until {@link #commitGroup} or {@link #abandonGroup} is in it. */
   public void beginGroup() {
@@ -96,7 +123,7 @@ public final class YoungJobs {
     if (jobs.containsKey(id)) {
       throw new IllegalStateException("job " + id + " is already young");
     }
-    YoungJob young = new YoungJob(id, job, now);
+    YoungJob young = new YoungJob(id, job, now, now, null);
     jobs.put(id, young);
     lastId = Math.max(lastId, id);
     pendingIn(job.queue()).add(young);
@@ -114,13 +141,83 @@ public final class YoungJobs {
     if (inGroup) {
       throw new IllegalStateException("replay inside a group");
     }
+    beginGroup();
     if (change instanceof Created c) {
-      beginGroup();
       create(c.jobId(), c.job(), c.now());
-      commitGroup();
-    } else {
-      throw new IllegalStateException("young jobs: no replay yet for " + change);
+    } else if (change instanceof Leased l) {
+      if (l.attempt() != 1 || l.fencingToken() != FIRST_TOKEN) {
+        throw new IllegalStateException("young jobs: a lease other than the first, " + change);
+      }
+      lease(l.jobId(), l.workerId(), l.leaseIdSha256(), l.expiresAt(), l.now());
+    } else if (change instanceof Extended e) {
+      extend(e.jobId(), e.fencingToken(), e.expiresAt(), e.progress(), e.now());
+    } else if (change instanceof Succeeded s) {
+      succeed(s.jobId(), s.fencingToken(), s.result(), s.resultContentType(), s.now());
     }
+    commitGroup();
+  }
+
+  /**
+   * Leases a young PENDING job to {@code workerId}: its first attempt, under {@link #FIRST_TOKEN}.
+   *
+   * @throws IllegalStateException if the job is not young and PENDING
+   */
+  public YoungJob lease(
+      long id, String workerId, byte[] leaseIdSha256, Instant expiresAt, Instant now) {
+    YoungJob before = inState(id, JobState.PENDING);
+    YoungAttempt attempt =
+        new YoungAttempt(
+            workerId, FIRST_TOKEN, leaseIdSha256, now, expiresAt, null, null, null, null);
+    YoungJob leased = before.with(now, attempt);
+    jobs.put(id, leased);
+    pendingIn(before.job().queue()).remove(before);
+    record(
+        new Leased(id, 1, workerId, FIRST_TOKEN, leaseIdSha256, expiresAt, now),
+        () -> {
+          jobs.put(id, before);
+          pendingIn(before.job().queue()).add(before);
+        });
+    return leased;
+  }
+
+  /**
+   * Extends the lease of a young RUNNING job held with {@code fencingToken}.
+   *
+   * @throws IllegalStateException if the job is not young and RUNNING under that token
+   */
+  public YoungJob extend(
+      long id, long fencingToken, Instant expiresAt, @Nullable String progress, Instant now) {
+    YoungJob before = heldWith(id, fencingToken);
+    YoungJob extended = before.with(now, before.attempt().extended(expiresAt, progress));
+    jobs.put(id, extended);
+    record(new Extended(id, fencingToken, expiresAt, progress, now), () -> jobs.put(id, before));
+    return extended;
+  }
+
+  /**
+   * Completes a young RUNNING job held with {@code fencingToken}.
+   *
+   * @throws IllegalStateException if the job is not young and RUNNING under that token
+   */
+  public YoungJob succeed(
+      long id,
+      long fencingToken,
+      @Nullable byte[] result,
+      @Nullable String resultContentType,
+      Instant now) {
+    YoungJob before = heldWith(id, fencingToken);
+    YoungJob done = before.with(now, before.attempt().succeeded(now, result, resultContentType));
+    jobs.put(id, done);
+    record(
+        new Succeeded(id, fencingToken, result, resultContentType, now),
+        () -> jobs.put(id, before));
+    return done;
+  }
+
+  /** The young job with this id, or null if it is not young. */
+  @Nullable
+  public YoungJob find(long id) {
+    return jobs.get(id);
   }
 
   /** Every young job, oldest id first, for a fold. */
@@ -170,6 +267,24 @@ public final class YoungJobs {
           pending.putAll(pendingBefore);
         });
     changes.add(null);
+  }
+
+  private YoungJob inState(long id, JobState state) {
+    requireGroup();
+    YoungJob job = jobs.get(id);
+    if (job == null || job.state() != state) {
+      throw new IllegalStateException(
+          "job " + id + " is not young and " + state + (job == null ? "" : ": " + job.state()));
+    }
+    return job;
+  }
+
+  private YoungJob heldWith(long id, long fencingToken) {
+    YoungJob job = inState(id, JobState.RUNNING);
+    if (job.attempt().fencingToken() != fencingToken) {
+      throw new IllegalStateException("job " + id + " is not held with token " + fencingToken);
+    }
+    return job;
   }
 
   private NavigableSet<YoungJob> pendingIn(String queue) {

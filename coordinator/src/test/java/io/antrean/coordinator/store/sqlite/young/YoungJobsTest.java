@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.antrean.coordinator.job.DependsOn;
+import io.antrean.coordinator.job.JobState;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.RetryPolicy;
 import io.antrean.coordinator.store.sqlite.young.YoungChange.Created;
@@ -14,7 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The young jobs follow the writer's transaction: an operation rolled back to its savepoint, or a
- * group that does not commit, leaves neither a job in memory nor a record for the log.
+ * group that does not commit, leaves neither a job in memory nor a record for the log; a lease, a
+ * heartbeat and a completion change a young job only as its first lease's holder could, and a
+ * replay of their records rebuilds the same jobs.
  */
 class YoungJobsTest {
   private static final Instant NOW = Instant.parse("2026-12-07T07:20:00Z");
@@ -149,5 +152,72 @@ class YoungJobsTest {
     assertThatThrownBy(() -> young.create(1, job("q", 0, NOW), NOW))
         .isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(young::beginGroup).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void aLeaseTakesTheJobOffThePendingHeadUntilItsOperationRollsBack() {
+    byte[] digest = {1, 2, 3};
+    young.beginGroup();
+    young.create(1, job("q", 0, NOW), NOW);
+    young.create(2, job("q", 0, NOW), NOW);
+    int mark = young.mark();
+    YoungJob leased = young.lease(1, "w", digest, NOW.plusSeconds(30), NOW.plusSeconds(1));
+
+    assertThat(leased.state()).isEqualTo(JobState.RUNNING);
+    assertThat(leased.updatedAt()).isEqualTo(NOW.plusSeconds(1));
+    assertThat(leased.attempt().fencingToken()).isEqualTo(YoungJobs.FIRST_TOKEN);
+    assertThat(ids(young.pendingIn("q", 10))).containsExactly(2L);
+    young.rollbackTo(mark);
+    assertThat(young.find(1).state()).isEqualTo(JobState.PENDING);
+    assertThat(ids(young.pendingIn("q", 10))).containsExactly(1L, 2L);
+    assertThat(young.commitGroup()).hasSize(2);
+  }
+
+  @Test
+  void aHeartbeatAndACompletionNeedTheRunningJobAndItsToken() {
+    young.beginGroup();
+    young.create(1, job("q", 0, NOW), NOW);
+    assertThatThrownBy(() -> young.extend(1, YoungJobs.FIRST_TOKEN, NOW, null, NOW))
+        .isInstanceOf(IllegalStateException.class);
+    young.lease(1, "w", new byte[] {1}, NOW.plusSeconds(30), NOW);
+    assertThatThrownBy(() -> young.lease(1, "w", new byte[] {1}, NOW.plusSeconds(30), NOW))
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> young.succeed(1, 2, null, null, NOW))
+        .isInstanceOf(IllegalStateException.class);
+
+    young.extend(1, YoungJobs.FIRST_TOKEN, NOW.plusSeconds(60), "half", NOW.plusSeconds(2));
+    young.extend(1, YoungJobs.FIRST_TOKEN, NOW.plusSeconds(90), null, NOW.plusSeconds(3));
+    YoungJob done =
+        young.succeed(1, YoungJobs.FIRST_TOKEN, new byte[] {7}, "text/plain", NOW.plusSeconds(4));
+
+    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(done.attempt().progress()).isEqualTo("half"); // kept when a heartbeat says none
+    assertThat(done.attempt().expiresAt()).isEqualTo(NOW.plusSeconds(90));
+    assertThat(done.attempt().finishedAt()).isEqualTo(NOW.plusSeconds(4));
+    assertThatThrownBy(() -> young.succeed(1, YoungJobs.FIRST_TOKEN, null, null, NOW))
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> young.lease(9, "w", new byte[] {1}, NOW, NOW))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void replayOfEveryKindOfRecordRebuildsTheSameJobs() {
+    young.beginGroup();
+    young.create(1, job("q", 0, NOW), NOW);
+    young.create(2, job("q", 0, NOW), NOW);
+    young.create(3, job("q", 0, NOW), NOW);
+    young.lease(1, "w", new byte[] {1}, NOW.plusSeconds(30), NOW.plusSeconds(1));
+    young.lease(2, "w", new byte[] {2}, NOW.plusSeconds(30), NOW.plusSeconds(1));
+    young.extend(1, YoungJobs.FIRST_TOKEN, NOW.plusSeconds(60), "half", NOW.plusSeconds(2));
+    young.succeed(2, YoungJobs.FIRST_TOKEN, new byte[] {7}, "text/plain", NOW.plusSeconds(3));
+    List<YoungChange> changes = young.commitGroup();
+
+    YoungJobs replayed = new YoungJobs();
+    for (YoungChange change : changes) {
+      replayed.replay(YoungChange.fromRecord(change.toRecord()));
+    }
+
+    assertThat(replayed.all()).usingRecursiveFieldByFieldElementComparator().isEqualTo(young.all());
+    assertThat(ids(replayed.pendingIn("q", 10))).containsExactly(3L);
   }
 }
