@@ -216,8 +216,32 @@ public final class JobRowReader {
    * columns cut them), built instead of read back so the payload does not travel twice.
    */
   public Job inserted(long id, NewJob job, Instant now) {
+    return stored(id, job, now, 0, JobState.PENDING, now, null);
+  }
+
+  /**
+   * The job a plain Enqueue stored at {@code createdAt} as its row reads back once its first lease
+   * was granted at {@code now}: RUNNING under {@code lease}, without its history.
+   */
+  public Job leased(long id, NewJob job, Instant createdAt, LeaseInfo lease, Instant now) {
+    LeaseInfo stored =
+        new LeaseInfo(
+            lease.workerId(),
+            lease.fencingToken(),
+            encoding.asStored(lease.expiresAt()),
+            lease.leaseId());
+    return stored(id, job, createdAt, 1, JobState.RUNNING, now, stored);
+  }
+
+  private Job stored(
+      long id,
+      NewJob job,
+      Instant createdAt,
+      int attempts,
+      JobState state,
+      Instant updatedAt,
+      @Nullable LeaseInfo lease) {
     RetryPolicy policy = job.retryPolicy();
-    Instant created = encoding.asStored(now);
     return new Job(
         id,
         job.queue(),
@@ -233,17 +257,17 @@ public final class JobRowReader {
             policy.multiplier(),
             DurationColumns.asStored(policy.maxBackoff()),
             policy.maxLeaseExpiries()),
+        attempts,
         0,
         0,
-        0,
-        JobState.PENDING,
+        state,
         null,
         null,
         null,
-        created,
-        created,
+        encoding.asStored(createdAt),
+        encoding.asStored(updatedAt),
         null,
-        null,
+        lease,
         null,
         false,
         List.of(),

@@ -124,6 +124,9 @@ final class GroupCommit {
         young.store(connection, run);
         return end;
       }
+      if (young.ranYoung(connection, run.get(0))) {
+        return end; // not a plain Enqueue: run is this task alone
+      }
       young.foldFirst(connection);
     }
     if (run.size() == 1 || !storedTogether(run)) {

@@ -170,9 +170,9 @@ final class SqliteDialect extends JdbcDialect {
   }
 
   /**
-   * The pick of a lease for a filter on {@code typeCount} job types (0: any type): the ids and
-   * payload lengths of the first ready jobs in lease order. Parameters: queue, now (run_at), the
-   * types, the limit.
+   * The pick of a lease for a filter on {@code typeCount} job types (0: any type): the ids, payload
+   * lengths, priorities and run times of the first ready jobs in lease order. Parameters: queue,
+   * now (run_at), the types, the limit.
    */
   static String pickSql(int typeCount) {
     String typeFilter =
@@ -181,11 +181,14 @@ final class SqliteDialect extends JdbcDialect {
             : " AND type IN (" + String.join(", ", Collections.nCopies(typeCount, "?")) + ")";
     return "SELECT id, "
         + PAYLOAD_LENGTH
-        + " FROM jobs INDEXED BY jobs_pending"
+        + ", priority, run_at FROM jobs INDEXED BY jobs_pending"
         + " WHERE state = 'PENDING' AND queue = ? AND run_at <= ?"
         + typeFilter
         + " ORDER BY priority DESC, run_at, id LIMIT ?";
   }
+
+  /** A PENDING job a lease may take: its id, its payload's length, and its order's keys. */
+  record Picked(long id, long payloadLength, int priority, long runAtMicros) {}
 
   /**
    * The only writer reads the queue's pause flag and limits first; a queue with limits leases
@@ -197,14 +200,38 @@ final class SqliteDialect extends JdbcDialect {
   @Override
   public List<Job> lease(JdbcSession session, LeaseSpec spec, Instant now) throws SQLException {
     // The only writer checks first, so a pause or limit committed before this operation holds.
-    QueueRows.ForLease queue =
-        QueueRows.readForLease(session.prepare(QUEUE_FOR_LEASE), spec.queue());
+    QueueRows.ForLease queue = forLease(session, spec.queue());
     if (queue.paused()) {
       return List.of();
     }
     if (queue.limits().limited()) {
       return LimitedLeases.lease(session, spec, queue, now);
     }
+    return leaseUnlimited(session, spec, now);
+  }
+
+  /** The queue's pause flag and limits, as a lease reads them. */
+  static QueueRows.ForLease forLease(JdbcSession session, String queue) throws SQLException {
+    return QueueRows.readForLease(session.prepare(QUEUE_FOR_LEASE), queue);
+  }
+
+  /** {@link #lease} in a queue neither paused nor limited. */
+  static List<Job> leaseUnlimited(JdbcSession session, LeaseSpec spec, Instant now)
+      throws SQLException {
+    List<Long> ids = new ArrayList<>(spec.maxJobs());
+    long payloadBytes = 0;
+    for (Picked picked : pick(session, spec, now)) {
+      if (!AnswerBudget.hasRoom(payloadBytes)) {
+        break;
+      }
+      ids.add(picked.id());
+      payloadBytes += picked.payloadLength();
+    }
+    return BatchWrites.grant(session, spec, ids, now);
+  }
+
+  /** The first {@code spec.maxJobs()} ready jobs of the lease's queue, in lease order. */
+  static List<Picked> pick(JdbcSession session, LeaseSpec spec, Instant now) throws SQLException {
     List<String> types = List.copyOf(spec.types());
     PreparedStatement pick = session.prepare(pickSql(types.size()));
     int index = 1;
@@ -214,15 +241,13 @@ final class SqliteDialect extends JdbcDialect {
       pick.setString(index++, type);
     }
     pick.setInt(index, spec.maxJobs());
-    List<Long> ids = new ArrayList<>(spec.maxJobs());
-    long payloadBytes = 0;
+    List<Picked> picked = new ArrayList<>(spec.maxJobs());
     try (ResultSet rows = pick.executeQuery()) {
-      while (AnswerBudget.hasRoom(payloadBytes) && rows.next()) {
-        ids.add(rows.getLong(1));
-        payloadBytes += rows.getLong(2);
+      while (rows.next()) {
+        picked.add(new Picked(rows.getLong(1), rows.getLong(2), rows.getInt(3), rows.getLong(4)));
       }
     }
-    return BatchWrites.grant(session, spec, ids, now);
+    return picked;
   }
 
   @Override

@@ -6,8 +6,10 @@ import io.antrean.coordinator.store.AsyncWrites;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.EnqueueResult;
+import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseClaim;
+import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.StoreUnavailableException;
@@ -174,7 +176,7 @@ public final class SqliteJobStore extends JdbcJobStore {
    */
   @Override
   public List<EnqueueResult> enqueue(List<NewJob> jobs, Instant now) {
-    if (young == null || !young.accepting()) {
+    if (!keepsYoungJobs()) {
       return super.enqueue(jobs, now);
     }
     return writer.await(() -> enqueueAsync(jobs, now));
@@ -195,7 +197,48 @@ public final class SqliteJobStore extends JdbcJobStore {
   @Override
   public CompletableFuture<List<Job>> leaseAsync(LeaseSpec spec, Instant now) {
     JobStoreArguments.forLease(spec, now);
-    return writer.submit("lease", c -> DIALECT.lease(c, spec, now));
+    return writer.submit(
+        WriteTask.withYoungForm(
+            "lease", c -> DIALECT.lease(c, spec, now), (c, y) -> YoungWork.lease(c, y, spec, now)));
+  }
+
+  /** With young jobs on, {@link #leaseAsync} waited for, so that it leases young jobs too. */
+  @Override
+  public List<Job> lease(LeaseSpec spec, Instant now) {
+    return keepsYoungJobs() ? writer.await(() -> leaseAsync(spec, now)) : super.lease(spec, now);
+  }
+
+  /** With young jobs on, {@link #completeAllAsync} waited for, so that it completes young jobs. */
+  @Override
+  public List<CompletionOutcome> completeAll(
+      String workerId, List<Completion> completions, Instant now) {
+    return keepsYoungJobs()
+        ? writer.await(() -> completeAllAsync(workerId, completions, now))
+        : super.completeAll(workerId, completions, now);
+  }
+
+  /** With young jobs on, a young job's lease is extended in memory ({@link YoungWork}). */
+  @Override
+  public List<HeartbeatResult> heartbeat(
+      String workerId, List<LeaseRenewal> renewals, Instant expiresAt, Instant now) {
+    if (!keepsYoungJobs()) {
+      return super.heartbeat(workerId, renewals, expiresAt, now);
+    }
+    List<LeaseRenewal> batch = JobStoreArguments.forHeartbeat(workerId, renewals, expiresAt, now);
+    if (batch.isEmpty()) {
+      return List.of();
+    }
+    return writer.await(
+        () ->
+            writer.submit(
+                WriteTask.withYoungForm(
+                    "heartbeat",
+                    c -> WorkerWrites.heartbeat(c, workerId, batch, expiresAt, now),
+                    (c, y) -> YoungWork.heartbeat(c, y, workerId, batch, expiresAt, now))));
+  }
+
+  private boolean keepsYoungJobs() {
+    return young != null && young.accepting();
   }
 
   @Override
@@ -232,7 +275,11 @@ public final class SqliteJobStore extends JdbcJobStore {
       return CompletableFuture.completedFuture(List.of());
     }
     return writer
-        .submit("completeAll", c -> WorkerWrites.completeAll(c, workerId, batch, now))
+        .submit(
+            WriteTask.withYoungForm(
+                "completeAll",
+                c -> WorkerWrites.completeAll(c, workerId, batch, now),
+                (c, y) -> YoungWork.completeAll(c, y, workerId, batch, now)))
         .thenApply(
             outcomes -> {
               wakeups.slotsFreed(CompletionOutcome.queuesOf(outcomes));

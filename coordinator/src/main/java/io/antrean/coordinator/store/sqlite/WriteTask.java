@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.sqlite;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.jdbc.SessionWork;
 import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
+import io.antrean.coordinator.store.sqlite.young.YoungJobs;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,18 +18,50 @@ final class WriteTask<T> {
   private final String name;
   private final SessionWork<T> operation;
   @Nullable private final PlainEnqueue plainEnqueue;
+  @Nullable private final YoungForm<T> youngForm;
   private final CompletableFuture<T> result = new CompletableFuture<>();
   private T value;
   private Throwable failure;
 
   WriteTask(String name, SessionWork<T> operation) {
-    this(name, operation, null);
+    this(name, operation, null, null);
   }
 
-  private WriteTask(String name, SessionWork<T> operation, @Nullable PlainEnqueue plainEnqueue) {
+  private WriteTask(
+      String name,
+      SessionWork<T> operation,
+      @Nullable PlainEnqueue plainEnqueue,
+      @Nullable YoungForm<T> youngForm) {
     this.name = name;
     this.operation = operation;
     this.plainEnqueue = plainEnqueue;
+    this.youngForm = youngForm;
+  }
+
+  /**
+   * An operation's form on the young jobs ({@link YoungWork}), run instead of the operation where
+   * young jobs are kept, without folding them first.
+   */
+  interface YoungForm<T> {
+    /** The operation's value; null when only the rows can answer, after a fold. */
+    @Nullable
+    T run(CachedConnection connection, YoungJobs young) throws SQLException;
+  }
+
+  /** How a {@link YoungForm} went. */
+  enum YoungRun {
+    /** It gave the operation's value. */
+    DONE,
+    /** It threw: that is the operation's failure, and its savepoint must be rolled back. */
+    FAILED,
+    /** It could not answer: the savepoint must be rolled back, then the young jobs folded. */
+    MUST_FOLD
+  }
+
+  /** An operation that has a form on the young jobs. */
+  static <T> WriteTask<T> withYoungForm(
+      String name, SessionWork<T> operation, YoungForm<T> youngForm) {
+    return new WriteTask<>(name, operation, null, youngForm);
   }
 
   /**
@@ -36,7 +69,7 @@ final class WriteTask<T> {
    * the next such Enqueue ({@link #stored}); else, or if that fails, it stores them alone.
    */
   static WriteTask<List<EnqueueResult>> enqueue(PlainEnqueue enqueue) {
-    return new WriteTask<>("enqueue", enqueue::storeAlone, enqueue);
+    return new WriteTask<>("enqueue", enqueue::storeAlone, enqueue, null);
   }
 
   /** What an Enqueue made by {@link #enqueue} stores; null for every other operation. */
@@ -73,6 +106,30 @@ final class WriteTask<T> {
       failure = e;
     }
     return false;
+  }
+
+  /** Whether the operation has a form on the young jobs. */
+  boolean hasYoungForm() {
+    return youngForm != null;
+  }
+
+  /** Runs the operation's form on the young jobs, which it must have. */
+  YoungRun runYoungIn(CachedConnection connection, YoungJobs young) {
+    T youngValue;
+    try {
+      youngValue = youngForm.run(connection, young);
+    } catch (SQLException e) {
+      failure = SqliteDialect.INSTANCE.translate(name, e);
+      return YoungRun.FAILED;
+    } catch (RuntimeException | Error e) {
+      failure = e;
+      return YoungRun.FAILED;
+    }
+    if (youngValue == null) {
+      return YoungRun.MUST_FOLD;
+    }
+    value = youngValue;
+    return YoungRun.DONE;
   }
 
   /** After the commit: the operation's value, or what the operation threw. */

@@ -101,6 +101,28 @@ final class YoungLayer implements AutoCloseable {
   }
 
   /**
+   * Runs the task's form on the young jobs ({@link WriteTask.YoungForm}), if it has one and young
+   * jobs are kept, in its own savepoint and mark: what it changed is undone if it failed or could
+   * not answer.
+   *
+   * @return whether the task ran; if not, it must run on the rows after {@link #foldFirst}
+   */
+  boolean ranYoung(CachedConnection connection, WriteTask<?> task) throws SQLException {
+    if (!accepting || !task.hasYoungForm()) {
+      return false;
+    }
+    connection.execute("SAVEPOINT operation");
+    int mark = young.mark();
+    WriteTask.YoungRun run = task.runYoungIn(connection, young);
+    if (run != WriteTask.YoungRun.DONE) {
+      connection.execute("ROLLBACK TO operation");
+      young.rollbackTo(mark);
+    }
+    connection.execute("RELEASE operation");
+    return run != WriteTask.YoungRun.MUST_FOLD;
+  }
+
+  /**
    * Folds every young job into the jobs' table, in the group's transaction, and records how far the
    * log is folded; the segments before go once this commit is durable.
    */

@@ -2,7 +2,10 @@ package io.antrean.coordinator.store.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -10,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * SQL run straight on a store's database file, on a connection of its own: changes while the store
@@ -56,6 +60,23 @@ final class DatabaseFile {
   /** Work on one statement of one connection, for changes that span statements. */
   interface StatementWork {
     void run(Statement statement) throws SQLException;
+  }
+
+  /**
+   * Copies a data directory's files as they are on disk (its lock file left out), the store that
+   * writes them still open: the image a crash leaves.
+   */
+  static void copyDataDir(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path f : files.toList()) {
+        Path target = to.resolve(from.relativize(f).toString());
+        if (Files.isDirectory(f)) {
+          Files.createDirectories(target);
+        } else if (!f.getFileName().toString().endsWith(".lock")) {
+          Files.copy(f, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
   }
 
   /** Runs {@code work} on one connection to the file. */

@@ -9,7 +9,6 @@ import io.antrean.coordinator.store.JobStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.stream.Stream;
@@ -92,7 +91,8 @@ class YoungLayerTest {
     store.get(1); // folded
     long id = store.enqueue(List.of(job("acknowledged").build()), T0).get(0).job().id();
 
-    copy(dataDir, crashImage); // the files as they are on disk, the store still open
+    DatabaseFile.copyDataDir(
+        dataDir, crashImage); // the files as they are on disk, the store still open
     JobStore recovered = open(crashImage);
     try {
       assertThat(recovered.get(id).orElseThrow().type()).isEqualTo("acknowledged");
@@ -126,26 +126,13 @@ class YoungLayerTest {
     long keyed = enqueued.get(1).join().get(0).job().id();
     assertThat(keyed).isEqualTo(id + 1);
 
-    copy(dataDir, crashImage);
+    DatabaseFile.copyDataDir(dataDir, crashImage);
     JobStore recovered = open(crashImage);
     try {
       assertThat(recovered.get(id).orElseThrow().type()).isEqualTo("young");
       assertThat(DatabaseFile.text(crashImage, "SELECT count(*) FROM jobs")).isEqualTo("2");
     } finally {
       recovered.close();
-    }
-  }
-
-  private static void copy(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path f : files.toList()) {
-        Path target = to.resolve(from.relativize(f).toString());
-        if (Files.isDirectory(f)) {
-          Files.createDirectories(target);
-        } else if (!f.getFileName().toString().endsWith(".lock")) {
-          Files.copy(f, target, StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
     }
   }
 }

@@ -7,6 +7,7 @@ import io.antrean.coordinator.store.sqlite.young.YoungChange.Extended;
 import io.antrean.coordinator.store.sqlite.young.YoungChange.Leased;
 import io.antrean.coordinator.store.sqlite.young.YoungChange.Succeeded;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
+import java.util.Set;
 import java.util.TreeSet;
 import javax.annotation.Nullable;
 
@@ -32,9 +34,9 @@ import javax.annotation.Nullable;
  */
 public final class YoungJobs {
   /** The pick order of a queue's pending jobs: priority first, then run time, then id. */
-  static final Comparator<YoungJob> PICK_ORDER =
+  public static final Comparator<YoungJob> PICK_ORDER =
       Comparator.comparingInt((YoungJob j) -> -j.job().priority())
-          .thenComparing(j -> j.job().runAt())
+          .thenComparing(j -> asStored(j.job().runAt()))
           .thenComparingLong(YoungJob::id);
 
   /** The fencing token of a job's first lease, as the jobs' table counts tokens from 0. */
@@ -238,6 +240,28 @@ public final class YoungJobs {
   }
 
   /**
+   * A queue's pending young jobs a lease may take now, in pick order: due by {@code now}, of one of
+   * {@code types} (any type when empty), at most {@code atMost}.
+   */
+  public List<YoungJob> due(String queue, Set<String> types, Instant now, int atMost) {
+    List<YoungJob> head = new ArrayList<>();
+    NavigableSet<YoungJob> queued = pending.get(queue);
+    if (queued == null) {
+      return head;
+    }
+    for (YoungJob j : queued) {
+      if (head.size() == atMost) {
+        break;
+      }
+      if (!asStored(j.job().runAt()).isAfter(asStored(now))
+          && (types.isEmpty() || types.contains(j.job().type()))) {
+        head.add(j);
+      }
+    }
+    return head;
+  }
+
+  /**
    * The largest id a young job has had, 0 before the first: not lowered when a job is undone or
    * folded, since ids only go forward.
    */
@@ -267,6 +291,11 @@ public final class YoungJobs {
           pending.putAll(pendingBefore);
         });
     changes.add(null);
+  }
+
+  /** A time as the stores keep it, to the microsecond, for the same order as theirs. */
+  public static Instant asStored(Instant time) {
+    return time.truncatedTo(ChronoUnit.MICROS);
   }
 
   private YoungJob inState(long id, JobState state) {

@@ -1,0 +1,139 @@
+package io.antrean.coordinator.store.sqlite;
+
+import static io.antrean.coordinator.store.TestJobs.T0;
+import static io.antrean.coordinator.store.TestJobs.at;
+import static io.antrean.coordinator.store.TestJobs.job;
+import static io.antrean.coordinator.store.TestJobs.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.antrean.coordinator.job.AttemptOutcome;
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.store.Completion;
+import io.antrean.coordinator.store.CompletionOutcome;
+import io.antrean.coordinator.store.HeartbeatResult;
+import io.antrean.coordinator.store.JobStore;
+import io.antrean.coordinator.store.LeaseClaim;
+import io.antrean.coordinator.store.LeaseRenewal;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * With young jobs on, a young job is leased, extended and completed without a row being written:
+ * the database holds it only once something folds it, already in its last state; a lease takes
+ * young jobs and rows in one lease order; what a crash leaves after the answers holds every change
+ * they acknowledged.
+ */
+@Timeout(60)
+class YoungWorkTest {
+  @TempDir Path dataDir;
+  @TempDir Path crashImage;
+  private JobStore store;
+
+  private static JobStore open(Path dir) {
+    return SqliteJobStore.open(dir, SqliteOptions.defaults().withYoungJobs(true));
+  }
+
+  @AfterEach
+  void close() {
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  private static String rows(Path dir) throws SQLException {
+    return DatabaseFile.text(dir, "SELECT count(*) FROM jobs");
+  }
+
+  @Test
+  void aYoungJobRunsToItsEndWithoutARowThenFoldsFinished() throws Exception {
+    store = open(dataDir);
+    List<Long> ids =
+        store.enqueue(List.of(job("a").build(), job("b").build()), T0).stream()
+            .map(r -> r.job().id())
+            .toList();
+
+    List<Job> leased = store.lease(spec("w-1", 2, at(30)), at(1));
+    assertThat(leased).extracting(Job::id).containsExactlyElementsOf(ids);
+    assertThat(leased.get(0).state()).isEqualTo(JobState.RUNNING);
+    assertThat(leased.get(0).attempts()).isEqualTo(1);
+    assertThat(leased.get(0).lease().fencingToken()).isEqualTo(1);
+    List<HeartbeatResult> beats =
+        store.heartbeat(
+            "w-1",
+            List.of(new LeaseRenewal(ids.get(0), LeaseClaim.of(leased.get(0)), "half")),
+            at(60),
+            at(2));
+    assertThat(beats.get(0).status()).isEqualTo(HeartbeatResult.Status.EXTENDED);
+    assertThat(beats.get(0).expiresAt()).isEqualTo(at(60));
+    List<CompletionOutcome> done =
+        store.completeAll(
+            "w-1",
+            List.of(
+                new Completion(ids.get(1), LeaseClaim.of(leased.get(1)), new byte[] {7}, "x/y")),
+            at(3));
+    assertThat(done.get(0).status()).isEqualTo(CompletionOutcome.Status.COMPLETED);
+    assertThat(rows(dataDir)).isEqualTo("0"); // all of it young, in the log
+
+    DatabaseFile.copyDataDir(dataDir, crashImage);
+    for (JobStore seen : List.of(store, open(crashImage))) {
+      Job running = seen.get(ids.get(0)).orElseThrow();
+      assertThat(running.state()).isEqualTo(JobState.RUNNING);
+      assertThat(running.progress()).isEqualTo("half");
+      assertThat(running.lease().expiresAt()).isEqualTo(at(60));
+      assertThat(running.lease().workerId()).isEqualTo("w-1");
+      Job succeeded = seen.get(ids.get(1)).orElseThrow();
+      assertThat(succeeded.state()).isEqualTo(JobState.SUCCEEDED);
+      assertThat(succeeded.result()).containsExactly(7);
+      assertThat(succeeded.finishedAt()).isEqualTo(at(3));
+      assertThat(succeeded.history())
+          .extracting(a -> a.outcome())
+          .containsExactly(AttemptOutcome.SUCCEEDED);
+      if (seen != store) {
+        seen.close();
+      }
+    }
+    assertThat(rows(dataDir)).isEqualTo("2");
+    DatabaseFile.assertQueueCountsAreTheJobs(dataDir);
+    DatabaseFile.assertQueueCountsAreTheJobs(crashImage);
+  }
+
+  @Test
+  void aLeaseTakesYoungJobsAndRowsInOneLeaseOrder() throws Exception {
+    store = open(dataDir);
+    long young = store.enqueue(List.of(job("young").build()), T0).get(0).job().id();
+    store.get(young); // folded: now a row
+    long urgent = store.enqueue(List.of(job("urgent").priority(5).build()), T0).get(0).job().id();
+    long later = store.enqueue(List.of(job("later").build()), T0).get(0).job().id();
+
+    List<Job> leased = store.lease(spec("w-1", 2, at(30)), at(1));
+
+    assertThat(leased).extracting(Job::id).containsExactly(urgent, young);
+    assertThat(rows(dataDir)).isEqualTo("1"); // the row leased as a row; the young ones unwritten
+    assertThat(store.lease(spec("w-1", 5, at(30)), at(1)))
+        .extracting(Job::id)
+        .containsExactly(later);
+  }
+
+  @Test
+  void aReportOnAYoungJobThatDoesNotHoldItIsJudgedOnTheRows() throws Exception {
+    store = open(dataDir);
+    long id = store.enqueue(List.of(job("a").build()), T0).get(0).job().id();
+    Job leased = store.lease(spec("w-1", 1, at(30)), at(1)).get(0);
+
+    List<CompletionOutcome> stale =
+        store.completeAll(
+            "w-2", List.of(new Completion(id, LeaseClaim.of(leased), null, null)), at(2));
+
+    assertThat(stale.get(0).status()).isEqualTo(CompletionOutcome.Status.LEASE_LOST);
+    assertThat(rows(dataDir)).isEqualTo("1"); // folded to judge it
+    assertThat(store.get(id).orElseThrow().history())
+        .extracting(a -> a.outcome())
+        .containsExactly(AttemptOutcome.RUNNING, AttemptOutcome.STALE_COMPLETION_REJECTED);
+  }
+}
