@@ -104,4 +104,9 @@ public record NewJob(
   public byte[] payload() {
     return payload.clone();
   }
+
+  /** The payload's length in bytes, without copying it. */
+  public int payloadSize() {
+    return payload.length;
+  }
 }

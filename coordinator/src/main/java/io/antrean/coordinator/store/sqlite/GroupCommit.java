@@ -64,6 +64,13 @@ final class GroupCommit {
    *     themselves (nothing of it is kept, and the connection is out of the transaction again)
    */
   Committed run(List<WriteTask<?>> group) {
+    if (young != null) {
+      try {
+        young.requireSoundLog();
+      } catch (StoreUnavailableException e) {
+        throw new Failed(e);
+      }
+    }
     try {
       connection.execute("BEGIN IMMEDIATE");
     } catch (SQLException e) {
@@ -120,14 +127,19 @@ final class GroupCommit {
     }
     List<WriteTask<?>> run = group.subList(from, end);
     if (young != null) {
-      if (run.get(0).plainEnqueue() != null && young.accepting()) {
+      if (young.full()) {
+        young.foldFirst(connection);
+      }
+      if (run.get(0).plainEnqueue() != null && young.accepting() && young.fits(run)) {
         young.store(connection, run);
         return end;
       }
       if (young.ranYoung(connection, run.get(0))) {
         return end; // not a plain Enqueue: run is this task alone
       }
-      young.foldFirst(connection);
+      if (run.get(0).touchesJobs()) {
+        young.foldFirst(connection);
+      }
     }
     if (run.size() == 1 || !storedTogether(run)) {
       for (WriteTask<?> task : run) {

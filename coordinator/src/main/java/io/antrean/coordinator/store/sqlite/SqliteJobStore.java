@@ -17,6 +17,7 @@ import io.antrean.coordinator.store.jdbc.Dependencies;
 import io.antrean.coordinator.store.jdbc.JdbcJobStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import io.antrean.coordinator.store.jdbc.Outcome;
+import io.antrean.coordinator.store.jdbc.QueueControlRows;
 import io.antrean.coordinator.store.jdbc.SessionWork;
 import io.antrean.coordinator.store.jdbc.TokenWakeups;
 import io.antrean.coordinator.store.jdbc.WorkerWrites;
@@ -106,6 +107,7 @@ public final class SqliteJobStore extends JdbcJobStore {
     SqliteFile file = SqliteFile.lock(dataDir, options);
     CachedConnection writerConnection = null;
     WalSync sync = null;
+    SqliteJobStore store;
     try {
       TokenWakeups tokenWakeups = new TokenWakeups();
       writerConnection = file.openWriter(tokenWakeups);
@@ -127,12 +129,7 @@ public final class SqliteJobStore extends JdbcJobStore {
               options.maxQueuedWrites(),
               CALLER_RUNS_AFTER_IDLE,
               young);
-      SqliteJobStore store = new SqliteJobStore(file, writer, reads, tokenWakeups, young);
-      if (young != null && young.hasYoung()) {
-        writer.execute("fold the young jobs", c -> null); // what the log kept, before serving
-      }
-      log.info("SQLite job store open at {}", file.database());
-      return store;
+      store = new SqliteJobStore(file, writer, reads, tokenWakeups, young);
     } catch (SQLException | RuntimeException e) {
       if (writerConnection != null) {
         writerConnection.close();
@@ -146,6 +143,14 @@ public final class SqliteJobStore extends JdbcJobStore {
       }
       throw (RuntimeException) e;
     }
+    try {
+      store.foldYoungJobs(); // what a log kept, before serving
+    } catch (RuntimeException e) {
+      store.close(); // its writer, reads, log and lock
+      throw e;
+    }
+    log.info("SQLite job store open at {}", file.database());
+    return store;
   }
 
   /**
@@ -157,8 +162,9 @@ public final class SqliteJobStore extends JdbcJobStore {
     return new Runner() {
       @Override
       public <T> T run(String what, SessionWork<T> work) {
-        if (young != null && young.hasYoung()) {
-          writer.execute("fold the young jobs", c -> null);
+        // Where this thread cannot wait for the writer (its own, the completer), the rows alone.
+        if (young != null && young.hasYoung() && writer.mayWait()) {
+          writer.await(() -> writer.submit(WriteTask.fold()));
         }
         return reads.read(what, work);
       }
@@ -235,6 +241,23 @@ public final class SqliteJobStore extends JdbcJobStore {
                     "heartbeat",
                     c -> WorkerWrites.heartbeat(c, workerId, batch, expiresAt, now),
                     (c, y) -> YoungWork.heartbeat(c, y, workerId, batch, expiresAt, now))));
+  }
+
+  /** With young jobs on, young jobs stay young: a pause changes the queue's row, not its jobs'. */
+  @Override
+  public void setQueuePaused(String queue, boolean paused, Instant now) {
+    if (!keepsYoungJobs()) {
+      super.setQueuePaused(queue, paused, now);
+      return;
+    }
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(now, "now");
+    writer.await(
+        () ->
+            writer.submit(
+                WriteTask.apartFromJobs(
+                    paused ? "pause queue" : "resume queue",
+                    c -> QueueControlRows.setPaused(c, queue, paused, now))));
   }
 
   private boolean keepsYoungJobs() {
@@ -357,9 +380,11 @@ public final class SqliteJobStore extends JdbcJobStore {
     return writer;
   }
 
-  /** Folds the young jobs, if any, for tests that inspect the database file. */
+  /** Folds the young jobs, if any: at start-up, and for tests that inspect the database file. */
   void foldYoungJobs() {
-    writer.execute("fold the young jobs", c -> null);
+    if (young != null && young.hasYoung()) {
+      writer.await(() -> writer.submit(WriteTask.fold()));
+    }
   }
 
   /** The database file, for tests that inspect it. */

@@ -143,12 +143,19 @@ final class SqliteWriter implements AutoCloseable {
    * @throws StoreUnavailableException if interrupted while waiting (the change may still commit)
    */
   <T> T await(Supplier<CompletableFuture<T>> write) {
-    Thread current = Thread.currentThread();
-    if (current == thread || answers.isCompleterThread(current) || groupCommit.insideOperation()) {
+    if (!mayWait()) {
       throw new IllegalStateException(
           "waiting for the SQLite writer on its own thread would never end; use submit");
     }
     return StoreFutures.join(write.get());
+  }
+
+  /** Whether this thread may wait for a write: not the writer's or the completer's, not inside. */
+  boolean mayWait() {
+    Thread current = Thread.currentThread();
+    return current != thread
+        && !answers.isCompleterThread(current)
+        && !groupCommit.insideOperation();
   }
 
   /**
@@ -166,7 +173,7 @@ final class SqliteWriter implements AutoCloseable {
 
   /** {@link #submit(String, SessionWork)} for a task made beforehand. */
   <T> CompletableFuture<T> submit(WriteTask<T> task) {
-    if (!scopes.gathered(task)) {
+    if (!task.mayBeGathered() || !scopes.gathered(task)) {
       hand(List.of(task));
     }
     return task.result();
@@ -283,19 +290,9 @@ final class SqliteWriter implements AutoCloseable {
     return committedByCallers.get();
   }
 
-  /** Transactions committed so far (each one fsync). */
-  long commits() {
-    return groupCommit.commits();
-  }
-
-  /** Operations committed or rolled back so far inside those transactions. */
-  long operations() {
-    return groupCommit.operations();
-  }
-
-  /** Enqueues stored in statements shared with others so far ({@link GroupCommit}). */
-  long enqueuesStoredTogether() {
-    return groupCommit.enqueuesStoredTogether();
+  /** The group commits, for their counts. */
+  GroupCommit groupCommit() {
+    return groupCommit;
   }
 
   private void run() {

@@ -19,23 +19,55 @@ final class WriteTask<T> {
   private final SessionWork<T> operation;
   @Nullable private final PlainEnqueue plainEnqueue;
   @Nullable private final YoungForm<T> youngForm;
+  private final boolean mayBeGathered;
+  private final boolean touchesJobs;
   private final CompletableFuture<T> result = new CompletableFuture<>();
   private T value;
   private Throwable failure;
 
   WriteTask(String name, SessionWork<T> operation) {
-    this(name, operation, null, null);
+    this(name, operation, null, null, true, true);
   }
 
   private WriteTask(
       String name,
       SessionWork<T> operation,
       @Nullable PlainEnqueue plainEnqueue,
-      @Nullable YoungForm<T> youngForm) {
+      @Nullable YoungForm<T> youngForm,
+      boolean mayBeGathered,
+      boolean touchesJobs) {
     this.name = name;
     this.operation = operation;
     this.plainEnqueue = plainEnqueue;
     this.youngForm = youngForm;
+    this.mayBeGathered = mayBeGathered;
+    this.touchesJobs = touchesJobs;
+  }
+
+  /**
+   * An operation that neither reads nor changes the jobs' rows (a queue's pause, say): young jobs
+   * stay young through it.
+   */
+  static <T> WriteTask<T> apartFromJobs(String name, SessionWork<T> operation) {
+    return new WriteTask<>(name, operation, null, null, true, false);
+  }
+
+  /** Whether the operation reads or changes the jobs' rows, so that young jobs fold first. */
+  boolean touchesJobs() {
+    return touchesJobs;
+  }
+
+  /**
+   * A group that only folds the young jobs, for a read that must find them in the database: handed
+   * over at once even inside {@link SqliteWriter#together}, whose writes wait for its end.
+   */
+  static WriteTask<Void> fold() {
+    return new WriteTask<>("fold the young jobs", c -> null, null, null, false, true);
+  }
+
+  /** Whether a {@link SqliteWriter#together} on the submitting thread may keep it for its end. */
+  boolean mayBeGathered() {
+    return mayBeGathered;
   }
 
   /**
@@ -61,7 +93,7 @@ final class WriteTask<T> {
   /** An operation that has a form on the young jobs. */
   static <T> WriteTask<T> withYoungForm(
       String name, SessionWork<T> operation, YoungForm<T> youngForm) {
-    return new WriteTask<>(name, operation, null, youngForm);
+    return new WriteTask<>(name, operation, null, youngForm, true, true);
   }
 
   /**
@@ -69,7 +101,7 @@ final class WriteTask<T> {
    * the next such Enqueue ({@link #stored}); else, or if that fails, it stores them alone.
    */
   static WriteTask<List<EnqueueResult>> enqueue(PlainEnqueue enqueue) {
-    return new WriteTask<>("enqueue", enqueue::storeAlone, enqueue, null);
+    return new WriteTask<>("enqueue", enqueue::storeAlone, enqueue, null, true, true);
   }
 
   /** What an Enqueue made by {@link #enqueue} stores; null for every other operation. */

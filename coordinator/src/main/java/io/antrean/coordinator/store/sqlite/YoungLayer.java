@@ -2,6 +2,7 @@ package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
 import io.antrean.coordinator.store.sqlite.young.YoungChange;
 import io.antrean.coordinator.store.sqlite.young.YoungJobLog;
@@ -13,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
  * The young jobs of a SQLite store (off unless {@link SqliteOptions#youngJobs}): a plain Enqueue's
@@ -25,11 +27,19 @@ final class YoungLayer implements AutoCloseable {
   private static final String FOLDED_UP_TO = "SELECT folded_up_to FROM young_log_folds";
   private static final String FOLD = "UPDATE young_log_folds SET folded_up_to = ?";
 
+  /** The most jobs kept young: past it, the next group folds first. */
+  static final int MAX_YOUNG_JOBS = 50_000;
+
+  /** The most payload and result bytes kept young: past it, the next group folds first. */
+  static final long MAX_YOUNG_BYTES = 64L << 20;
+
   private final YoungJobs young;
   private final YoungJobLog log;
   private final WalSync sync;
   private final boolean accepting;
   private volatile boolean hasYoung;
+  // Set once the log failed to write: every group fails from then on.
+  @Nullable private volatile IOException broken;
   // The fold of the open group, if it folded: the log's position it covers.
   private long foldedInGroup = -1;
   // The last committed fold: its position and its commit, whose segments go once it is durable.
@@ -85,6 +95,27 @@ final class YoungLayer implements AutoCloseable {
     foldedInGroup = -1;
   }
 
+  /**
+   * Whether these plain Enqueues' jobs may be young: each small enough for memory and for a record
+   * of the log ({@link YoungJobs#fits}).
+   */
+  boolean fits(List<WriteTask<?>> enqueues) {
+    for (WriteTask<?> task : enqueues) {
+      for (NewJob job : task.plainEnqueue().jobs()) {
+        if (!YoungJobs.fits(
+            job.payloadSize(),
+            job.queue(),
+            job.type(),
+            job.contentType(),
+            job.traceParent(),
+            job.concurrencyKey())) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   /** Keeps the jobs of these plain Enqueues young, under ids after every id in use. */
   void store(CachedConnection connection, List<WriteTask<?>> enqueues) throws SQLException {
     long id = Math.max(YoungFolds.nextJobId(connection), young.lastId() + 1);
@@ -123,6 +154,14 @@ final class YoungLayer implements AutoCloseable {
   }
 
   /**
+   * Whether memory holds as many young jobs, or as many of their bytes, as it may: they are folded
+   * before more are made, which bounds the memory they take and the log a start-up replays.
+   */
+  boolean full() {
+    return young.size() >= MAX_YOUNG_JOBS || young.bytes() >= MAX_YOUNG_BYTES;
+  }
+
+  /**
    * Folds every young job into the jobs' table, in the group's transaction, and records how far the
    * log is folded; the segments before go once this commit is durable.
    */
@@ -144,6 +183,7 @@ final class YoungLayer implements AutoCloseable {
       foldedInGroup = upTo;
       log.startSegment();
     } catch (IOException e) {
+      broken = e;
       throw new UncheckedIOException("the young jobs' log", e);
     }
   }
@@ -157,14 +197,34 @@ final class YoungLayer implements AutoCloseable {
       toDropUpTo = foldedInGroup;
       toDropAfterCommit = commit;
     }
-    List<YoungChange> changes = young.commitGroup();
-    for (YoungChange change : changes) {
-      log.append(change.toRecord());
-    }
-    if (!changes.isEmpty()) {
-      log.sync();
+    List<byte[]> records = young.commitGroupRecords();
+    try {
+      for (byte[] record : records) {
+        log.append(record);
+      }
+      if (!records.isEmpty()) {
+        log.sync();
+      }
+    } catch (IOException e) {
+      broken = e;
+      throw e;
     }
     hasYoung = !young.isEmpty();
+  }
+
+  /**
+   * Fails if the log could not take a group's records: what it holds past them is unknown, so no
+   * write goes on until the store is reopened and replays what is there.
+   *
+   * @throws StoreUnavailableException once the log failed
+   */
+  void requireSoundLog() {
+    IOException failure = broken;
+    if (failure != null) {
+      throw new StoreUnavailableException(
+          "the young jobs' log failed to write; every write fails until the store is reopened",
+          failure);
+    }
   }
 
   /** The group did not commit: its changes to the young jobs are undone. */

@@ -69,7 +69,7 @@ final class YoungWork {
         payloadBytes += rows.get(r++).payloadLength();
       } else {
         youngTaken.add(head.get(y));
-        payloadBytes += head.get(y++).job().payload().length;
+        payloadBytes += head.get(y++).job().payloadSize();
       }
     }
     List<Job> leased = new ArrayList<>(BatchWrites.grant(session, spec, rowIds, now));
@@ -110,7 +110,8 @@ final class YoungWork {
       if (job == null) {
         onRows.add(c);
         rowsAt.add(i);
-      } else if (holds(job, c.lease(), workerId)) {
+      } else if (holds(job, c.lease(), workerId)
+          && YoungJobs.fits(c.resultSize(), c.resultContentType())) {
         young.succeed(c.jobId(), c.fencingToken(), c.result(), c.resultContentType(), now);
         outcomes[i] = CompletionOutcome.completed(c.jobId(), job.job().queue());
       } else {
@@ -145,7 +146,7 @@ final class YoungWork {
       if (job == null) {
         onRows.add(renewal);
         rowsAt.add(i);
-      } else if (holds(job, renewal.lease(), workerId)) {
+      } else if (holds(job, renewal.lease(), workerId) && YoungJobs.fits(0, renewal.progress())) {
         young.extend(renewal.jobId(), renewal.fencingToken(), expiresAt, renewal.progress(), now);
         results[i] =
             new HeartbeatResult(

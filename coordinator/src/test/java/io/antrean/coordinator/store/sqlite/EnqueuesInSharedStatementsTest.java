@@ -71,7 +71,7 @@ class EnqueuesInSharedStatementsTest extends SqliteStoreFixture {
 
   @Test
   void plainEnqueuesOfOneGroupShareStatementsAndEachGetsItsOwnJobsAndTime() {
-    long togetherBefore = sqlite().writer().enqueuesStoredTogether();
+    long togetherBefore = sqlite().writer().groupCommit().enqueuesStoredTogether();
     List<List<NewJob>> asked = new ArrayList<>();
     for (int e = 0; e < 5; e++) {
       List<NewJob> jobs = new ArrayList<>();
@@ -104,7 +104,8 @@ class EnqueuesInSharedStatementsTest extends SqliteStoreFixture {
         assertThat(read.createdAt()).isEqualTo(at(e));
       }
     }
-    assertThat(sqlite().writer().enqueuesStoredTogether() - togetherBefore).isEqualTo(5);
+    assertThat(sqlite().writer().groupCommit().enqueuesStoredTogether() - togetherBefore)
+        .isEqualTo(5);
   }
 
   @Test
@@ -114,7 +115,7 @@ class EnqueuesInSharedStatementsTest extends SqliteStoreFixture {
     update(
         "CREATE TRIGGER refuse_type BEFORE INSERT ON jobs WHEN NEW.type = 'refused'"
             + " BEGIN SELECT RAISE(ABORT, 'type refused'); END");
-    long togetherBefore = sqlite().writer().enqueuesStoredTogether();
+    long togetherBefore = sqlite().writer().groupCommit().enqueuesStoredTogether();
     List<NewJob> first = new ArrayList<>();
     for (int n = 0; n < 70; n++) {
       first.add(named("t", n));
@@ -146,13 +147,13 @@ class EnqueuesInSharedStatementsTest extends SqliteStoreFixture {
     assertThat(query("SELECT count(*) FROM jobs")).isEqualTo("71");
     // The kept-apart payloads of n = 0, 7 ... 63.
     assertThat(query("SELECT count(*) FROM job_payloads")).isEqualTo("10");
-    assertThat(sqlite().writer().enqueuesStoredTogether()).isEqualTo(togetherBefore);
+    assertThat(sqlite().writer().groupCommit().enqueuesStoredTogether()).isEqualTo(togetherBefore);
     DatabaseFile.assertQueueCountsAreTheJobs(dataDir);
   }
 
   @Test
   void aLeaseAfterEnqueuesStoredTogetherSeesTheirJobs() {
-    long togetherBefore = sqlite().writer().enqueuesStoredTogether();
+    long togetherBefore = sqlite().writer().groupCommit().enqueuesStoredTogether();
 
     List<Job> leased =
         store
@@ -165,7 +166,8 @@ class EnqueuesInSharedStatementsTest extends SqliteStoreFixture {
             .join();
 
     assertThat(leased).hasSize(2);
-    assertThat(sqlite().writer().enqueuesStoredTogether() - togetherBefore).isEqualTo(2);
+    assertThat(sqlite().writer().groupCommit().enqueuesStoredTogether() - togetherBefore)
+        .isEqualTo(2);
   }
 
   @Test

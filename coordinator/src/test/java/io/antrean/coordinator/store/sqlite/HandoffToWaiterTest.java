@@ -72,12 +72,14 @@ class HandoffToWaiterTest {
 
   /** {@link #waitingWorker(String...)} for up to {@code maxJobs} jobs. */
   private CompletableFuture<List<Job>> waitingWorker(int maxJobs, String... types) {
-    long commitsBefore = store.writer().commits();
+    long commitsBefore = store.writer().groupCommit().commits();
     CompletableFuture<List<Job>> waiting =
         scheduler.lease(
             new LeaseCommand("w", QUEUE, List.of(types), maxJobs, null, Duration.ofSeconds(20)));
     // Its first look found nothing (one commit); from then on only a signal or a handoff serves it.
-    await().atMost(Duration.ofSeconds(10)).until(() -> store.writer().commits() > commitsBefore);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> store.writer().groupCommit().commits() > commitsBefore);
     assertThat(waiting).isNotDone();
     return waiting;
   }
@@ -90,7 +92,7 @@ class HandoffToWaiterTest {
     // commit.
     for (int round = 1; round <= 5; round++) {
       CompletableFuture<List<Job>> waiting = waitingWorker();
-      long commitsBefore = store.writer().commits();
+      long commitsBefore = store.writer().groupCommit().commits();
 
       EnqueueResult stored =
           scheduler.enqueueAsync(EnqueueCommand.of(QUEUE, "t", JSON)).get(10, TimeUnit.SECONDS);
@@ -101,7 +103,7 @@ class HandoffToWaiterTest {
       assertThat(running.state()).isEqualTo(JobState.RUNNING);
       assertThat(running.lease().workerId()).isEqualTo("w");
       assertThat(running.lease().fencingToken()).isEqualTo(leased.get(0).lease().fencingToken());
-      if (store.writer().commits() - commitsBefore == 1) {
+      if (store.writer().groupCommit().commits() - commitsBefore == 1) {
         return;
       }
     }
@@ -117,7 +119,7 @@ class HandoffToWaiterTest {
       // its types spares a later waiter of the same types that look).
       CompletableFuture<List<Job>> first = waitingWorker(5, "t");
       CompletableFuture<List<Job>> second = waitingWorker(5, "t", "x");
-      long operationsBefore = store.writer().operations();
+      long operationsBefore = store.writer().groupCommit().operations();
 
       EnqueueResult stored =
           scheduler.enqueueAsync(EnqueueCommand.of(QUEUE, "t", JSON)).get(10, TimeUnit.SECONDS);
@@ -134,7 +136,7 @@ class HandoffToWaiterTest {
       other.cancel(false);
       // The Enqueue, the lease behind it and the probe: none for the other waiter, which asked
       // for five jobs and would have found none.
-      if (store.writer().operations() - operationsBefore == 3) {
+      if (store.writer().groupCommit().operations() - operationsBefore == 3) {
         return;
       }
     }
@@ -157,14 +159,14 @@ class HandoffToWaiterTest {
   @Test
   void aJobDueLaterIsNotHandedOver() throws Exception {
     CompletableFuture<List<Job>> waiting = waitingWorker();
-    long commitsBefore = store.writer().commits();
+    long commitsBefore = store.writer().groupCommit().commits();
     EnqueueCommand later =
         new EnqueueCommand(
             QUEUE, "t", JSON, "", 0, null, Duration.ofMinutes(5), "", RetryOverride.NONE, "");
 
     EnqueueResult stored = scheduler.enqueueAsync(later).get(10, TimeUnit.SECONDS);
 
-    assertThat(store.writer().commits() - commitsBefore).isEqualTo(1);
+    assertThat(store.writer().groupCommit().commits() - commitsBefore).isEqualTo(1);
     assertThat(scheduler.get(stored.job().id()).state()).isEqualTo(JobState.PENDING);
     assertThat(waiting).isNotDone();
     waiting.cancel(false);

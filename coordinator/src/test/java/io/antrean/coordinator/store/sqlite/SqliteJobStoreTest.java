@@ -151,8 +151,8 @@ class SqliteJobStoreTest extends JobStoreContract {
   void concurrentWritersShareCommits() throws Exception {
     int threads = 16;
     int perThread = 50;
-    long commitsBefore = sqlite().writer().commits();
-    long operationsBefore = sqlite().writer().operations();
+    long commitsBefore = sqlite().writer().groupCommit().commits();
+    long operationsBefore = sqlite().writer().groupCommit().operations();
     AtomicInteger stored = new AtomicInteger();
 
     Concurrently.run(
@@ -164,8 +164,8 @@ class SqliteJobStoreTest extends JobStoreContract {
           }
         });
 
-    long commits = sqlite().writer().commits() - commitsBefore;
-    long operations = sqlite().writer().operations() - operationsBefore;
+    long commits = sqlite().writer().groupCommit().commits() - commitsBefore;
+    long operations = sqlite().writer().groupCommit().operations() - operationsBefore;
     log.info("{} enqueue operations from {} threads took {} commits", operations, threads, commits);
     assertThat(stored).hasValue(threads * perThread);
     assertThat(operations).isEqualTo(threads * perThread);

@@ -38,7 +38,7 @@ class SqliteWriterCallerRunsTest extends SqliteWriterFixture {
     assertThat(lone).isCompletedWithValue(7);
     assertThat(answeredOn.get(10, TimeUnit.SECONDS)).isEqualTo(caller + " [7]");
     assertThat(writer.committedByCallers()).isEqualTo(1);
-    assertThat(writer.commits()).isEqualTo(1);
+    assertThat(writer.groupCommit().commits()).isEqualTo(1);
   }
 
   @Test
@@ -79,7 +79,7 @@ class SqliteWriterCallerRunsTest extends SqliteWriterFixture {
     assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(7);
     assertThat(third.get(10, TimeUnit.SECONDS)).isEqualTo(8);
     // The queued two shared the writer thread's commit.
-    assertThat(writer.commits()).isEqualTo(2);
+    assertThat(writer.groupCommit().commits()).isEqualTo(2);
     assertThat(writer.committedByCallers()).isEqualTo(1);
     assertThat(stored()).containsExactly(0, 7, 8);
   }
@@ -151,7 +151,7 @@ class SqliteWriterCallerRunsTest extends SqliteWriterFixture {
 
     assertThat(together.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(1);
     assertThat(together.get(1).get(10, TimeUnit.SECONDS)).isEqualTo(2);
-    assertThat(writer.commits()).isEqualTo(1);
+    assertThat(writer.groupCommit().commits()).isEqualTo(1);
     assertThat(writer.committedByCallers()).isEqualTo(1);
     assertThat(storedInCommitOrder()).containsExactly(1, 2);
   }

@@ -123,7 +123,7 @@ class SqliteWriterTest extends SqliteWriterFixture {
     assertThat(blocker.get(10, TimeUnit.SECONDS)).isZero();
     assertThat(together.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(1);
     assertThat(together.get(1).get(10, TimeUnit.SECONDS)).isEqualTo(2);
-    assertThat(writer.commits()).isEqualTo(2);
+    assertThat(writer.groupCommit().commits()).isEqualTo(2);
   }
 
   @Test
@@ -142,8 +142,8 @@ class SqliteWriterTest extends SqliteWriterFixture {
     for (int i = 0; i < queued.size(); i++) {
       assertThat(queued.get(i).get(10, TimeUnit.SECONDS)).isEqualTo(i + 1);
     }
-    assertThat(writer.commits()).isEqualTo(2);
-    assertThat(writer.operations()).isEqualTo(11);
+    assertThat(writer.groupCommit().commits()).isEqualTo(2);
+    assertThat(writer.groupCommit().operations()).isEqualTo(11);
     assertThat(stored()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
   }
 
@@ -174,7 +174,7 @@ class SqliteWriterTest extends SqliteWriterFixture {
     assertThatThrownBy(badSql::join)
         .hasCauseInstanceOf(IllegalStateException.class)
         .hasMessageContaining("bad sql");
-    assertThat(writer.commits()).isEqualTo(2);
+    assertThat(writer.groupCommit().commits()).isEqualTo(2);
     assertThat(stored()).containsExactly(0, 1, 3);
   }
 }

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.antrean.coordinator.job.AttemptOutcome;
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.JobState;
+import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.HeartbeatResult;
@@ -17,7 +18,9 @@ import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRenewal;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * With young jobs on, a young job is leased, extended and completed without a row being written:
  * the database holds it only once something folds it, already in its last state; a lease takes
  * young jobs and rows in one lease order; what a crash leaves after the answers holds every change
- * they acknowledged.
+ * they acknowledged; memory keeps a bounded number of young jobs.
  */
 @Timeout(60)
 class YoungWorkTest {
@@ -135,5 +138,29 @@ class YoungWorkTest {
     assertThat(store.get(id).orElseThrow().history())
         .extracting(a -> a.outcome())
         .containsExactly(AttemptOutcome.RUNNING, AttemptOutcome.STALE_COMPLETION_REJECTED);
+  }
+
+  @Test
+  void theYoungJobsAreFoldedOnceTheyReachTheirBound() throws Exception {
+    store = open(dataDir);
+    List<NewJob> batch = Collections.nCopies(1_000, job("a").build());
+    for (int i = 0; i < YoungLayer.MAX_YOUNG_JOBS / batch.size(); i++) {
+      store.enqueue(batch, T0);
+    }
+    assertThat(rows(dataDir)).isEqualTo("0");
+
+    store.enqueue(List.of(job("b").build()), T0);
+
+    assertThat(rows(dataDir)).isEqualTo(String.valueOf(YoungLayer.MAX_YOUNG_JOBS));
+  }
+
+  @Test
+  void aReadInsideWritesTogetherFoldsWithoutWaitingForThem() {
+    store = open(dataDir);
+    long id = store.enqueue(List.of(job("a").build()), T0).get(0).job().id();
+
+    Optional<Job> read = store.writeTogether(() -> store.get(id));
+
+    assertThat(read).map(Job::type).contains("a");
   }
 }

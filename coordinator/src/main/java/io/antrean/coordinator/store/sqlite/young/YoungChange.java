@@ -53,7 +53,7 @@ public sealed interface YoungChange {
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       Codec.write(this, out);
     } catch (IOException e) {
-      throw new UncheckedIOException(e); // not from memory
+      throw new UncheckedIOException(e); // from memory only a text too long for writeUTF
     }
     return bytes.toByteArray();
   }

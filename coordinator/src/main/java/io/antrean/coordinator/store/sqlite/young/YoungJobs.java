@@ -39,6 +39,12 @@ public final class YoungJobs {
           .thenComparing(j -> asStored(j.job().runAt()))
           .thenComparingLong(YoungJob::id);
 
+  /** The most payload or result bytes a job may have and be young (or go on young). */
+  public static final int MAX_BYTES_PER_JOB = 1 << 20;
+
+  /** The longest text a young job's record holds (its encoding takes at most 65,535 bytes). */
+  public static final int MAX_TEXT_CHARS = 16_384;
+
   /** The fencing token of a job's first lease, as the jobs' table counts tokens from 0. */
   public static final long FIRST_TOKEN = 1;
 
@@ -46,9 +52,14 @@ public final class YoungJobs {
   private final Map<String, NavigableSet<YoungJob>> pending = new HashMap<>();
   // The open group's changes for the log, and how to undo each change to memory, in order.
   private final List<YoungChange> changes = new ArrayList<>();
+  // Each change's record, encoded as the change is made, so that one the log cannot take fails
+  // its operation rather than the log after the commit.
+  private final List<byte[]> records = new ArrayList<>();
   private final List<Runnable> undo = new ArrayList<>();
   private boolean inGroup;
   private long lastId;
+  // The payloads' and results' bytes the young jobs hold.
+  private long bytes;
 
   /**
    * A young job: what it was enqueued with, its id, when it was stored and last changed, and its
@@ -90,24 +101,43 @@ public final class YoungJobs {
     while (undo.size() > mark) {
       undo.remove(undo.size() - 1).run();
       changes.remove(changes.size() - 1);
+      records.remove(records.size() - 1);
     }
   }
 
   /**
-   * Keeps the group's changes; returns those made after its last fold, in order, for the log.
+   * Keeps the group's changes; returns those made after its last fold, in order.
    *
-   * @return the changes to append to the log before the group's answers go out
+   * @return the changes the log must hold before the group's answers go out
    */
   public List<YoungChange> commitGroup() {
+    List<YoungChange> made = List.copyOf(changes.subList(afterLastFold(), changes.size()));
+    closeGroup();
+    return made;
+  }
+
+  /**
+   * {@link #commitGroup}, which returns the changes' records, to append to the log before the
+   * group's answers go out.
+   */
+  public List<byte[]> commitGroupRecords() {
+    List<byte[]> made = List.copyOf(records.subList(afterLastFold(), records.size()));
+    closeGroup();
+    return made;
+  }
+
+  // A fold in the group wrote every change before it into the database: only those after the
+  // last fold are for the log (a null in changes marks a fold).
+  private int afterLastFold() {
     requireGroup();
-    // A fold in the group wrote every change before it into the database: only those after the
-    // last fold are for the log (a null in changes marks a fold).
-    int afterFold = changes.lastIndexOf(null) + 1;
-    List<YoungChange> made = List.copyOf(changes.subList(afterFold, changes.size()));
+    return changes.lastIndexOf(null) + 1;
+  }
+
+  private void closeGroup() {
     changes.clear();
+    records.clear();
     undo.clear();
     inGroup = false;
-    return made;
   }
 
   /** Undoes every change of the open group, if any: its transaction did not commit. */
@@ -126,13 +156,13 @@ public final class YoungJobs {
       throw new IllegalStateException("job " + id + " is already young");
     }
     YoungJob young = new YoungJob(id, job, now, now, null);
-    jobs.put(id, young);
+    keep(young);
     lastId = Math.max(lastId, id);
     pendingIn(job.queue()).add(young);
     record(
         new Created(id, job, now),
         () -> {
-          jobs.remove(id);
+          forget(id);
           pendingIn(job.queue()).remove(young);
         });
     return young;
@@ -171,12 +201,12 @@ public final class YoungJobs {
         new YoungAttempt(
             workerId, FIRST_TOKEN, leaseIdSha256, now, expiresAt, null, null, null, null);
     YoungJob leased = before.with(now, attempt);
-    jobs.put(id, leased);
+    keep(leased);
     pendingIn(before.job().queue()).remove(before);
     record(
         new Leased(id, 1, workerId, FIRST_TOKEN, leaseIdSha256, expiresAt, now),
         () -> {
-          jobs.put(id, before);
+          keep(before);
           pendingIn(before.job().queue()).add(before);
         });
     return leased;
@@ -191,8 +221,8 @@ public final class YoungJobs {
       long id, long fencingToken, Instant expiresAt, @Nullable String progress, Instant now) {
     YoungJob before = heldWith(id, fencingToken);
     YoungJob extended = before.with(now, before.attempt().extended(expiresAt, progress));
-    jobs.put(id, extended);
-    record(new Extended(id, fencingToken, expiresAt, progress, now), () -> jobs.put(id, before));
+    keep(extended);
+    record(new Extended(id, fencingToken, expiresAt, progress, now), () -> keep(before));
     return extended;
   }
 
@@ -209,10 +239,8 @@ public final class YoungJobs {
       Instant now) {
     YoungJob before = heldWith(id, fencingToken);
     YoungJob done = before.with(now, before.attempt().succeeded(now, result, resultContentType));
-    jobs.put(id, done);
-    record(
-        new Succeeded(id, fencingToken, result, resultContentType, now),
-        () -> jobs.put(id, before));
+    keep(done);
+    record(new Succeeded(id, fencingToken, result, resultContentType, now), () -> keep(before));
     return done;
   }
 
@@ -269,6 +297,16 @@ public final class YoungJobs {
     return lastId;
   }
 
+  /** How many jobs are young. */
+  public int size() {
+    return jobs.size();
+  }
+
+  /** The bytes of the young jobs' payloads and results, which memory holds until a fold. */
+  public long bytes() {
+    return bytes;
+  }
+
   /** Whether there is no young job. */
   public boolean isEmpty() {
     return jobs.isEmpty();
@@ -282,15 +320,35 @@ public final class YoungJobs {
     requireGroup();
     Map<Long, YoungJob> before = new LinkedHashMap<>(jobs);
     Map<String, NavigableSet<YoungJob>> pendingBefore = new HashMap<>(pending);
+    long bytesBefore = bytes;
     jobs.clear();
+    bytes = 0;
     pending.clear();
     // A fold writes no record: the log is cut at the fold's position instead.
     undo.add(
         () -> {
           jobs.putAll(before);
+          bytes = bytesBefore;
           pending.putAll(pendingBefore);
         });
     changes.add(null);
+    records.add(null);
+  }
+
+  /**
+   * Whether a change with {@code bytes} of payload or result and these texts may be made on a young
+   * job: if not, it is made on the job's row, after a fold.
+   */
+  public static boolean fits(int bytes, @Nullable String... texts) {
+    if (bytes > MAX_BYTES_PER_JOB) {
+      return false;
+    }
+    for (String text : texts) {
+      if (text != null && text.length() > MAX_TEXT_CHARS) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** A time as the stores keep it, to the microsecond, for the same order as theirs. */
@@ -316,12 +374,46 @@ public final class YoungJobs {
     return job;
   }
 
+  /** Keeps the job as it is now, in place of what it was. */
+  private void keep(YoungJob job) {
+    YoungJob before = jobs.put(job.id(), job);
+    bytes += bytesOf(job) - (before == null ? 0 : bytesOf(before));
+  }
+
+  private void forget(long id) {
+    YoungJob before = jobs.remove(id);
+    if (before != null) {
+      bytes -= bytesOf(before);
+    }
+  }
+
+  private static long bytesOf(YoungJob job) {
+    byte[] result = job.attempt() == null ? null : job.attempt().result();
+    return job.job().payloadSize() + (result == null ? 0 : result.length);
+  }
+
   private NavigableSet<YoungJob> pendingIn(String queue) {
     return pending.computeIfAbsent(queue, q -> new TreeSet<>(PICK_ORDER));
   }
 
+  /**
+   * Keeps a change made to memory, and how to undo it, for the group; undoes it at once if its
+   * record cannot be made (too large for the log, a text the log cannot hold).
+   */
   private void record(YoungChange change, Runnable undoIt) {
+    byte[] bytes;
+    try {
+      bytes = change.toRecord();
+      if (bytes.length > YoungJobLog.MAX_RECORD_BYTES) {
+        throw new IllegalArgumentException(
+            "a young job's change of " + bytes.length + " bytes is over the log's record size");
+      }
+    } catch (RuntimeException e) {
+      undoIt.run();
+      throw e;
+    }
     changes.add(change);
+    records.add(bytes);
     undo.add(undoIt);
   }
 

@@ -220,4 +220,29 @@ class YoungJobsTest {
     assertThat(replayed.all()).usingRecursiveFieldByFieldElementComparator().isEqualTo(young.all());
     assertThat(ids(replayed.pendingIn("q", 10))).containsExactly(3L);
   }
+
+  @Test
+  void theJobsAndTheirBytesAreCountedAsTheyComeAndGo() {
+    young.beginGroup();
+    young.create(1, job("q", 0, NOW), NOW);
+    young.create(2, job("q", 0, NOW), NOW);
+    young.lease(1, "w", new byte[] {1}, NOW, NOW);
+    int mark = young.mark();
+    young.succeed(1, YoungJobs.FIRST_TOKEN, new byte[10], null, NOW);
+    assertThat(young.bytes()).isEqualTo(10);
+    young.rollbackTo(mark);
+    assertThat(young.bytes()).isZero();
+    young.succeed(1, YoungJobs.FIRST_TOKEN, new byte[4], null, NOW);
+    young.commitGroup();
+    assertThat(young.size()).isEqualTo(2);
+    assertThat(young.bytes()).isEqualTo(4);
+
+    young.beginGroup();
+    young.folded();
+    assertThat(young.size()).isZero();
+    assertThat(young.bytes()).isZero();
+    young.abandonGroup();
+    assertThat(young.size()).isEqualTo(2);
+    assertThat(young.bytes()).isEqualTo(4);
+  }
 }
