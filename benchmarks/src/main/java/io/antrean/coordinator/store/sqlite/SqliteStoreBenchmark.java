@@ -125,8 +125,8 @@ public class SqliteStoreBenchmark {
 
     final void closeStore(String what) {
       SqliteWriter writer = store.writer();
-      long commits = writer.commits();
-      long operations = writer.operations();
+      long commits = writer.groupCommit().commits();
+      long operations = writer.groupCommit().operations();
       store.close();
       TempDirectory.delete(dir);
       System.out.printf(
