@@ -43,6 +43,19 @@ public final class QueueStats {
     byState.computeIfAbsent(queue, q -> new EnumMap<>(JobState.class)).put(state, jobs);
   }
 
+  /** The queue holds {@code jobs} more jobs in {@code state}, beside those counted already. */
+  public void add(String queue, JobState state, long jobs) {
+    byState
+        .computeIfAbsent(queue, q -> new EnumMap<>(JobState.class))
+        .merge(state, jobs, Long::sum);
+  }
+
+  /** {@code jobs} more of the queue's PENDING jobs are due; the earliest run time among them. */
+  public void addReady(String queue, long jobs, Instant oldestRunAt) {
+    ready.merge(queue, jobs, Long::sum);
+    oldestReady.merge(queue, oldestRunAt, (a, b) -> a.isBefore(b) ? a : b);
+  }
+
   /** {@code jobs} of the queue's PENDING jobs are due; the earliest {@code run_at} among them. */
   public void ready(String queue, long jobs, Instant oldestRunAt) {
     ready.put(queue, jobs);

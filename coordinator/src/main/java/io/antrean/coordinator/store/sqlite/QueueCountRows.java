@@ -66,6 +66,13 @@ final class QueueCountRows {
   static List<QueueCounts> stats(
       JdbcSession session, @Nullable String queue, Instant now, boolean unfinishedOnly)
       throws SQLException {
+    return counted(session, queue, now, unfinishedOnly).counts(now);
+  }
+
+  /** What {@link #stats} answers, still open to more counts (the young jobs'). */
+  static QueueStats counted(
+      JdbcSession session, @Nullable String queue, Instant now, boolean unfinishedOnly)
+      throws SQLException {
     QueueStats stats = new QueueStats(queue);
     Map<String, Long> pending = new LinkedHashMap<>();
     PreparedStatement counts =
@@ -88,7 +95,7 @@ final class QueueCountRows {
     for (Map.Entry<String, Long> queuePending : pending.entrySet()) {
       ready(session, stats, queuePending.getKey(), queuePending.getValue(), nowMicros);
     }
-    return stats.counts(now);
+    return stats;
   }
 
   /** Counts the queue's PENDING jobs not yet due, priority by priority; the rest are ready. */

@@ -11,6 +11,7 @@ import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.jdbc.Dependencies;
@@ -22,10 +23,7 @@ import io.antrean.coordinator.store.jdbc.SessionWork;
 import io.antrean.coordinator.store.jdbc.TokenWakeups;
 import io.antrean.coordinator.store.jdbc.WorkerWrites;
 import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -53,16 +51,6 @@ public final class SqliteJobStore extends JdbcJobStore {
   private static final Logger log = LoggerFactory.getLogger(SqliteJobStore.class);
   private static final SqliteDialect DIALECT = SqliteDialect.INSTANCE;
 
-  /**
-   * How long nothing must have been written before a write runs on its caller's thread (see {@link
-   * SqliteWriter}): longer than the gap between calls that arrive together (the next of many in
-   * flight is read while one commits, and goes to the writer thread, which groups them), shorter
-   * than the gap between the Enqueue, Lease and CompleteBatch calls of jobs that come one at a time
-   * (at 500 jobs/s, 250 µs left most of those writes to the writer thread, a hop there and back;
-   * docs/benchmarks.md).
-   */
-  private static final Duration CALLER_RUNS_AFTER_IDLE = Duration.ofNanos(50_000);
-
   /** Where the young jobs' log lives in the data directory ({@link SqliteOptions#youngJobs}). */
   static final String YOUNG_LOG_DIRECTORY = "young";
 
@@ -73,7 +61,7 @@ public final class SqliteJobStore extends JdbcJobStore {
   private final TokenWakeups tokenWakeups;
   @Nullable private final YoungLayer young;
 
-  private SqliteJobStore(
+  SqliteJobStore(
       SqliteFile file,
       SqliteWriter writer,
       ReadConnections reads,
@@ -102,55 +90,7 @@ public final class SqliteJobStore extends JdbcJobStore {
    * @throws IllegalStateException if a newer version of Antrean wrote the database
    */
   public static SqliteJobStore open(Path dataDir, SqliteOptions options) {
-    Objects.requireNonNull(dataDir, "dataDir");
-    Objects.requireNonNull(options, "options");
-    SqliteFile file = SqliteFile.lock(dataDir, options);
-    CachedConnection writerConnection = null;
-    WalSync sync = null;
-    SqliteJobStore store;
-    try {
-      TokenWakeups tokenWakeups = new TokenWakeups();
-      writerConnection = file.openWriter(tokenWakeups);
-      sync = file.walSync();
-      SqliteSchema.migrate(file.jdbcUrl(), writerConnection.connection());
-      sync.syncAll();
-      ReadConnections reads = ReadConnections.open(file, options.readConnections());
-      // A log left by a run with young jobs on is folded whether they are on now or not.
-      Path youngLog = dataDir.resolve(YOUNG_LOG_DIRECTORY);
-      YoungLayer young =
-          options.youngJobs() || Files.isDirectory(youngLog)
-              ? YoungLayer.open(youngLog, writerConnection, sync, options.youngJobs())
-              : null;
-      SqliteWriter writer =
-          SqliteWriter.start(
-              writerConnection,
-              sync,
-              options.maxGroupOperations(),
-              options.maxQueuedWrites(),
-              CALLER_RUNS_AFTER_IDLE,
-              young);
-      store = new SqliteJobStore(file, writer, reads, tokenWakeups, young);
-    } catch (SQLException | RuntimeException e) {
-      if (writerConnection != null) {
-        writerConnection.close();
-      }
-      if (sync != null) {
-        sync.close();
-      }
-      file.close();
-      if (e instanceof SQLException sql) {
-        throw DIALECT.translate("opening " + file.database(), sql);
-      }
-      throw (RuntimeException) e;
-    }
-    try {
-      store.foldYoungJobs(); // what a log kept, before serving
-    } catch (RuntimeException e) {
-      store.close(); // its writer, reads, log and lock
-      throw e;
-    }
-    log.info("SQLite job store open at {}", file.database());
-    return store;
+    return SqliteStoreOpening.open(dataDir, options);
   }
 
   /**
@@ -258,6 +198,33 @@ public final class SqliteJobStore extends JdbcJobStore {
                 WriteTask.apartFromJobs(
                     paused ? "pause queue" : "resume queue",
                     c -> QueueControlRows.setPaused(c, queue, paused, now))));
+  }
+
+  /**
+   * With young jobs on, counted with the rows on the writer, without a fold ({@link YoungWork}).
+   */
+  @Override
+  public List<QueueCounts> stats(@Nullable String queue, Instant now) {
+    return youngStats(queue, now, false);
+  }
+
+  @Override
+  public List<QueueCounts> unfinishedStats(@Nullable String queue, Instant now) {
+    return youngStats(queue, now, true);
+  }
+
+  private List<QueueCounts> youngStats(@Nullable String queue, Instant now, boolean unfinished) {
+    Objects.requireNonNull(now, "now");
+    if (!keepsYoungJobs() || !writer.mayWait()) {
+      return unfinished ? super.unfinishedStats(queue, now) : super.stats(queue, now);
+    }
+    return writer.await(
+        () ->
+            writer.submit(
+                WriteTask.withYoungForm(
+                    "read stats",
+                    c -> DIALECT.stats(c, queue, now, unfinished),
+                    (c, y) -> YoungWork.stats(c, y, queue, now, unfinished))));
   }
 
   private boolean keepsYoungJobs() {

@@ -11,9 +11,11 @@ import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
+import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.jdbc.JdbcSession;
 import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.QueueRows;
+import io.antrean.coordinator.store.jdbc.QueueStats;
 import io.antrean.coordinator.store.jdbc.WorkerWrites;
 import io.antrean.coordinator.store.sqlite.SqliteDialect.Picked;
 import io.antrean.coordinator.store.sqlite.young.YoungJobs;
@@ -174,5 +176,33 @@ final class YoungWork {
         && job.attempt().fencingToken() == claim.fencingToken()
         && job.attempt().workerId().equals(workerId)
         && claim.matches(LeaseId.stored(job.attempt().leaseIdSha256()));
+  }
+
+  /**
+   * As {@link QueueCountRows#stats}, the young jobs counted in with the rows (their counts on the
+   * rows, their state's in memory), without a fold.
+   */
+  static List<QueueCounts> stats(
+      JdbcSession session,
+      YoungJobs young,
+      @Nullable String queue,
+      Instant now,
+      boolean unfinishedOnly)
+      throws SQLException {
+    QueueStats stats = QueueCountRows.counted(session, queue, now, unfinishedOnly);
+    Instant due = YoungJobs.asStored(now);
+    for (YoungJob job : young.view()) {
+      String in = job.job().queue();
+      JobState state = job.state();
+      if ((queue != null && !queue.equals(in)) || (unfinishedOnly && state.isTerminal())) {
+        continue;
+      }
+      stats.add(in, state, 1);
+      Instant runAt = YoungJobs.asStored(job.job().runAt());
+      if (state == JobState.PENDING && !runAt.isAfter(due)) {
+        stats.addReady(in, 1, runAt);
+      }
+    }
+    return stats.counts(now);
   }
 }

@@ -16,6 +16,7 @@ import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRenewal;
+import io.antrean.coordinator.store.QueueCounts;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Collections;
@@ -162,5 +163,38 @@ class YoungWorkTest {
     Optional<Job> read = store.writeTogether(() -> store.get(id));
 
     assertThat(read).map(Job::type).contains("a");
+  }
+
+  @Test
+  void statsCountTheYoungJobsWithoutAFoldAsTheRowsCountThemAfterOne() throws Exception {
+    store = open(dataDir);
+    long row = store.enqueue(List.of(job("keyed").key("k").build()), T0).get(0).job().id();
+    store.enqueue(
+        List.of(
+            job("a").build(),
+            job("b").build(),
+            job("c").runAt(at(-5)).build(),
+            job("later").runAt(at(60)).build(),
+            job("elsewhere").queue("other").build()),
+        T0);
+    List<Job> leased = store.lease(spec("w-1", 3, at(30)), at(1));
+    Job done = leased.stream().filter(j -> j.id() != row).findFirst().orElseThrow();
+    store.completeAll(
+        "w-1", List.of(new Completion(done.id(), LeaseClaim.of(done), null, null)), at(2));
+
+    List<QueueCounts> young = store.stats(null, at(3));
+    List<QueueCounts> youngUnfinished = store.unfinishedStats("default", at(3));
+    assertThat(rows(dataDir)).isEqualTo("1"); // only the keyed job's row
+    ((SqliteJobStore) store).foldYoungJobs();
+
+    assertThat(young).isEqualTo(store.stats(null, at(3)));
+    assertThat(youngUnfinished).isEqualTo(store.unfinishedStats("default", at(3)));
+    QueueCounts counts = young.get(0);
+    assertThat(counts.queue()).isEqualTo("default");
+    assertThat(counts.running()).isEqualTo(2);
+    assertThat(counts.succeeded()).isEqualTo(1);
+    assertThat(counts.pending()).isEqualTo(1);
+    assertThat(counts.scheduled()).isEqualTo(1);
+    assertThat(young.get(1).pending()).isEqualTo(1);
   }
 }

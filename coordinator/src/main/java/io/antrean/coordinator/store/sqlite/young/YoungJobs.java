@@ -9,6 +9,7 @@ import io.antrean.coordinator.store.sqlite.young.YoungChange.Succeeded;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -248,6 +249,11 @@ public final class YoungJobs {
   @Nullable
   public YoungJob find(long id) {
     return jobs.get(id);
+  }
+
+  /** Every young job, oldest id first, without a copy: the caller must not change them. */
+  public Iterable<YoungJob> view() {
+    return Collections.unmodifiableCollection(jobs.values());
   }
 
   /** Every young job, oldest id first, for a fold. */
