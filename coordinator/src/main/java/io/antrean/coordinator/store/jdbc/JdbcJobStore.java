@@ -59,6 +59,7 @@ public abstract class JdbcJobStore implements JobStore {
   private final Runner read;
   private final Runner transaction;
   private final Runner autonomous;
+  private final Runner settingsRead;
   private final ScheduleStore schedules;
 
   /**
@@ -70,11 +71,21 @@ public abstract class JdbcJobStore implements JobStore {
    *     return
    */
   protected JdbcJobStore(Runner snapshot, Runner read, Runner transaction, Runner autonomous) {
+    this(snapshot, read, transaction, autonomous, read);
+  }
+
+  /**
+   * As {@link #JdbcJobStore(Runner, Runner, Runner, Runner)}, with {@code settingsRead} for the
+   * reads that touch no job: the schedules', and the queues' pause flags and limits.
+   */
+  protected JdbcJobStore(
+      Runner snapshot, Runner read, Runner transaction, Runner autonomous, Runner settingsRead) {
     this.snapshot = snapshot;
     this.read = read;
     this.transaction = transaction;
     this.autonomous = autonomous;
-    this.schedules = new JdbcScheduleStore(new JdbcScheduleTransactions(read, transaction));
+    this.settingsRead = settingsRead;
+    this.schedules = new JdbcScheduleStore(new JdbcScheduleTransactions(settingsRead, transaction));
   }
 
   @Override
@@ -254,7 +265,7 @@ public abstract class JdbcJobStore implements JobStore {
 
   @Override
   public SortedMap<String, Instant> pausedQueues() {
-    return read("list paused queues", QueueControlRows::paused);
+    return settingsRead.run("list paused queues", QueueControlRows::paused);
   }
 
   @Override
@@ -274,7 +285,7 @@ public abstract class JdbcJobStore implements JobStore {
 
   @Override
   public SortedMap<String, QueueLimits> queueLimits() {
-    return read("list queue limits", QueueRows::limited);
+    return settingsRead.run("list queue limits", QueueRows::limited);
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.AsyncWrites;
 import io.antrean.coordinator.store.Completion;
 import io.antrean.coordinator.store.CompletionOutcome;
+import io.antrean.coordinator.store.DeadLetterGroup;
 import io.antrean.coordinator.store.EnqueueResult;
 import io.antrean.coordinator.store.HeartbeatResult;
 import io.antrean.coordinator.store.JobStore;
@@ -14,6 +15,7 @@ import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.jdbc.DeadLetterQueue;
 import io.antrean.coordinator.store.jdbc.Dependencies;
 import io.antrean.coordinator.store.jdbc.JdbcJobStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
@@ -72,7 +74,8 @@ public final class SqliteJobStore extends JdbcJobStore {
         foldingFirst(reads, writer, young),
         foldingFirst(reads, writer, young),
         writer::execute,
-        writer::execute);
+        writer::execute,
+        reads::read); // the settings' reads find no young job to fold
     this.file = file;
     this.writer = writer;
     this.reads = reads;
@@ -225,6 +228,13 @@ public final class SqliteJobStore extends JdbcJobStore {
                     "read stats",
                     c -> DIALECT.stats(c, queue, now, unfinished),
                     (c, y) -> YoungWork.stats(c, y, queue, now, unfinished))));
+  }
+
+  /** Without a fold: a young job is never FAILED, so never among the dead letters counted. */
+  @Override
+  public List<DeadLetterGroup> deadLetteredSince(Instant since) {
+    Objects.requireNonNull(since, "since");
+    return reads.read("count dead letters", s -> DeadLetterQueue.groupsSince(s, since));
   }
 
   private boolean keepsYoungJobs() {

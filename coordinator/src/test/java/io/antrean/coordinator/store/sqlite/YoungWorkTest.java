@@ -197,4 +197,19 @@ class YoungWorkTest {
     assertThat(counts.scheduled()).isEqualTo(1);
     assertThat(young.get(1).pending()).isEqualTo(1);
   }
+
+  @Test
+  void readsThatFindNoYoungJobDoNotFoldThem() throws Exception {
+    store = open(dataDir);
+    store.setQueuePaused("default", true, T0);
+    store.enqueue(List.of(job("a").build()), T0);
+
+    store.setQueuePaused("default", false, at(1));
+    assertThat(store.pausedQueues()).isEmpty();
+    assertThat(store.queueLimits()).isEmpty();
+    assertThat(store.deadLetteredSince(T0)).isEmpty();
+    assertThat(store.schedules().list()).isEmpty();
+
+    assertThat(rows(dataDir)).isEqualTo("0");
+  }
 }
