@@ -86,6 +86,14 @@ public final class CoordinatorMain implements Callable<Integer> {
   StoreKind store;
 
   @Option(
+      names = "--young-jobs",
+      description =
+          "SQLite, experimental: a plain Enqueue's jobs stay in memory and in their own fsynced log"
+              + " until a fold writes each once, in the state it reached (leased, completed);"
+              + " docs/architecture.md, Young jobs. Default: off")
+  boolean youngJobs;
+
+  @Option(
       names = "--postgres-url",
       description = "jdbc:postgresql://host:port/database, with --store postgres.")
   String postgresUrl;
@@ -191,7 +199,11 @@ public final class CoordinatorMain implements Callable<Integer> {
   private JobStore openStore() throws IOException {
     if (store == StoreKind.sqlite) {
       Files.createDirectories(dataDir);
-      return SqliteJobStore.open(dataDir, limits.sqlite());
+      return SqliteJobStore.open(dataDir, limits.sqlite().withYoungJobs(youngJobs));
+    }
+    if (youngJobs) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--young-jobs is for --store sqlite");
     }
     if (postgresUrl == null) {
       throw new CommandLine.ParameterException(

@@ -48,4 +48,22 @@ class CoordinatorOptionsTest {
     assertThat(cli.execute("--network-threads", "0")).isEqualTo(2);
     assertThat(err.toString()).contains("--network-threads must be at least 1, got 0");
   }
+
+  @Test
+  void youngJobsOnPostgresExitsWithUsageStatusBeforeStartingAnything() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new CoordinatorMain()).setErr(new PrintWriter(err));
+
+    assertThat(cli.execute("--store", "postgres", "--young-jobs")).isEqualTo(2);
+    assertThat(err.toString()).contains("--young-jobs is for --store sqlite");
+  }
+
+  @Test
+  void youngJobsIsOffUnlessAsked() {
+    CoordinatorMain main = new CoordinatorMain();
+    new CommandLine(main).parseArgs();
+    assertThat(main.youngJobs).isFalse();
+    new CommandLine(main).parseArgs("--young-jobs");
+    assertThat(main.youngJobs).isTrue();
+  }
 }

@@ -19,6 +19,7 @@ import io.antrean.coordinator.store.jdbc.DeadLetterQueue;
 import io.antrean.coordinator.store.jdbc.Dependencies;
 import io.antrean.coordinator.store.jdbc.JdbcJobStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
+import io.antrean.coordinator.store.jdbc.LeaseWrites;
 import io.antrean.coordinator.store.jdbc.Outcome;
 import io.antrean.coordinator.store.jdbc.QueueControlRows;
 import io.antrean.coordinator.store.jdbc.SessionWork;
@@ -228,6 +229,29 @@ public final class SqliteJobStore extends JdbcJobStore {
                     "read stats",
                     c -> DIALECT.stats(c, queue, now, unfinished),
                     (c, y) -> YoungWork.stats(c, y, queue, now, unfinished))));
+  }
+
+  /**
+   * With young jobs on, without a fold unless a young job's lease ran out: the sweep then takes
+   * back the rows' alone, and young jobs stay young.
+   */
+  @Override
+  public List<Job> expireLeases(Instant now, int limit) {
+    if (!keepsYoungJobs()) {
+      return super.expireLeases(now, limit);
+    }
+    JobStoreArguments.forExpireLeases(now, limit);
+    SessionWork<List<Job>> expire = c -> LeaseWrites.expireLeases(c, now, limit);
+    List<Job> taken =
+        writer.await(
+            () ->
+                writer.submit(
+                    WriteTask.withYoungForm(
+                        "expireLeases",
+                        expire,
+                        (c, y) -> y.anyLeaseRunOutBy(now) ? null : expire.run(c))));
+    slotsFreed(taken.stream().map(Job::queue).toList(), now);
+    return taken;
   }
 
   /** Without a fold: a young job is never FAILED, so never among the dead letters counted. */

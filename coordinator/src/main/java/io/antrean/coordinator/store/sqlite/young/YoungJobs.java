@@ -245,6 +245,17 @@ public final class YoungJobs {
     return done;
   }
 
+  /** Whether a young job's lease ran out by {@code now}: only the rows' expiry can take it back. */
+  public boolean anyLeaseRunOutBy(Instant now) {
+    Instant due = asStored(now);
+    for (YoungJob job : jobs.values()) {
+      if (job.state() == JobState.RUNNING && !asStored(job.attempt().expiresAt()).isAfter(due)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The young job with this id, or null if it is not young. */
   @Nullable
   public YoungJob find(long id) {
