@@ -43,7 +43,8 @@ class YoungJobsIT {
       ids.add(Jobs.enqueue(jobs, "sleep", "{\"ms\":1}"));
     }
     ids.addAll(Jobs.enqueueMany(jobs, 900, "sleep", "{\"ms\":2}"));
-    cluster.startWorker("worker", "--concurrency", "8");
+    // Leases the crash leaves unanswered run out in 5 s, not the default 30.
+    cluster.startWorker("worker", "--concurrency", "8", "--lease-ttl", "5s");
     Awaitility.await("some jobs completed, young")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(20))
@@ -56,8 +57,9 @@ class YoungJobsIT {
         .atMost(Duration.ofSeconds(120))
         .pollInterval(Duration.ofMillis(250))
         .until(() -> succeeded(after) == 1000);
+    JobServiceGrpc.JobServiceBlockingStub reads = cluster.jobs();
     for (long id : ids) {
-      Job job = Jobs.get(after, id);
+      Job job = Jobs.get(reads, id);
       assertThat(job.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
       assertThat(Jobs.count(job, AttemptOutcome.ATTEMPT_OUTCOME_SUCCEEDED))
           .as("accepted completions of job %d", id)
