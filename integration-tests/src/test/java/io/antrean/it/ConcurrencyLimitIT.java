@@ -8,11 +8,9 @@ import io.antrean.proto.v1.Attempt;
 import io.antrean.proto.v1.AttemptOutcome;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueRequest;
-import io.antrean.proto.v1.GetStatsRequest;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
-import io.antrean.proto.v1.QueueStats;
 import io.antrean.proto.v1.SetQueueLimitsRequest;
 import io.antrean.proto.v1.SetQueueLimitsResponse;
 import java.nio.file.Path;
@@ -107,7 +105,7 @@ class ConcurrencyLimitIT {
     Awaitility.await("all " + JOBS + " jobs succeeded")
         .atMost(Duration.ofSeconds(200))
         .pollInterval(Duration.ofMillis(500))
-        .until(() -> succeeded(cluster.jobs(a)) == JOBS);
+        .until(() -> Jobs.succeeded(cluster.jobs(a)) == JOBS);
     System.out.printf(
         "%d jobs of %d keys (limit 1 per key) done in %d ms%n",
         JOBS, KEYS, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
@@ -146,14 +144,5 @@ class ConcurrencyLimitIT {
     System.out.printf(
         "largest overlap of two attempts of one key: %d us (negative: a gap)%n",
         worstOverlapMicros);
-  }
-
-  private static long succeeded(JobServiceGrpc.JobServiceBlockingStub jobs) {
-    return jobs
-        .getStats(GetStatsRequest.newBuilder().setQueue("default").build())
-        .getQueuesList()
-        .stream()
-        .mapToLong(QueueStats::getSucceeded)
-        .sum();
   }
 }

@@ -1,13 +1,17 @@
 package io.antrean.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.google.protobuf.ByteString;
 import io.antrean.proto.v1.AttemptOutcome;
 import io.antrean.proto.v1.EnqueueBatchRequest;
 import io.antrean.proto.v1.EnqueueRequest;
 import io.antrean.proto.v1.GetJobRequest;
+import io.antrean.proto.v1.GetStatsRequest;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
+import io.antrean.proto.v1.QueueStats;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,5 +74,26 @@ final class Jobs {
 
   static long count(Job job, AttemptOutcome outcome) {
     return job.getHistoryList().stream().filter(a -> a.getOutcome() == outcome).count();
+  }
+
+  /** The default queue's SUCCEEDED jobs, from GetStats. */
+  static long succeeded(JobServiceGrpc.JobServiceBlockingStub stub) {
+    return stub
+        .getStats(GetStatsRequest.newBuilder().setQueue("default").build())
+        .getQueuesList()
+        .stream()
+        .mapToLong(QueueStats::getSucceeded)
+        .sum();
+  }
+
+  /** Each job SUCCEEDED, with one accepted completion in its history: none ran to its end twice. */
+  static void assertEachSucceededOnce(JobServiceGrpc.JobServiceBlockingStub stub, List<Long> ids) {
+    for (long id : ids) {
+      Job job = get(stub, id);
+      assertThat(job.getState()).as("job %d", id).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
+      assertThat(count(job, AttemptOutcome.ATTEMPT_OUTCOME_SUCCEEDED))
+          .as("accepted completions of job %d", id)
+          .isEqualTo(1);
+    }
   }
 }

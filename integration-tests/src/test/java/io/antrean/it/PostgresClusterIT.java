@@ -7,10 +7,8 @@ import io.antrean.proto.v1.AttemptOutcome;
 import io.antrean.proto.v1.GetStatsRequest;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
-import io.antrean.proto.v1.JobState;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.LeaseResponse;
-import io.antrean.proto.v1.QueueStats;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,30 +61,15 @@ class PostgresClusterIT {
     Awaitility.await("a third of the jobs done")
         .atMost(Duration.ofSeconds(120))
         .pollInterval(Duration.ofMillis(100))
-        .until(() -> succeeded(watch) >= 1500);
+        .until(() -> Jobs.succeeded(watch) >= 1500);
     b.process().kill9();
-    System.out.printf("killed coordinator-b with %d of 5000 jobs done%n", succeeded(watch));
+    System.out.printf("killed coordinator-b with %d of 5000 jobs done%n", Jobs.succeeded(watch));
 
     Awaitility.await("all 5000 jobs succeeded")
         .atMost(Duration.ofSeconds(180))
         .pollInterval(Duration.ofMillis(250))
-        .until(() -> succeeded(watch) == 5000);
-    for (long id : ids) {
-      Job job = Jobs.get(watch, id);
-      assertThat(job.getState()).isEqualTo(JobState.JOB_STATE_SUCCEEDED);
-      assertThat(Jobs.count(job, AttemptOutcome.ATTEMPT_OUTCOME_SUCCEEDED))
-          .as("accepted completions of job %d", id)
-          .isEqualTo(1);
-    }
-  }
-
-  private static long succeeded(JobServiceGrpc.JobServiceBlockingStub jobs) {
-    return jobs
-        .getStats(GetStatsRequest.newBuilder().setQueue("default").build())
-        .getQueuesList()
-        .stream()
-        .mapToLong(QueueStats::getSucceeded)
-        .sum();
+        .until(() -> Jobs.succeeded(watch) == 5000);
+    Jobs.assertEachSucceededOnce(watch, ids);
   }
 
   @Test

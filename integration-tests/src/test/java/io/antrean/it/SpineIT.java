@@ -3,11 +3,9 @@ package io.antrean.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.antrean.proto.v1.AttemptOutcome;
-import io.antrean.proto.v1.GetStatsRequest;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
-import io.antrean.proto.v1.QueueStats;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -43,7 +41,7 @@ class SpineIT {
     Awaitility.await("all 1000 jobs succeeded")
         .atMost(Duration.ofSeconds(120))
         .pollInterval(Duration.ofMillis(250))
-        .until(() -> succeeded(jobs) == 1000);
+        .until(() -> Jobs.succeeded(jobs) == 1000);
 
     int byA = 0;
     int byB = 0;
@@ -69,15 +67,6 @@ class SpineIT {
     assertThat(byA + byB).isEqualTo(1000);
     assertThat(byA).as("both workers took part").isPositive();
     assertThat(byB).as("both workers took part").isPositive();
-  }
-
-  private static long succeeded(JobServiceGrpc.JobServiceBlockingStub jobs) {
-    return jobs
-        .getStats(GetStatsRequest.newBuilder().setQueue("default").build())
-        .getQueuesList()
-        .stream()
-        .mapToLong(QueueStats::getSucceeded)
-        .sum();
   }
 
   @Test
@@ -122,7 +111,7 @@ class SpineIT {
     Awaitility.await("all 500 acknowledged jobs succeeded")
         .atMost(Duration.ofSeconds(90))
         .pollInterval(Duration.ofMillis(250))
-        .until(() -> succeeded(after) == 500);
+        .until(() -> Jobs.succeeded(after) == 500);
   }
 
   @Test

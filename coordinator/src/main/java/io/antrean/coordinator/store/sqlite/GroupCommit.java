@@ -87,14 +87,17 @@ final class GroupCommit {
         next = runFrom(group, next);
       }
       connection.execute("COMMIT");
+      if (young != null) {
+        young.writeRecords(); // before the number, so that the commit's fsync covers them
+      }
       commit = sync.committed();
       if (young != null) {
         young.committed(commit);
       }
     } catch (IOException e) {
       connection.takeReadyQueues(); // the group's answers fail: nobody hears of them
-      log.error("the young jobs' log of a committed group could not be synced", e);
-      throw new Failed(new StoreUnavailableException("syncing the young jobs' log", e));
+      log.error("the young jobs' log of a committed group could not be written", e);
+      throw new Failed(new StoreUnavailableException("writing the young jobs' log", e));
     } catch (SQLException | RuntimeException e) {
       if (young != null) {
         young.abandoned();

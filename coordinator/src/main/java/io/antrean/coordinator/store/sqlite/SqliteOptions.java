@@ -17,17 +17,24 @@ import java.util.Objects;
  * @param youngJobs whether a plain Enqueue's jobs stay young, in memory and in their own log in the
  *     data directory, until a fold writes them into the database (before any other operation and as
  *     it goes); off by default while it is being built (store/sqlite/young)
+ * @param quietFoldAfter with young jobs on, how long jobs stay young at least before a moment
+ *     without waiting writes folds them ({@link QuietFolds}); positive
  */
 public record SqliteOptions(
     int maxGroupOperations,
     int readConnections,
     Duration busyTimeout,
     int maxQueuedWrites,
-    boolean youngJobs) {
+    boolean youngJobs,
+    Duration quietFoldAfter) {
+
+  /** The default of {@link #quietFoldAfter}. */
+  public static final Duration QUIET_FOLD_AFTER = Duration.ofSeconds(5);
 
   public SqliteOptions(
       int maxGroupOperations, int readConnections, Duration busyTimeout, int maxQueuedWrites) {
-    this(maxGroupOperations, readConnections, busyTimeout, maxQueuedWrites, false);
+    this(
+        maxGroupOperations, readConnections, busyTimeout, maxQueuedWrites, false, QUIET_FOLD_AFTER);
   }
 
   /** The database file's name inside the data directory. */
@@ -35,6 +42,10 @@ public record SqliteOptions(
 
   public SqliteOptions {
     Objects.requireNonNull(busyTimeout, "busyTimeout");
+    Objects.requireNonNull(quietFoldAfter, "quietFoldAfter");
+    if (quietFoldAfter.isNegative() || quietFoldAfter.isZero()) {
+      throw new IllegalArgumentException("quietFoldAfter must be positive, got " + quietFoldAfter);
+    }
     if (maxGroupOperations < 1) {
       throw new IllegalArgumentException(
           "maxGroupOperations must be at least 1, got " + maxGroupOperations);
@@ -60,24 +71,32 @@ public record SqliteOptions(
   }
 
   public SqliteOptions withMaxGroupOperations(int value) {
-    return new SqliteOptions(value, readConnections, busyTimeout, maxQueuedWrites, youngJobs);
+    return new SqliteOptions(
+        value, readConnections, busyTimeout, maxQueuedWrites, youngJobs, quietFoldAfter);
   }
 
   public SqliteOptions withReadConnections(int value) {
-    return new SqliteOptions(maxGroupOperations, value, busyTimeout, maxQueuedWrites, youngJobs);
+    return new SqliteOptions(
+        maxGroupOperations, value, busyTimeout, maxQueuedWrites, youngJobs, quietFoldAfter);
   }
 
   public SqliteOptions withBusyTimeout(Duration value) {
     return new SqliteOptions(
-        maxGroupOperations, readConnections, value, maxQueuedWrites, youngJobs);
+        maxGroupOperations, readConnections, value, maxQueuedWrites, youngJobs, quietFoldAfter);
   }
 
   public SqliteOptions withMaxQueuedWrites(int value) {
-    return new SqliteOptions(maxGroupOperations, readConnections, busyTimeout, value, youngJobs);
+    return new SqliteOptions(
+        maxGroupOperations, readConnections, busyTimeout, value, youngJobs, quietFoldAfter);
   }
 
   public SqliteOptions withYoungJobs(boolean value) {
     return new SqliteOptions(
-        maxGroupOperations, readConnections, busyTimeout, maxQueuedWrites, value);
+        maxGroupOperations, readConnections, busyTimeout, maxQueuedWrites, value, quietFoldAfter);
+  }
+
+  public SqliteOptions withQuietFoldAfter(Duration value) {
+    return new SqliteOptions(
+        maxGroupOperations, readConnections, busyTimeout, maxQueuedWrites, youngJobs, value);
   }
 }

@@ -51,6 +51,9 @@ final class SqliteStoreOpening {
           options.youngJobs() || Files.isDirectory(youngLog)
               ? YoungLayer.open(youngLog, writerConnection, sync, options.youngJobs())
               : null;
+      if (young != null) {
+        sync.alsoForce(young::forceLog);
+      }
       SqliteWriter writer =
           SqliteWriter.start(
               writerConnection,
@@ -60,6 +63,9 @@ final class SqliteStoreOpening {
               CALLER_RUNS_AFTER_IDLE,
               young);
       store = new SqliteJobStore(file, writer, reads, tokenWakeups, young);
+      if (young != null && options.youngJobs()) {
+        young.foldWhenQuiet(writer, options.quietFoldAfter());
+      }
     } catch (SQLException | RuntimeException e) {
       if (writerConnection != null) {
         writerConnection.close();

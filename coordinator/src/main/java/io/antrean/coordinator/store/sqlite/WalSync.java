@@ -46,8 +46,19 @@ final class WalSync implements AutoCloseable {
   @Nullable
   private IOException broken;
 
+  // Another file whose writes each commit's fsync makes durable too: the young jobs' log.
+  @Nullable private volatile Force alsoForce;
+
   WalSync(Force force) {
     this.force = Objects.requireNonNull(force, "force");
+  }
+
+  /**
+   * Makes every fsync of the WAL fsync {@code also} too, right after: what was written to it before
+   * a commit was numbered is durable with that commit.
+   */
+  void alsoForce(Force also) {
+    this.alsoForce = Objects.requireNonNull(also, "also");
   }
 
   /** Fsyncs {@code wal}, the WAL file beside the database. */
@@ -82,6 +93,10 @@ final class WalSync implements AutoCloseable {
       long upTo = written.get();
       try {
         force.force();
+        Force also = alsoForce;
+        if (also != null) {
+          also.force();
+        }
       } catch (IOException | RuntimeException e) {
         broken = e instanceof IOException io ? io : new IOException(e);
         log.error(

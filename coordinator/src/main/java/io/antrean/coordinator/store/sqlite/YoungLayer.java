@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;
@@ -38,6 +39,10 @@ final class YoungLayer implements AutoCloseable {
   private final WalSync sync;
   private final boolean accepting;
   private volatile boolean hasYoung;
+  // System.nanoTime() of the commit that made the first of today's young jobs, 0 when none is
+  // young.
+  private volatile long youngSinceNanos;
+  @Nullable private QuietFolds quietFolds;
   // Set once the log failed to write: every group fails from then on.
   @Nullable private volatile IOException broken;
   // The fold of the open group, if it folded: the log's position it covers.
@@ -52,6 +57,7 @@ final class YoungLayer implements AutoCloseable {
     this.sync = sync;
     this.accepting = accepting;
     this.hasYoung = !young.isEmpty();
+    this.youngSinceNanos = hasYoung ? System.nanoTime() : 0;
   }
 
   /**
@@ -189,27 +195,58 @@ final class YoungLayer implements AutoCloseable {
   }
 
   /**
-   * The group committed as {@code commit}: its changes go to the log and are synced before its
-   * answers; a fold in it lets its segments go once the commit is durable.
+   * Writes the group's records to the log's file, right after its COMMIT and before the commit is
+   * numbered ({@link WalSync#committed}): the fsync that makes the commit durable, before its
+   * answers, makes them durable too ({@link #forceLog}).
    */
-  void committed(long commit) throws IOException {
-    if (foldedInGroup >= 0) {
-      toDropUpTo = foldedInGroup;
-      toDropAfterCommit = commit;
-    }
+  void writeRecords() throws IOException {
     List<byte[]> records = young.commitGroupRecords();
     try {
       for (byte[] record : records) {
         log.append(record);
       }
       if (!records.isEmpty()) {
-        log.sync();
+        log.write();
       }
     } catch (IOException e) {
       broken = e;
       throw e;
     }
+  }
+
+  /**
+   * The group committed as {@code commit}: a fold in it lets its segments go once the commit is
+   * durable.
+   */
+  void committed(long commit) {
+    if (foldedInGroup >= 0) {
+      toDropUpTo = foldedInGroup;
+      toDropAfterCommit = commit;
+    }
     hasYoung = !young.isEmpty();
+    if (!hasYoung) {
+      youngSinceNanos = 0;
+    } else if (youngSinceNanos == 0) {
+      youngSinceNanos = System.nanoTime();
+    }
+  }
+
+  /**
+   * {@link System#nanoTime} when the young jobs there are began to be young (the first commit after
+   * the last fold that made one), or 0 when none is young; any thread.
+   */
+  long youngSinceNanos() {
+    return youngSinceNanos;
+  }
+
+  /** Folds the young jobs in quiet moments ({@link QuietFolds}) from now until {@link #close}. */
+  void foldWhenQuiet(SqliteWriter writer, Duration after) {
+    quietFolds = new QuietFolds(this, writer, after).start();
+  }
+
+  /** Fsyncs what the log's file was given ({@link WalSync#alsoForce}); any thread. */
+  void forceLog() throws IOException {
+    log.force();
   }
 
   /**
@@ -234,6 +271,9 @@ final class YoungLayer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (quietFolds != null) {
+      quietFolds.close();
+    }
     try {
       log.close();
     } catch (IOException e) {

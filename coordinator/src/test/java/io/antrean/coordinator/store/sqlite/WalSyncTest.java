@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The writer commits without an fsync and answers only once {@link WalSync} has synced the WAL past
  * the commit: one sync covers every commit before it, the next group runs while the last one's sync
- * is on its way, and a failed sync fails the answer and every later one.
+ * is on its way, and a failed sync fails the answer and every later one; another file given to it
+ * (the young jobs' log) is synced with the WAL.
  */
 @Timeout(30)
 class WalSyncTest extends SqliteWriterFixture {
@@ -138,5 +139,26 @@ class WalSyncTest extends SqliteWriterFixture {
     assertThatThrownBy(() -> sync.awaitDurable(sync.committed()))
         .isInstanceOf(StoreUnavailableException.class);
     assertThat(syncs.get()).isEqualTo(1);
+  }
+
+  @Test
+  void theOtherFileIsSyncedWithEveryCommitAndItsFailureBreaksTheSyncToo() {
+    AtomicInteger others = new AtomicInteger();
+    WalSync sync = new WalSync(syncs::incrementAndGet);
+    sync.alsoForce(others::incrementAndGet);
+
+    sync.awaitDurable(sync.committed());
+    sync.awaitDurable(sync.committed());
+    assertThat(others.get()).isEqualTo(2);
+
+    sync.alsoForce(
+        () -> {
+          throw new IOException("log's disk on fire");
+        });
+    assertThatThrownBy(() -> sync.awaitDurable(sync.committed()))
+        .isInstanceOf(StoreUnavailableException.class)
+        .hasMessageContaining("log's disk on fire");
+    assertThatThrownBy(() -> sync.awaitDurable(sync.committed()))
+        .isInstanceOf(StoreUnavailableException.class);
   }
 }

@@ -19,9 +19,11 @@ import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.QueueCounts;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * With young jobs on, a young job is leased, extended and completed without a row being written:
  * the database holds it only once something folds it, already in its last state; a lease takes
  * young jobs and rows in one lease order; what a crash leaves after the answers holds every change
- * they acknowledged; memory keeps a bounded number of young jobs.
+ * they acknowledged; memory keeps a bounded number of young jobs, and a quiet moment folds them.
  */
 @Timeout(60)
 class YoungWorkTest {
@@ -39,8 +41,14 @@ class YoungWorkTest {
   @TempDir Path crashImage;
   private JobStore store;
 
+  // No quiet fold in these tests but where one is awaited.
   private static JobStore open(Path dir) {
-    return SqliteJobStore.open(dir, SqliteOptions.defaults().withYoungJobs(true));
+    return open(dir, Duration.ofDays(1));
+  }
+
+  private static JobStore open(Path dir, Duration quietFoldAfter) {
+    return SqliteJobStore.open(
+        dir, SqliteOptions.defaults().withYoungJobs(true).withQuietFoldAfter(quietFoldAfter));
   }
 
   @AfterEach
@@ -211,5 +219,16 @@ class YoungWorkTest {
     assertThat(store.schedules().list()).isEmpty();
 
     assertThat(rows(dataDir)).isEqualTo("0");
+  }
+
+  @Test
+  void aQuietMomentFoldsTheYoungJobsOnceTheyHaveBeenYoungAWhile() {
+    store = open(dataDir, Duration.ofMillis(100));
+    store.enqueue(List.of(job("a").build(), job("b").build()), T0);
+
+    Awaitility.await("a quiet fold")
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> rows(dataDir), "2"::equals);
   }
 }

@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.sqlite.young;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +30,8 @@ import java.util.zip.CRC32C;
  * segment (a record whose write a crash interrupted was never synced, so never promised); damage
  * anywhere else means the file is not what was synced, and fails the open.
  *
- * <p>Thread-safe: appends, syncs and segment changes are serialized.
+ * <p>Thread-safe: appends, writes, syncs and segment changes are serialized; {@link #force} runs
+ * beside them.
  */
 public final class YoungJobLog implements Closeable {
   /** The most bytes one record may hold. */
@@ -41,7 +43,8 @@ public final class YoungJobLog implements Closeable {
   private final Path directory;
   // The first position of every segment on disk, oldest first; the last one is being appended to.
   private final List<Long> segments;
-  private FileChannel current;
+  // Read by force() on other threads; replaced only after the segment it held was synced.
+  private volatile FileChannel current;
   private ByteBuffer unwritten = ByteBuffer.allocate(64 << 10);
   private long nextPosition;
 
@@ -114,12 +117,36 @@ public final class YoungJobLog implements Closeable {
 
   /** Writes every record appended so far and waits until the disk has them. */
   public synchronized void sync() throws IOException {
+    write();
+    current.force(false);
+  }
+
+  /**
+   * Writes every record appended so far to the file, without waiting for the disk: a {@link #force}
+   * that starts after this returns makes them durable.
+   */
+  public synchronized void write() throws IOException {
     unwritten.flip();
     while (unwritten.hasRemaining()) {
       current.write(unwritten);
     }
     unwritten.clear();
-    current.force(false);
+  }
+
+  /**
+   * Waits until the disk has every record written before this call; may run on any thread, beside
+   * appends and writes (a segment sealed meanwhile was synced whole when it was sealed).
+   */
+  public void force() throws IOException {
+    FileChannel channel = current;
+    if (channel == null) {
+      return; // closed: synced whole on the way
+    }
+    try {
+      channel.force(false);
+    } catch (ClosedChannelException sealed) {
+      // startSegment synced it before closing it
+    }
   }
 
   /**

@@ -1,0 +1,78 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.store.StoreUnavailableException;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Folds the young jobs in a quiet moment (no write waiting for the writer) once they have been
+ * young for a while ({@link SqliteOptions#quietFoldAfter}): the young jobs a burst leaves behind go
+ * into the database while nothing waits, in folds of what a few seconds made, instead of in one
+ * long fold at their bound in the middle of later traffic. {@link #runOnce} is one look; a daemon
+ * thread looks every {@link #EVERY}.
+ */
+final class QuietFolds implements AutoCloseable {
+  /** How often the daemon thread looks. */
+  static final Duration EVERY = Duration.ofMillis(250);
+
+  private static final Logger log = LoggerFactory.getLogger(QuietFolds.class);
+
+  private final YoungLayer young;
+  private final SqliteWriter writer;
+  private final long afterNanos;
+  private ScheduledExecutorService timer;
+
+  QuietFolds(YoungLayer young, SqliteWriter writer, Duration after) {
+    this.young = young;
+    this.writer = writer;
+    this.afterNanos = after.toNanos();
+  }
+
+  /** Starts looking every {@link #EVERY} on a daemon thread. */
+  QuietFolds start() {
+    timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "antrean-sqlite-quiet-folds");
+              t.setDaemon(true);
+              return t;
+            });
+    timer.scheduleWithFixedDelay(
+        () -> runOnce(System.nanoTime()),
+        EVERY.toMillis(),
+        EVERY.toMillis(),
+        TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  /**
+   * Folds the young jobs if they have been young long enough at {@code nowNanos} ({@link
+   * System#nanoTime}) and no write is waiting.
+   *
+   * @return whether it folded
+   */
+  boolean runOnce(long nowNanos) {
+    long since = young.youngSinceNanos();
+    if (since == 0 || nowNanos - since < afterNanos || writer.queued() > 0) {
+      return false;
+    }
+    try {
+      writer.await(() -> writer.submit(WriteTask.fold()));
+      return true;
+    } catch (StoreUnavailableException e) {
+      log.debug("a quiet fold of the young jobs failed; the next write folds them", e);
+      return false;
+    }
+  }
+
+  @Override
+  public void close() {
+    if (timer != null) {
+      timer.shutdownNow();
+    }
+  }
+}
