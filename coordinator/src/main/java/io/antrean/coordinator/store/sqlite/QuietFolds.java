@@ -1,6 +1,5 @@
 package io.antrean.coordinator.store.sqlite;
 
-import io.antrean.coordinator.store.StoreUnavailableException;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -63,8 +62,9 @@ final class QuietFolds implements AutoCloseable {
     try {
       writer.await(() -> writer.submit(WriteTask.fold()));
       return true;
-    } catch (StoreUnavailableException e) {
-      log.debug("a quiet fold of the young jobs failed; the next write folds them", e);
+    } catch (RuntimeException e) {
+      // Unavailable, overloaded or failed: the next look, or the next write, folds them.
+      log.debug("a quiet fold of the young jobs failed", e);
       return false;
     }
   }

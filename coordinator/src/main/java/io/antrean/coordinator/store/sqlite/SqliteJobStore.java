@@ -219,7 +219,7 @@ public final class SqliteJobStore extends JdbcJobStore {
 
   private List<QueueCounts> youngStats(@Nullable String queue, Instant now, boolean unfinished) {
     Objects.requireNonNull(now, "now");
-    if (!keepsYoungJobs() || !writer.mayWait()) {
+    if (!keepsYoungJobs() || !young.hasYoung() || !writer.mayWait()) {
       return unfinished ? super.unfinishedStats(queue, now) : super.stats(queue, now);
     }
     return writer.await(
@@ -367,12 +367,15 @@ public final class SqliteJobStore extends JdbcJobStore {
    */
   @Override
   protected void release() {
-    writer.close();
-    if (young != null) {
-      young.close();
+    try {
+      writer.close();
+      if (young != null) {
+        young.close();
+      }
+    } finally {
+      reads.close();
+      file.close();
     }
-    reads.close();
-    file.close();
     log.info("SQLite job store at {} closed", file.database());
   }
 

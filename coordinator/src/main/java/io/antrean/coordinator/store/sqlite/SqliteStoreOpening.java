@@ -51,8 +51,8 @@ final class SqliteStoreOpening {
           options.youngJobs() || Files.isDirectory(youngLog)
               ? YoungLayer.open(youngLog, writerConnection, sync, options.youngJobs())
               : null;
-      if (young != null) {
-        sync.alsoForce(young::forceLog);
+      if (young != null && options.youngJobs()) {
+        sync.alsoForce(young::forceLog); // only a layer that makes young jobs writes records
       }
       SqliteWriter writer =
           SqliteWriter.start(

@@ -200,17 +200,18 @@ final class YoungLayer implements AutoCloseable {
    * answers, makes them durable too ({@link #forceLog}).
    */
   void writeRecords() throws IOException {
-    List<byte[]> records = young.commitGroupRecords();
     try {
+      List<byte[]> records = young.commitGroupRecords();
       for (byte[] record : records) {
         log.append(record);
       }
       if (!records.isEmpty()) {
         log.write();
       }
-    } catch (IOException e) {
-      broken = e;
-      throw e;
+    } catch (IOException | RuntimeException e) {
+      // The rows committed and memory moved on: whatever failed, the log is behind them.
+      broken = e instanceof IOException io ? io : new IOException(e);
+      throw broken;
     }
   }
 

@@ -144,8 +144,11 @@ public final class YoungJobLog implements Closeable {
     }
     try {
       channel.force(false);
-    } catch (ClosedChannelException sealed) {
-      // startSegment synced it before closing it
+    } catch (ClosedChannelException e) {
+      if (channel == current) {
+        throw e; // closed under the force (an interrupt, say), not sealed: nothing is known synced
+      }
+      // sealed meanwhile: startSegment synced it whole before closing it
     }
   }
 

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.antrean.coordinator.store.sqlite.young.YoungJobLog.Entry;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -209,6 +210,20 @@ class YoungJobLogTest {
     try (YoungJobLog log = YoungJobLog.open(directory, 0, e -> records.add(e.record()))) {
       assertThat(records).hasSize(2);
       assertThat(records.get(1)).isEqualTo(large);
+    }
+  }
+
+  @Test
+  void aForceOnASegmentClosedUnderItFailsInsteadOfPassingForSynced() throws IOException {
+    YoungJobLog log = open(0);
+    log.append(new byte[] {1});
+    log.write();
+
+    Thread.currentThread().interrupt(); // closes the channel under the force
+    try {
+      assertThatThrownBy(log::force).isInstanceOf(ClosedByInterruptException.class);
+    } finally {
+      Thread.interrupted();
     }
   }
 }
