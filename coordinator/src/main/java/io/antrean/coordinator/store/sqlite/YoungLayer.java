@@ -39,8 +39,8 @@ final class YoungLayer implements AutoCloseable {
   private final WalSync sync;
   private final boolean accepting;
   private volatile boolean hasYoung;
-  // System.nanoTime() of the commit that made the first of today's young jobs, 0 when none is
-  // young.
+  // System.nanoTime() of the first commit since the last fold that made a young job; 0 when none
+  // is young.
   private volatile long youngSinceNanos;
   @Nullable private QuietFolds quietFolds;
   // Set once the log failed to write: every group fails from then on.
