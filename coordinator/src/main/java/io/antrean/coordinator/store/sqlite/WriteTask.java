@@ -132,12 +132,15 @@ final class WriteTask<T> {
     try {
       value = operation.run(connection);
       return true;
-    } catch (SQLException e) {
-      failure = SqliteDialect.INSTANCE.translate(name, e);
-    } catch (RuntimeException | Error e) {
-      failure = e;
+    } catch (SQLException | RuntimeException | Error e) {
+      keepFailure(e);
+      return false;
     }
-    return false;
+  }
+
+  /** What the operation threw, as its caller gets it: an SQL error translated. */
+  private void keepFailure(Throwable e) {
+    failure = e instanceof SQLException sql ? SqliteDialect.INSTANCE.translate(name, sql) : e;
   }
 
   /** Whether the operation has a form on the young jobs. */
@@ -150,11 +153,8 @@ final class WriteTask<T> {
     T youngValue;
     try {
       youngValue = youngForm.run(connection, young);
-    } catch (SQLException e) {
-      failure = SqliteDialect.INSTANCE.translate(name, e);
-      return YoungRun.FAILED;
-    } catch (RuntimeException | Error e) {
-      failure = e;
+    } catch (SQLException | RuntimeException | Error e) {
+      keepFailure(e);
       return YoungRun.FAILED;
     }
     if (youngValue == null) {

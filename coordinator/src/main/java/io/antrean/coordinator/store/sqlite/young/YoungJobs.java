@@ -51,13 +51,7 @@ public final class YoungJobs {
 
   private final Map<Long, YoungJob> jobs = new LinkedHashMap<>();
   private final Map<String, NavigableSet<YoungJob>> pending = new HashMap<>();
-  // The open group's changes for the log, and how to undo each change to memory, in order.
-  private final List<YoungChange> changes = new ArrayList<>();
-  // Each change's record, encoded as the change is made, so that one the log cannot take fails
-  // its operation rather than the log after the commit.
-  private final List<byte[]> records = new ArrayList<>();
-  private final List<Runnable> undo = new ArrayList<>();
-  private boolean inGroup;
+  private final YoungGroup group = new YoungGroup();
   private long lastId;
   // The payloads' and results' bytes the young jobs hold.
   private long bytes;
@@ -84,26 +78,17 @@ public final class YoungJobs {
 
   /** Starts a group; every change until {@link #commitGroup} or {@link #abandonGroup} is in it. */
   public void beginGroup() {
-    if (inGroup) {
-      throw new IllegalStateException("a group is already open");
-    }
-    inGroup = true;
+    group.begin();
   }
 
   /** Where the operation starting now begins, for {@link #rollbackTo}. */
   public int mark() {
-    requireGroup();
-    return undo.size();
+    return group.mark();
   }
 
   /** Undoes every change made since {@code mark}, as its savepoint's rollback does. */
   public void rollbackTo(int mark) {
-    requireGroup();
-    while (undo.size() > mark) {
-      undo.remove(undo.size() - 1).run();
-      changes.remove(changes.size() - 1);
-      records.remove(records.size() - 1);
-    }
+    group.rollbackTo(mark);
   }
 
   /**
@@ -112,9 +97,7 @@ public final class YoungJobs {
    * @return the changes the log must hold before the group's answers go out
    */
   public List<YoungChange> commitGroup() {
-    List<YoungChange> made = List.copyOf(changes.subList(afterLastFold(), changes.size()));
-    closeGroup();
-    return made;
+    return group.commit();
   }
 
   /**
@@ -122,32 +105,12 @@ public final class YoungJobs {
    * group's answers go out.
    */
   public List<byte[]> commitGroupRecords() {
-    List<byte[]> made = List.copyOf(records.subList(afterLastFold(), records.size()));
-    closeGroup();
-    return made;
-  }
-
-  // A fold in the group wrote every change before it into the database: only those after the
-  // last fold are for the log (a null in changes marks a fold).
-  private int afterLastFold() {
-    requireGroup();
-    return changes.lastIndexOf(null) + 1;
-  }
-
-  private void closeGroup() {
-    changes.clear();
-    records.clear();
-    undo.clear();
-    inGroup = false;
+    return group.commitRecords();
   }
 
   /** Undoes every change of the open group, if any: its transaction did not commit. */
   public void abandonGroup() {
-    if (!inGroup) {
-      return; // committed already, or never begun
-    }
-    rollbackTo(0);
-    inGroup = false;
+    group.abandon();
   }
 
   /** Stores a new job as young and pending. */
@@ -171,7 +134,7 @@ public final class YoungJobs {
 
   /** Replays a change read back from the log at start-up, outside any group. */
   public void replay(YoungChange change) {
-    if (inGroup) {
+    if (group.isOpen()) {
       throw new IllegalStateException("replay inside a group");
     }
     beginGroup();
@@ -272,18 +235,6 @@ public final class YoungJobs {
     return List.copyOf(jobs.values());
   }
 
-  /** A queue's pending young jobs in pick order. */
-  public List<YoungJob> pendingIn(String queue, int atMost) {
-    List<YoungJob> head = new ArrayList<>();
-    for (YoungJob j : pending.getOrDefault(queue, new TreeSet<>(PICK_ORDER))) {
-      if (head.size() == atMost) {
-        break;
-      }
-      head.add(j);
-    }
-    return head;
-  }
-
   /**
    * A queue's pending young jobs a lease may take now, in pick order: due by {@code now}, of one of
    * {@code types} (any type when empty), at most {@code atMost}.
@@ -341,15 +292,12 @@ public final class YoungJobs {
     jobs.clear();
     bytes = 0;
     pending.clear();
-    // A fold writes no record: the log is cut at the fold's position instead.
-    undo.add(
+    group.folded(
         () -> {
           jobs.putAll(before);
           bytes = bytesBefore;
           pending.putAll(pendingBefore);
         });
-    changes.add(null);
-    records.add(null);
   }
 
   /**
@@ -413,30 +361,11 @@ public final class YoungJobs {
     return pending.computeIfAbsent(queue, q -> new TreeSet<>(PICK_ORDER));
   }
 
-  /**
-   * Keeps a change made to memory, and how to undo it, for the group; undoes it at once if its
-   * record cannot be made (too large for the log, a text the log cannot hold).
-   */
   private void record(YoungChange change, Runnable undoIt) {
-    byte[] bytes;
-    try {
-      bytes = change.toRecord();
-      if (bytes.length > YoungJobLog.MAX_RECORD_BYTES) {
-        throw new IllegalArgumentException(
-            "a young job's change of " + bytes.length + " bytes is over the log's record size");
-      }
-    } catch (RuntimeException e) {
-      undoIt.run();
-      throw e;
-    }
-    changes.add(change);
-    records.add(bytes);
-    undo.add(undoIt);
+    group.record(change, undoIt);
   }
 
   private void requireGroup() {
-    if (!inGroup) {
-      throw new IllegalStateException("no group is open");
-    }
+    group.requireOpen();
   }
 }

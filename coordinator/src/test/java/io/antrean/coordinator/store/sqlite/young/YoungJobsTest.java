@@ -9,8 +9,10 @@ import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.job.RetryPolicy;
 import io.antrean.coordinator.store.sqlite.young.YoungChange.Created;
 import io.antrean.coordinator.store.sqlite.young.YoungJobs.YoungJob;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +42,11 @@ class YoungJobsTest {
         DependsOn.NONE);
   }
 
+  /** The queue's pending young jobs in pick order, due or not. */
+  private static List<YoungJob> pending(YoungJobs jobs, String queue, int atMost) {
+    return jobs.due(queue, Set.of(), NOW.plus(Duration.ofDays(1)), atMost);
+  }
+
   private static List<Long> ids(List<YoungJob> jobs) {
     return jobs.stream().map(YoungJob::id).toList();
   }
@@ -53,7 +60,7 @@ class YoungJobsTest {
     List<YoungChange> changes = young.commitGroup();
 
     assertThat(changes).extracting(c -> ((Created) c).jobId()).containsExactly(1L, 2L);
-    assertThat(ids(young.pendingIn("q", 10))).containsExactly(1L, 2L);
+    assertThat(ids(pending(young, "q", 10))).containsExactly(1L, 2L);
     assertThat(young.isEmpty()).isFalse();
   }
 
@@ -70,8 +77,8 @@ class YoungJobsTest {
     List<YoungChange> changes = young.commitGroup();
 
     assertThat(changes).extracting(c -> ((Created) c).jobId()).containsExactly(1L, 4L);
-    assertThat(ids(young.pendingIn("q", 10))).containsExactly(1L, 4L);
-    assertThat(young.pendingIn("other", 10)).isEmpty();
+    assertThat(ids(pending(young, "q", 10))).containsExactly(1L, 4L);
+    assertThat(pending(young, "other", 10)).isEmpty();
     assertThat(young.all()).extracting(YoungJob::id).containsExactly(1L, 4L);
   }
 
@@ -99,8 +106,8 @@ class YoungJobsTest {
     young.create(4, job("q", 0, NOW), NOW);
     young.commitGroup();
 
-    assertThat(ids(young.pendingIn("q", 10))).containsExactly(2L, 3L, 4L, 1L);
-    assertThat(ids(young.pendingIn("q", 2))).containsExactly(2L, 3L);
+    assertThat(ids(pending(young, "q", 10))).containsExactly(2L, 3L, 4L, 1L);
+    assertThat(ids(pending(young, "q", 2))).containsExactly(2L, 3L);
   }
 
   @Test
@@ -114,7 +121,7 @@ class YoungJobsTest {
     young.create(2, job("q", 0, NOW), NOW);
     young.abandonGroup();
     assertThat(young.all()).extracting(YoungJob::id).containsExactly(1L);
-    assertThat(ids(young.pendingIn("q", 10))).containsExactly(1L);
+    assertThat(ids(pending(young, "q", 10))).containsExactly(1L);
 
     young.beginGroup();
     young.folded();
@@ -138,7 +145,7 @@ class YoungJobsTest {
   void replayRebuildsCreatedJobsWithoutRecordingThemAgain() {
     young.replay(new Created(7, job("q", 0, NOW), NOW));
 
-    assertThat(ids(young.pendingIn("q", 10))).containsExactly(7L);
+    assertThat(ids(pending(young, "q", 10))).containsExactly(7L);
     young.beginGroup();
     assertThat(young.commitGroup()).isEmpty();
   }
@@ -166,10 +173,10 @@ class YoungJobsTest {
     assertThat(leased.state()).isEqualTo(JobState.RUNNING);
     assertThat(leased.updatedAt()).isEqualTo(NOW.plusSeconds(1));
     assertThat(leased.attempt().fencingToken()).isEqualTo(YoungJobs.FIRST_TOKEN);
-    assertThat(ids(young.pendingIn("q", 10))).containsExactly(2L);
+    assertThat(ids(pending(young, "q", 10))).containsExactly(2L);
     young.rollbackTo(mark);
     assertThat(young.find(1).state()).isEqualTo(JobState.PENDING);
-    assertThat(ids(young.pendingIn("q", 10))).containsExactly(1L, 2L);
+    assertThat(ids(pending(young, "q", 10))).containsExactly(1L, 2L);
     assertThat(young.commitGroup()).hasSize(2);
   }
 
@@ -218,7 +225,7 @@ class YoungJobsTest {
     }
 
     assertThat(replayed.all()).usingRecursiveFieldByFieldElementComparator().isEqualTo(young.all());
-    assertThat(ids(replayed.pendingIn("q", 10))).containsExactly(3L);
+    assertThat(ids(pending(replayed, "q", 10))).containsExactly(3L);
   }
 
   @Test
