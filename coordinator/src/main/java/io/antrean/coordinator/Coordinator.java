@@ -27,7 +27,6 @@ import io.antrean.coordinator.http.HttpApiServer;
 import io.antrean.coordinator.http.HttpEndpoint;
 import io.antrean.coordinator.metrics.CoordinatorMetrics;
 import io.antrean.coordinator.security.SecurityConfig;
-import io.antrean.coordinator.store.JobQuery;
 import io.antrean.coordinator.store.JobStore;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerInterceptor;
@@ -185,7 +184,7 @@ public final class Coordinator implements AutoCloseable {
           admin,
           new ScheduleServiceCalls(schedules),
           metrics,
-          () -> store.list(new JobQuery(null, null, null, null, 1)),
+          store::pausedQueues,
           settings.maxPayloadBytes(),
           admission,
           security,

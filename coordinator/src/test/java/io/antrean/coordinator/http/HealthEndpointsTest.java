@@ -51,7 +51,7 @@ class HealthEndpointsTest {
   @Test
   void readyzIs503WhenTheStoreHangsPastTheTimeout() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    api.faults.hangOn("list", release);
+    api.faults.hangOn("pausedQueues", release);
     try {
       long start = System.nanoTime();
       error(api.get("/readyz"), 503, "STORE_UNAVAILABLE");

@@ -284,6 +284,26 @@ public final class WorkerWrites {
   }
 
   /**
+   * {@link #complete}, or {@link #completeWithDependents} if the job has dependents, in the
+   * caller's transaction: for a store whose one writer commits the dependents' change with the
+   * completion.
+   */
+  public static Outcome<Job> completeInTransaction(
+      JdbcSession session,
+      long jobId,
+      LeaseClaim claim,
+      String workerId,
+      @Nullable byte[] result,
+      @Nullable String resultContentType,
+      Instant now)
+      throws SQLException {
+    Outcome<Job> done = complete(session, jobId, claim, workerId, result, resultContentType, now);
+    return done != null
+        ? done
+        : completeWithDependents(session, jobId, claim, workerId, result, resultContentType, now);
+  }
+
+  /**
    * {@link #complete} for a job that other jobs depend on, in a transaction: under the job's row
    * lock, completes it, ends its attempt and counts it as met for its dependents ({@link
    * Dependencies#succeeded}), all in one change.

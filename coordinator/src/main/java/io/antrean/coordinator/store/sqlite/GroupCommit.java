@@ -130,9 +130,7 @@ final class GroupCommit {
     }
     List<WriteTask<?>> run = group.subList(from, end);
     if (young != null) {
-      if (young.full()) {
-        young.foldFirst(connection);
-      }
+      young.foldOldestIfFull(connection);
       if (run.get(0).plainEnqueue() != null && young.accepting() && young.fits(run)) {
         young.store(connection, run);
         return end;

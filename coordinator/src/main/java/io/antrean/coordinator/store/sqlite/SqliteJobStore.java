@@ -17,6 +17,7 @@ import io.antrean.coordinator.store.QueueLimits;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.jdbc.DeadLetterQueue;
 import io.antrean.coordinator.store.jdbc.Dependencies;
+import io.antrean.coordinator.store.jdbc.HeldJobs;
 import io.antrean.coordinator.store.jdbc.JdbcJobStore;
 import io.antrean.coordinator.store.jdbc.JobStoreArguments;
 import io.antrean.coordinator.store.jdbc.LeaseWrites;
@@ -30,6 +31,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -97,19 +99,13 @@ public final class SqliteJobStore extends JdbcJobStore {
     return SqliteStoreOpening.open(dataDir, options);
   }
 
-  /**
-   * Reads that fold the young jobs into the database first, if there are any, so that they find it
-   * as it would have been without them.
-   */
+  /** Reads that fold the young jobs first ({@link YoungLayer#foldBeforeRead}). */
   private static Runner foldingFirst(
       ReadConnections reads, SqliteWriter writer, @Nullable YoungLayer young) {
     return new Runner() {
       @Override
       public <T> T run(String what, SessionWork<T> work) {
-        // Where this thread cannot wait for the writer (its own, the completer), the rows alone.
-        if (young != null && young.hasYoung() && writer.mayWait()) {
-          writer.await(() -> writer.submit(WriteTask.fold()));
-        }
+        YoungLayer.foldBeforeRead(young, writer);
         return reads.read(what, work);
       }
     };
@@ -178,22 +174,15 @@ public final class SqliteJobStore extends JdbcJobStore {
     if (batch.isEmpty()) {
       return List.of();
     }
-    return writer.await(
-        () ->
-            writer.submit(
-                WriteTask.withYoungForm(
-                    "heartbeat",
-                    c -> WorkerWrites.heartbeat(c, workerId, batch, expiresAt, now),
-                    (c, y) -> YoungWork.heartbeat(c, y, workerId, batch, expiresAt, now))));
+    return awaitWithYoungForm(
+        "heartbeat",
+        c -> WorkerWrites.heartbeat(c, workerId, batch, expiresAt, now),
+        (c, y) -> YoungWork.heartbeat(c, y, workerId, batch, expiresAt, now));
   }
 
-  /** With young jobs on, young jobs stay young: a pause changes the queue's row, not its jobs'. */
+  /** Young jobs stay young: a pause changes the queue's row, not its jobs'. */
   @Override
   public void setQueuePaused(String queue, boolean paused, Instant now) {
-    if (!keepsYoungJobs()) {
-      super.setQueuePaused(queue, paused, now);
-      return;
-    }
     Objects.requireNonNull(queue, "queue");
     Objects.requireNonNull(now, "now");
     writer.await(
@@ -204,9 +193,7 @@ public final class SqliteJobStore extends JdbcJobStore {
                     c -> QueueControlRows.setPaused(c, queue, paused, now))));
   }
 
-  /**
-   * With young jobs on, counted with the rows on the writer, without a fold ({@link YoungWork}).
-   */
+  /** With young jobs on, counted with the rows on the writer without a fold ({@link YoungWork}). */
   @Override
   public List<QueueCounts> stats(@Nullable String queue, Instant now) {
     return youngStats(queue, now, false);
@@ -219,16 +206,29 @@ public final class SqliteJobStore extends JdbcJobStore {
 
   private List<QueueCounts> youngStats(@Nullable String queue, Instant now, boolean unfinished) {
     Objects.requireNonNull(now, "now");
-    if (!keepsYoungJobs() || !young.hasYoung() || !writer.mayWait()) {
+    if (!countsYoungOnWriter()) {
       return unfinished ? super.unfinishedStats(queue, now) : super.stats(queue, now);
     }
-    return writer.await(
-        () ->
-            writer.submit(
-                WriteTask.withYoungForm(
-                    "read stats",
-                    c -> DIALECT.stats(c, queue, now, unfinished),
-                    (c, y) -> YoungWork.stats(c, y, queue, now, unfinished))));
+    return awaitWithYoungForm(
+        "read stats",
+        c -> DIALECT.stats(c, queue, now, unfinished),
+        (c, y) -> YoungWork.stats(c, y, queue, now, unfinished));
+  }
+
+  /**
+   * With young jobs on, counted on the writer without a fold unless a queue with limits has young
+   * jobs ({@link YoungWork#heldByLimits}).
+   */
+  @Override
+  public SortedMap<String, Long> jobsHeldByLimits(Instant now) {
+    Objects.requireNonNull(now, "now");
+    if (!countsYoungOnWriter()) {
+      return super.jobsHeldByLimits(now);
+    }
+    return awaitWithYoungForm(
+        "count jobs held by limits",
+        c -> HeldJobs.count(c, now),
+        (c, y) -> YoungWork.heldByLimits(c, y, now));
   }
 
   /**
@@ -243,13 +243,8 @@ public final class SqliteJobStore extends JdbcJobStore {
     JobStoreArguments.forExpireLeases(now, limit);
     SessionWork<List<Job>> expire = c -> LeaseWrites.expireLeases(c, now, limit);
     List<Job> taken =
-        writer.await(
-            () ->
-                writer.submit(
-                    WriteTask.withYoungForm(
-                        "expireLeases",
-                        expire,
-                        (c, y) -> y.anyLeaseRunOutBy(now) ? null : expire.run(c))));
+        awaitWithYoungForm(
+            "expireLeases", expire, (c, y) -> y.anyLeaseRunOutBy(now) ? null : expire.run(c));
     slotsFreed(taken.stream().map(Job::queue).toList(), now);
     return taken;
   }
@@ -265,6 +260,17 @@ public final class SqliteJobStore extends JdbcJobStore {
     return young != null && young.accepting();
   }
 
+  // Whether a count reads the young jobs on the writer: there are some, and this thread may wait.
+  private boolean countsYoungOnWriter() {
+    return keepsYoungJobs() && young.hasYoung() && writer.mayWait();
+  }
+
+  /** Runs the operation on the writer, in its form on the young jobs where it has an answer. */
+  private <T> T awaitWithYoungForm(
+      String name, SessionWork<T> operation, WriteTask.YoungForm<T> youngForm) {
+    return writer.await(() -> writer.submit(WriteTask.withYoungForm(name, operation, youngForm)));
+  }
+
   @Override
   public CompletableFuture<Job> completeAsync(
       long jobId,
@@ -277,16 +283,9 @@ public final class SqliteJobStore extends JdbcJobStore {
     return writer
         .submit(
             "complete",
-            c -> {
-              Outcome<Job> done =
-                  WorkerWrites.complete(
-                      c, jobId, claim, workerId, resultCopy, resultContentType, now);
-              // The single writer: the dependents' change commits with the completion.
-              return done != null
-                  ? done
-                  : WorkerWrites.completeWithDependents(
-                      c, jobId, claim, workerId, resultCopy, resultContentType, now);
-            })
+            c ->
+                WorkerWrites.completeInTransaction(
+                    c, jobId, claim, workerId, resultCopy, resultContentType, now))
         .thenApply(Outcome::orThrow)
         .thenApply(wakeups::freed);
   }

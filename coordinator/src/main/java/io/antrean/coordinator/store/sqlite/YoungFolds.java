@@ -47,6 +47,19 @@ final class YoungFolds {
   /** Writes every young job and forgets them; returns how many. */
   static int fold(JdbcSession session, YoungJobs young) throws SQLException {
     List<YoungJob> jobs = young.all();
+    write(session, jobs);
+    young.folded();
+    return jobs.size();
+  }
+
+  /** Writes these young jobs, the oldest ({@link YoungJobs#oldestBeyond}), and forgets them. */
+  static void fold(JdbcSession session, YoungJobs young, List<YoungJob> oldest)
+      throws SQLException {
+    write(session, oldest);
+    young.folded(oldest);
+  }
+
+  private static void write(JdbcSession session, List<YoungJob> jobs) throws SQLException {
     Map<JobState, List<YoungJob>> byState = new EnumMap<>(JobState.class);
     for (YoungJob j : jobs) {
       byState.computeIfAbsent(j.state(), s -> new ArrayList<>()).add(j);
@@ -61,8 +74,6 @@ final class YoungFolds {
     for (YoungJob j : jobs) {
       session.dialect().storePayloadApart(session, j.id(), j.job().payload());
     }
-    young.folded();
-    return jobs.size();
   }
 
   private static void insert(JdbcSession session, JobState state, List<YoungJob> jobs)

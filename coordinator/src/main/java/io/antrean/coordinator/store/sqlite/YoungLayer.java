@@ -4,15 +4,18 @@ import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
+import io.antrean.coordinator.store.sqlite.young.LoggedChange;
 import io.antrean.coordinator.store.sqlite.young.YoungChange;
 import io.antrean.coordinator.store.sqlite.young.YoungJobLog;
 import io.antrean.coordinator.store.sqlite.young.YoungJobs;
+import io.antrean.coordinator.store.sqlite.young.YoungJobs.YoungJob;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;
@@ -34,10 +37,21 @@ final class YoungLayer implements AutoCloseable {
   /** The most payload and result bytes kept young: past it, the next group folds first. */
   static final long MAX_YOUNG_BYTES = 64L << 20;
 
+  // What a fold at the bound leaves young: it folds the oldest tenth, not every job, so that the
+  // writer's pause is a tenth of a fold of them all.
+  private static final int KEEP_JOBS = MAX_YOUNG_JOBS / 10 * 9;
+  private static final long KEEP_BYTES = MAX_YOUNG_BYTES / 10 * 9;
+
+  // Where a young job's record of its creation is in the log.
+  private record Creation(long jobId, long position) {}
+
   private final YoungJobs young;
   private final YoungJobLog log;
   private final WalSync sync;
   private final boolean accepting;
+  // The creations in the log of the young jobs (and of some folded since), oldest first: the log
+  // before the oldest young job's is folded.
+  private final ArrayDeque<Creation> creations;
   private volatile boolean hasYoung;
   // System.nanoTime() of the first commit since the last fold that made a young job; 0 when none
   // is young.
@@ -45,24 +59,34 @@ final class YoungLayer implements AutoCloseable {
   @Nullable private QuietFolds quietFolds;
   // Set once the log failed to write: every group fails from then on.
   @Nullable private volatile IOException broken;
-  // The fold of the open group, if it folded: the log's position it covers.
+  // The fold of the open group, if it folded: the log's position it covers, and the largest id of
+  // the jobs it wrote.
   private long foldedInGroup = -1;
+  private long foldedThroughId = -1;
   // The last committed fold: its position and its commit, whose segments go once it is durable.
   private long toDropUpTo = -1;
   private long toDropAfterCommit;
 
-  private YoungLayer(YoungJobs young, YoungJobLog log, WalSync sync, boolean accepting) {
+  private YoungLayer(
+      YoungJobs young,
+      YoungJobLog log,
+      WalSync sync,
+      boolean accepting,
+      ArrayDeque<Creation> creations) {
     this.young = young;
     this.log = log;
     this.sync = sync;
     this.accepting = accepting;
+    this.creations = creations;
     this.hasYoung = !young.isEmpty();
     this.youngSinceNanos = hasYoung ? System.nanoTime() : 0;
   }
 
   /**
    * Opens the log in {@code directory} and rebuilds the young jobs from the records past the last
-   * fold this database recorded.
+   * fold this database recorded. A record of a job the jobs' table has (an id at or below its high
+   * mark) is passed over: the job was folded, by a fold of the oldest jobs that left the log's
+   * records after it, or by one whose mark a migration undone below V15 lost.
    *
    * @param accepting whether plain Enqueues make new young jobs; false when young jobs are off and
    *     the layer is opened only to fold what a log left by an earlier run still holds
@@ -75,14 +99,38 @@ final class YoungLayer implements AutoCloseable {
       row.next();
       folded = row.getLong(1);
     }
+    // Every young job's id is above every id the table has had: a fold takes the oldest first.
+    long highMark = YoungFolds.nextJobId(connection) - 1;
     YoungJobs young = new YoungJobs();
+    ArrayDeque<Creation> creations = new ArrayDeque<>();
     try {
       YoungJobLog log =
           YoungJobLog.open(
-              directory, folded, e -> young.replay(YoungChange.fromRecord(e.record())));
-      return new YoungLayer(young, log, sync, accepting);
+              directory,
+              folded,
+              e -> {
+                YoungChange change = YoungChange.fromRecord(e.record());
+                if (change.jobId() > highMark) {
+                  young.replay(change);
+                  if (change instanceof YoungChange.Created) {
+                    creations.addLast(new Creation(change.jobId(), e.position()));
+                  }
+                }
+              });
+      return new YoungLayer(young, log, sync, accepting, creations);
     } catch (IOException e) {
       throw new UncheckedIOException("opening the young jobs' log in " + directory, e);
+    }
+  }
+
+  /**
+   * Folds the young jobs, if any, for a read that must find the database as it would have been
+   * without them; where this thread cannot wait for the writer (its own, the completer), the read
+   * finds the rows alone.
+   */
+  static void foldBeforeRead(@Nullable YoungLayer young, SqliteWriter writer) {
+    if (young != null && young.hasYoung() && writer.mayWait()) {
+      writer.await(() -> writer.submit(WriteTask.fold()));
     }
   }
 
@@ -99,15 +147,21 @@ final class YoungLayer implements AutoCloseable {
   void beginGroup() {
     young.beginGroup();
     foldedInGroup = -1;
+    foldedThroughId = -1;
   }
 
   /**
    * Whether these plain Enqueues' jobs may be young: each small enough for memory and for a record
-   * of the log ({@link YoungJobs#fits}).
+   * of the log ({@link YoungJobs#fits}), and all of them no more than a fold at the bound takes
+   * away, so that memory never holds more than the bound and one such run.
    */
   boolean fits(List<WriteTask<?>> enqueues) {
+    int jobs = 0;
+    long bytes = 0;
     for (WriteTask<?> task : enqueues) {
       for (NewJob job : task.plainEnqueue().jobs()) {
+        jobs++;
+        bytes += job.payloadSize();
         if (!YoungJobs.fits(
             job.payloadSize(),
             job.queue(),
@@ -119,7 +173,7 @@ final class YoungLayer implements AutoCloseable {
         }
       }
     }
-    return true;
+    return jobs <= MAX_YOUNG_JOBS - KEEP_JOBS && bytes <= MAX_YOUNG_BYTES - KEEP_BYTES;
   }
 
   /** Keeps the jobs of these plain Enqueues young, under ids after every id in use. */
@@ -175,18 +229,48 @@ final class YoungLayer implements AutoCloseable {
     if (young.isEmpty()) {
       return;
     }
+    long lastId = young.lastId();
+    foldedUpTo(connection, () -> YoungFolds.fold(connection, young), lastId);
+  }
+
+  /**
+   * If memory holds as many young jobs as it may ({@link #full}), folds the oldest of them, a
+   * tenth, in the group's transaction: the log is folded up to the oldest job left young.
+   */
+  void foldOldestIfFull(CachedConnection connection) throws SQLException {
+    if (!full()) {
+      return;
+    }
+    List<YoungJob> oldest = young.oldestBeyond(KEEP_JOBS, KEEP_BYTES);
+    long lastId = oldest.get(oldest.size() - 1).id();
+    foldedUpTo(connection, () -> YoungFolds.fold(connection, young, oldest), lastId);
+  }
+
+  private interface Fold {
+    void run() throws SQLException;
+  }
+
+  private void foldedUpTo(CachedConnection connection, Fold fold, long lastId) throws SQLException {
     try {
       if (toDropUpTo >= 0) {
         sync.awaitDurable(toDropAfterCommit);
         log.dropFolded(toDropUpTo);
         toDropUpTo = -1;
       }
-      YoungFolds.fold(connection, young);
+      fold.run();
+      // Before the oldest job left young was created; every job with an id up to lastId is folded.
       long upTo = log.nextPosition() - 1;
+      for (Creation c : creations) {
+        if (c.jobId() > lastId) {
+          upTo = c.position() - 1;
+          break;
+        }
+      }
       var update = connection.prepare(FOLD);
       update.setLong(1, upTo);
       update.executeUpdate();
       foldedInGroup = upTo;
+      foldedThroughId = lastId;
       log.startSegment();
     } catch (IOException e) {
       broken = e;
@@ -201,9 +285,12 @@ final class YoungLayer implements AutoCloseable {
    */
   void writeRecords() throws IOException {
     try {
-      List<byte[]> records = young.commitGroupRecords();
-      for (byte[] record : records) {
-        log.append(record);
+      List<LoggedChange> records = young.commitGroupRecords();
+      for (LoggedChange record : records) {
+        long position = log.append(record.record());
+        if (record.change() instanceof YoungChange.Created) {
+          creations.addLast(new Creation(record.change().jobId(), position));
+        }
       }
       if (!records.isEmpty()) {
         log.write();
@@ -223,6 +310,9 @@ final class YoungLayer implements AutoCloseable {
     if (foldedInGroup >= 0) {
       toDropUpTo = foldedInGroup;
       toDropAfterCommit = commit;
+      while (!creations.isEmpty() && creations.peekFirst().jobId() <= foldedThroughId) {
+        creations.removeFirst();
+      }
     }
     hasYoung = !young.isEmpty();
     if (!hasYoung) {

@@ -12,6 +12,7 @@ import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.LeaseSpec;
 import io.antrean.coordinator.store.QueueCounts;
+import io.antrean.coordinator.store.jdbc.HeldJobs;
 import io.antrean.coordinator.store.jdbc.JdbcSession;
 import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.QueueRows;
@@ -24,6 +25,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
 import javax.annotation.Nullable;
 
 /**
@@ -36,6 +38,8 @@ import javax.annotation.Nullable;
  */
 final class YoungWork {
   private static final SqliteDialect DIALECT = SqliteDialect.INSTANCE;
+  private static final List<JobState> YOUNG_STATES =
+      List.of(JobState.PENDING, JobState.RUNNING, JobState.SUCCEEDED);
 
   private YoungWork() {}
 
@@ -170,6 +174,21 @@ final class YoungWork {
     return List.of(results);
   }
 
+  /**
+   * As {@link HeldJobs#count}, or null where a queue with limits has a young job that is not done:
+   * its counts are on the rows, after a fold.
+   */
+  @Nullable
+  static SortedMap<String, Long> heldByLimits(JdbcSession session, YoungJobs young, Instant now)
+      throws SQLException {
+    for (String queue : QueueRows.limited(session).keySet()) {
+      if (young.count(queue, JobState.PENDING) + young.count(queue, JobState.RUNNING) > 0) {
+        return null;
+      }
+    }
+    return HeldJobs.count(session, now);
+  }
+
   /** Whether the claim is the young job's running lease: its token, holder and lease id. */
   private static boolean holds(YoungJob job, LeaseClaim claim, String workerId) {
     return job.state() == JobState.RUNNING
@@ -179,8 +198,8 @@ final class YoungWork {
   }
 
   /**
-   * As {@link QueueCountRows#stats}, the young jobs counted in with the rows (their counts on the
-   * rows, their state's in memory), without a fold.
+   * As {@link QueueCountRows#stats}, the young jobs counted in with the rows (their counts by queue
+   * and state kept in memory, the ready ones among each queue's pending), without a fold.
    */
   static List<QueueCounts> stats(
       JdbcSession session,
@@ -191,16 +210,18 @@ final class YoungWork {
       throws SQLException {
     QueueStats stats = QueueCountRows.counted(session, queue, now, unfinishedOnly);
     Instant due = YoungJobs.asStored(now);
-    for (YoungJob job : young.view()) {
-      String in = job.job().queue();
-      JobState state = job.state();
-      if ((queue != null && !queue.equals(in)) || (unfinishedOnly && state.isTerminal())) {
-        continue;
+    for (String in : queue == null ? young.queues() : List.of(queue)) {
+      for (JobState state : YOUNG_STATES) {
+        int count = young.count(in, state);
+        if (count > 0 && !(unfinishedOnly && state.isTerminal())) {
+          stats.add(in, state, count);
+        }
       }
-      stats.add(in, state, 1);
-      Instant runAt = YoungJobs.asStored(job.job().runAt());
-      if (state == JobState.PENDING && !runAt.isAfter(due)) {
-        stats.addReady(in, 1, runAt);
+      for (YoungJob job : young.pendingIn(in)) {
+        Instant runAt = YoungJobs.asStored(job.job().runAt());
+        if (!runAt.isAfter(due)) {
+          stats.addReady(in, 1, runAt);
+        }
       }
     }
     return stats.counts(now);

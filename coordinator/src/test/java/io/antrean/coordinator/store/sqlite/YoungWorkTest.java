@@ -17,11 +17,13 @@ import io.antrean.coordinator.store.JobStore;
 import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.QueueCounts;
+import io.antrean.coordinator.store.QueueLimits;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -150,17 +152,70 @@ class YoungWorkTest {
   }
 
   @Test
-  void theYoungJobsAreFoldedOnceTheyReachTheirBound() throws Exception {
+  void atTheirBoundTheOldestTenthIsFoldedAndACrashImagePassesOverTheirRecords() throws Exception {
     store = open(dataDir);
-    List<NewJob> batch = Collections.nCopies(1_000, job("a").build());
-    for (int i = 0; i < YoungLayer.MAX_YOUNG_JOBS / batch.size(); i++) {
-      store.enqueue(batch, T0);
-    }
+    long last = fillToTheBoundWithTheFirstJobLeasedLast();
+    int folded = YoungLayer.MAX_YOUNG_JOBS / 10;
+    assertThat(rows(dataDir)).isEqualTo(String.valueOf(folded));
+    assertThat(DatabaseFile.text(dataDir, "SELECT max(id) FROM jobs"))
+        .isEqualTo(String.valueOf(folded));
+
+    // The log past its fold mark holds the first job's lease, after jobs that are still young.
+    DatabaseFile.copyDataDir(dataDir, crashImage);
+    assertRecovered(crashImage, last);
+  }
+
+  @Test
+  void aFoldMarkLostPassesOverTheRecordsOfEveryFoldedJob() throws Exception {
+    store = open(dataDir);
+    long last = fillToTheBoundWithTheFirstJobLeasedLast();
+    DatabaseFile.copyDataDir(dataDir, crashImage);
+    // As a migration undone below V15 and done again leaves it.
+    DatabaseFile.update(crashImage, "UPDATE young_log_folds SET folded_up_to = 0");
+
+    assertRecovered(crashImage, last);
+  }
+
+  @Test
+  void enqueuesOfMoreJobsThanAFoldAtTheBoundTakesAwayAreStoredAsRows() throws Exception {
+    store = open(dataDir);
+    store.enqueue(List.of(job("a").build()), T0);
+    int slice = YoungLayer.MAX_YOUNG_JOBS / 10;
+    store.enqueue(Collections.nCopies(slice, job("b").build()), T0);
     assertThat(rows(dataDir)).isEqualTo("0");
 
-    store.enqueue(List.of(job("b").build()), T0);
+    store.enqueue(Collections.nCopies(slice + 1, job("c").build()), T0);
 
-    assertThat(rows(dataDir)).isEqualTo(String.valueOf(YoungLayer.MAX_YOUNG_JOBS));
+    assertThat(rows(dataDir)).isEqualTo(String.valueOf(2 * slice + 2));
+  }
+
+  /**
+   * Makes as many young jobs as the bound, the first leased before the last thousand are made, then
+   * enqueues one more, which folds the oldest tenth first; returns that last job's id.
+   */
+  private long fillToTheBoundWithTheFirstJobLeasedLast() throws SQLException {
+    List<NewJob> batch = Collections.nCopies(1_000, job("a").build());
+    for (int i = 0; i < YoungLayer.MAX_YOUNG_JOBS / batch.size() - 1; i++) {
+      store.enqueue(batch, T0);
+    }
+    assertThat(store.lease(spec("w-1", 1, at(30)), at(1))).extracting(Job::id).containsExactly(1L);
+    store.enqueue(batch, T0);
+    assertThat(rows(dataDir)).isEqualTo("0");
+    return store.enqueue(List.of(job("b").build()), at(2)).get(0).job().id();
+  }
+
+  private static void assertRecovered(Path dir, long last) throws SQLException {
+    JobStore recovered = open(dir);
+    try {
+      assertThat(recovered.get(1).orElseThrow().state()).isEqualTo(JobState.RUNNING);
+      assertThat(recovered.get(last).orElseThrow().type()).isEqualTo("b");
+      assertThat(last).isEqualTo(YoungLayer.MAX_YOUNG_JOBS + 1);
+      assertThat(rows(dir)).isEqualTo(String.valueOf(last));
+      assertThat(DatabaseFile.text(dir, "SELECT count(*) FROM jobs WHERE state = 'RUNNING'"))
+          .isEqualTo("1");
+    } finally {
+      recovered.close();
+    }
   }
 
   @Test
@@ -219,6 +274,20 @@ class YoungWorkTest {
     assertThat(store.schedules().list()).isEmpty();
 
     assertThat(rows(dataDir)).isEqualTo("0");
+  }
+
+  @Test
+  void jobsHeldByLimitsAreCountedWithoutAFoldUnlessAQueueWithLimitsHasYoungJobs() throws Exception {
+    store = open(dataDir);
+    store.setQueueLimits("capped", new QueueLimits(1, null));
+    store.enqueue(List.of(job("a").build()), T0);
+
+    assertThat(store.jobsHeldByLimits(at(1))).containsExactly(Map.entry("capped", 0L));
+    assertThat(rows(dataDir)).isEqualTo("0");
+
+    store.enqueue(List.of(job("c").queue("capped").build()), T0);
+    assertThat(store.jobsHeldByLimits(at(1))).containsExactly(Map.entry("capped", 0L));
+    assertThat(rows(dataDir)).isEqualTo("2"); // its count is on the rows
   }
 
   @Test

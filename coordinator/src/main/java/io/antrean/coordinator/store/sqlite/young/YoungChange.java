@@ -19,6 +19,9 @@ import javax.annotation.Nullable;
  * to rebuild the job's state. Times are kept to the microsecond, as the stores keep them.
  */
 public sealed interface YoungChange {
+  /** The job changed. */
+  long jobId();
+
   /** A job stored by a plain Enqueue: its id, what it was enqueued with, and when. */
   record Created(long jobId, NewJob job, Instant now) implements YoungChange {}
 

@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.sqlite.young;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import javax.annotation.Nullable;
 
@@ -8,13 +9,14 @@ import javax.annotation.Nullable;
  * The open group of {@link YoungJobs}: the changes made to memory since the group began, each with
  * its record for the log and how to undo it, in order, so that an operation's savepoint rollback
  * ({@link #rollbackTo}) or a group that does not commit ({@link #abandon}) undoes what it made, and
- * a group that commits hands over only the records made after its last fold. Not thread-safe.
+ * a group that commits hands over only the records made after its last fold of every job. Not
+ * thread-safe.
  */
 final class YoungGroup {
-  // Null in changes and records marks a fold.
-  private final List<YoungChange> changes = new ArrayList<>();
-  private final List<byte[]> records = new ArrayList<>();
-  private final List<Runnable> undo = new ArrayList<>();
+  // A step of the group: a change with its record, or a fold (neither); each with its undo.
+  private record Step(@Nullable LoggedChange change, Runnable undo, boolean fold) {}
+
+  private final List<Step> steps = new ArrayList<>();
   private boolean open;
 
   void begin() {
@@ -30,15 +32,13 @@ final class YoungGroup {
 
   int mark() {
     requireOpen();
-    return undo.size();
+    return steps.size();
   }
 
   void rollbackTo(int mark) {
     requireOpen();
-    while (undo.size() > mark) {
-      undo.remove(undo.size() - 1).run();
-      changes.remove(changes.size() - 1);
-      records.remove(records.size() - 1);
+    while (steps.size() > mark) {
+      steps.remove(steps.size() - 1).undo().run();
     }
   }
 
@@ -60,25 +60,40 @@ final class YoungGroup {
       undoIt.run();
       throw e;
     }
-    add(change, bytes, undoIt);
+    steps.add(new Step(new LoggedChange(change, bytes), undoIt, false));
   }
 
-  /** A fold, which writes no record (the log is cut at its position instead), and its undo. */
+  /**
+   * A fold of every young job, which writes no record (the log is cut at its position instead), and
+   * its undo: the changes before it are not for the log.
+   */
   void folded(Runnable undoIt) {
     requireOpen();
-    add(null, null, undoIt);
+    steps.add(new Step(null, undoIt, true));
   }
 
-  /** Closes the group; returns the changes made after its last fold, in order. */
+  /**
+   * A fold of some young jobs, and its undo: the changes before it still go to the log, for the
+   * jobs that stay young (a replay passes over those of the jobs folded).
+   */
+  void foldedSome(Runnable undoIt) {
+    requireOpen();
+    steps.add(new Step(null, undoIt, false));
+  }
+
+  /** Closes the group; returns the changes made after its last fold of every job, in order. */
   List<YoungChange> commit() {
-    List<YoungChange> made = List.copyOf(changes.subList(afterLastFold(), changes.size()));
+    List<YoungChange> made = new ArrayList<>();
+    for (LoggedChange c : forLog()) {
+      made.add(c.change());
+    }
     close();
     return made;
   }
 
-  /** Closes the group; returns the records of the changes made after its last fold, in order. */
-  List<byte[]> commitRecords() {
-    List<byte[]> made = List.copyOf(records.subList(afterLastFold(), records.size()));
+  /** Closes the group; returns the changes and their records for the log, in order. */
+  List<LoggedChange> commitRecords() {
+    List<LoggedChange> made = forLog();
     close();
     return made;
   }
@@ -98,23 +113,22 @@ final class YoungGroup {
     }
   }
 
-  private void add(@Nullable YoungChange change, @Nullable byte[] record, Runnable undoIt) {
-    changes.add(change);
-    records.add(record);
-    undo.add(undoIt);
-  }
-
-  // A fold in the group wrote every change before it into the database: only those after the
-  // last fold are for the log.
-  private int afterLastFold() {
+  // A fold of every job in the group wrote every change before it into the database: only those
+  // after the last such fold are for the log.
+  private List<LoggedChange> forLog() {
     requireOpen();
-    return changes.lastIndexOf(null) + 1;
+    List<LoggedChange> made = new ArrayList<>();
+    for (int i = steps.size() - 1; i >= 0 && !steps.get(i).fold(); i--) {
+      if (steps.get(i).change() != null) {
+        made.add(steps.get(i).change());
+      }
+    }
+    Collections.reverse(made);
+    return made;
   }
 
   private void close() {
-    changes.clear();
-    records.clear();
-    undo.clear();
+    steps.clear();
     open = false;
   }
 }

@@ -11,13 +11,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableSet;
+import java.util.NavigableMap;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import javax.annotation.Nullable;
 
 /**
@@ -49,8 +46,8 @@ public final class YoungJobs {
   /** The fencing token of a job's first lease, as the jobs' table counts tokens from 0. */
   public static final long FIRST_TOKEN = 1;
 
-  private final Map<Long, YoungJob> jobs = new LinkedHashMap<>();
-  private final Map<String, NavigableSet<YoungJob>> pending = new HashMap<>();
+  private final NavigableMap<Long, YoungJob> jobs = new TreeMap<>();
+  private final YoungQueues queues = new YoungQueues();
   private final YoungGroup group = new YoungGroup();
   private long lastId;
   // The payloads' and results' bytes the young jobs hold.
@@ -104,7 +101,7 @@ public final class YoungJobs {
    * {@link #commitGroup}, which returns the changes' records, to append to the log before the
    * group's answers go out.
    */
-  public List<byte[]> commitGroupRecords() {
+  public List<LoggedChange> commitGroupRecords() {
     return group.commitRecords();
   }
 
@@ -122,13 +119,7 @@ public final class YoungJobs {
     YoungJob young = new YoungJob(id, job, now, now, null);
     keep(young);
     lastId = Math.max(lastId, id);
-    pendingIn(job.queue()).add(young);
-    record(
-        new Created(id, job, now),
-        () -> {
-          forget(id);
-          pendingIn(job.queue()).remove(young);
-        });
+    record(new Created(id, job, now), () -> forget(id));
     return young;
   }
 
@@ -166,13 +157,9 @@ public final class YoungJobs {
             workerId, FIRST_TOKEN, leaseIdSha256, now, expiresAt, null, null, null, null);
     YoungJob leased = before.with(now, attempt);
     keep(leased);
-    pendingIn(before.job().queue()).remove(before);
     record(
         new Leased(id, 1, workerId, FIRST_TOKEN, leaseIdSha256, expiresAt, now),
-        () -> {
-          keep(before);
-          pendingIn(before.job().queue()).add(before);
-        });
+        () -> keep(before));
     return leased;
   }
 
@@ -241,11 +228,7 @@ public final class YoungJobs {
    */
   public List<YoungJob> due(String queue, Set<String> types, Instant now, int atMost) {
     List<YoungJob> head = new ArrayList<>();
-    NavigableSet<YoungJob> queued = pending.get(queue);
-    if (queued == null) {
-      return head;
-    }
-    for (YoungJob j : queued) {
+    for (YoungJob j : queues.pending(queue)) {
       if (head.size() == atMost) {
         break;
       }
@@ -286,18 +269,58 @@ public final class YoungJobs {
    */
   public void folded() {
     requireGroup();
-    Map<Long, YoungJob> before = new LinkedHashMap<>(jobs);
-    Map<String, NavigableSet<YoungJob>> pendingBefore = new HashMap<>(pending);
-    long bytesBefore = bytes;
+    List<YoungJob> before = all();
     jobs.clear();
+    queues.clear();
     bytes = 0;
-    pending.clear();
-    group.folded(
-        () -> {
-          jobs.putAll(before);
-          bytes = bytesBefore;
-          pending.putAll(pendingBefore);
-        });
+    group.folded(() -> before.forEach(this::keep));
+  }
+
+  /**
+   * Forgets these young jobs, the oldest ({@link #oldestBeyond}), once a fold has written them into
+   * the database, within the group of the fold: if the group does not commit, they are young again.
+   * Unlike {@link #folded()}, the group's changes before it still go to the log.
+   */
+  public void folded(List<YoungJob> oldest) {
+    requireGroup();
+    for (YoungJob j : oldest) {
+      forget(j.id());
+    }
+    group.foldedSome(() -> oldest.forEach(this::keep));
+  }
+
+  /**
+   * The oldest young jobs (by id) to fold so that at most {@code jobs} young jobs, holding at most
+   * {@code bytes} of payloads and results, stay young; none if that already holds.
+   */
+  public List<YoungJob> oldestBeyond(int jobs, long bytes) {
+    List<YoungJob> oldest = new ArrayList<>();
+    int left = size();
+    long bytesLeft = this.bytes;
+    for (YoungJob j : this.jobs.values()) {
+      if (left <= jobs && bytesLeft <= bytes) {
+        break;
+      }
+      oldest.add(j);
+      left--;
+      bytesLeft -= bytesOf(j);
+    }
+    return oldest;
+  }
+
+  /** The queues that have young jobs. */
+  public Set<String> queues() {
+    return queues.names();
+  }
+
+  /** How many young jobs the queue has in {@code state}. */
+  public int count(String queue, JobState state) {
+    return queues.count(queue, state);
+  }
+
+  /** The queue's pending young jobs in pick order, due or not, without a copy. */
+  public Iterable<YoungJob> pendingIn(String queue) {
+    return queues.pending(queue);
   }
 
   /**
@@ -342,12 +365,17 @@ public final class YoungJobs {
   /** Keeps the job as it is now, in place of what it was. */
   private void keep(YoungJob job) {
     YoungJob before = jobs.put(job.id(), job);
+    if (before != null) {
+      queues.remove(before);
+    }
+    queues.add(job);
     bytes += bytesOf(job) - (before == null ? 0 : bytesOf(before));
   }
 
   private void forget(long id) {
     YoungJob before = jobs.remove(id);
     if (before != null) {
+      queues.remove(before);
       bytes -= bytesOf(before);
     }
   }
@@ -355,10 +383,6 @@ public final class YoungJobs {
   private static long bytesOf(YoungJob job) {
     byte[] result = job.attempt() == null ? null : job.attempt().result();
     return job.job().payloadSize() + (result == null ? 0 : result.length);
-  }
-
-  private NavigableSet<YoungJob> pendingIn(String queue) {
-    return pending.computeIfAbsent(queue, q -> new TreeSet<>(PICK_ORDER));
   }
 
   private void record(YoungChange change, Runnable undoIt) {

@@ -42,6 +42,24 @@ class YoungJobsTest {
         DependsOn.NONE);
   }
 
+  private static NewJob sized(int payloadBytes) {
+    NewJob plain = job("q", 0, NOW);
+    return new NewJob(
+        plain.queue(),
+        plain.type(),
+        new byte[payloadBytes],
+        plain.contentType(),
+        plain.priority(),
+        plain.runAt(),
+        null,
+        null,
+        plain.retryPolicy(),
+        null,
+        null,
+        null,
+        DependsOn.NONE);
+  }
+
   /** The queue's pending young jobs in pick order, due or not. */
   private static List<YoungJob> pending(YoungJobs jobs, String queue, int atMost) {
     return jobs.due(queue, Set.of(), NOW.plus(Duration.ofDays(1)), atMost);
@@ -129,6 +147,77 @@ class YoungJobsTest {
     List<YoungChange> changes = young.commitGroup();
     assertThat(changes).extracting(c -> ((Created) c).jobId()).containsExactly(3L);
     assertThat(young.all()).extracting(YoungJob::id).containsExactly(3L);
+  }
+
+  @Test
+  void aFoldOfTheOldestLeavesTheRestAndTheGroupsRecordsAndIsUndoneWithItsGroup() {
+    young.beginGroup();
+    for (long id = 1; id <= 5; id++) {
+      young.create(id, job(id % 2 == 0 ? "even" : "odd", 0, NOW), NOW);
+    }
+    young.commitGroup();
+    young.beginGroup();
+    young.lease(5, "w", new byte[32], NOW.plusSeconds(30), NOW);
+    assertThat(young.oldestBeyond(5, Long.MAX_VALUE)).isEmpty();
+    List<YoungJob> oldest = young.oldestBeyond(2, Long.MAX_VALUE);
+    assertThat(ids(oldest)).containsExactly(1L, 2L, 3L);
+
+    young.folded(oldest);
+    assertThat(young.all()).extracting(YoungJob::id).containsExactly(4L, 5L);
+    assertThat(young.count("odd", JobState.PENDING)).isZero();
+    assertThat(young.count("odd", JobState.RUNNING)).isEqualTo(1);
+    young.abandonGroup();
+
+    assertThat(young.all()).extracting(YoungJob::id).containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(ids(pending(young, "odd", 10))).containsExactly(1L, 3L, 5L);
+    assertThat(young.count("odd", JobState.PENDING)).isEqualTo(3);
+    assertThat(young.count("odd", JobState.RUNNING)).isZero();
+
+    young.beginGroup();
+    young.lease(5, "w", new byte[32], NOW.plusSeconds(30), NOW);
+    young.folded(young.oldestBeyond(2, Long.MAX_VALUE));
+    assertThat(young.commitGroup()).extracting(YoungChange::jobId).containsExactly(5L);
+    assertThat(young.queues()).containsExactlyInAnyOrder("even", "odd");
+    assertThat(young.count("even", JobState.PENDING)).isEqualTo(1);
+    assertThat(young.count("odd", JobState.RUNNING)).isEqualTo(1);
+  }
+
+  @Test
+  void theOldestBeyondABoundOfBytesAreAsManyAsBringItUnder() {
+    young.beginGroup();
+    for (long id = 1; id <= 4; id++) {
+      young.create(id, sized(100), NOW);
+    }
+    young.commitGroup();
+
+    assertThat(young.bytes()).isEqualTo(400);
+    assertThat(ids(young.oldestBeyond(10, 250))).containsExactly(1L, 2L);
+    assertThat(young.oldestBeyond(10, 400)).isEmpty();
+  }
+
+  @Test
+  void theCountsByQueueAndStateFollowEveryChangeAndAFoldOfAll() {
+    young.beginGroup();
+    young.create(1, job("q", 0, NOW), NOW);
+    young.create(2, job("q", 0, NOW), NOW);
+    young.create(3, job("r", 0, NOW), NOW);
+    young.lease(1, "w", new byte[32], NOW.plusSeconds(30), NOW);
+    young.lease(2, "w", new byte[32], NOW.plusSeconds(30), NOW);
+    young.succeed(2, YoungJobs.FIRST_TOKEN, null, null, NOW);
+    young.commitGroup();
+
+    assertThat(young.count("q", JobState.PENDING)).isZero();
+    assertThat(young.count("q", JobState.RUNNING)).isEqualTo(1);
+    assertThat(young.count("q", JobState.SUCCEEDED)).isEqualTo(1);
+    assertThat(young.count("r", JobState.PENDING)).isEqualTo(1);
+    assertThat(young.count("nowhere", JobState.PENDING)).isZero();
+
+    young.beginGroup();
+    young.folded();
+    young.commitGroup();
+    assertThat(young.queues()).isEmpty();
+    assertThat(young.count("q", JobState.RUNNING)).isZero();
+    assertThat(young.bytes()).isZero();
   }
 
   @Test
