@@ -87,11 +87,13 @@ public final class CoordinatorMain implements Callable<Integer> {
 
   @Option(
       names = "--young-jobs",
+      negatable = true,
       description =
-          "SQLite, experimental: a plain Enqueue's jobs stay in memory and in their own fsynced log"
-              + " until a fold writes each once, in the state it reached (leased, completed);"
-              + " docs/architecture.md, Young jobs. Default: off")
-  boolean youngJobs;
+          "SQLite: a plain Enqueue's jobs stay in memory and in their own fsynced log until a fold"
+              + " writes each once, in the state it reached (leased, completed);"
+              + " docs/architecture.md, Young jobs. On by default with --store sqlite;"
+              + " --no-young-jobs writes every job's row from its Enqueue on.")
+  Boolean youngJobs;
 
   @Option(
       names = "--postgres-url",
@@ -196,12 +198,17 @@ public final class CoordinatorMain implements Callable<Integer> {
   @Mixin SecurityOptions security;
   @Mixin LimitOptions limits = new LimitOptions();
 
+  /** Whether the SQLite store keeps young jobs: unless {@code --no-young-jobs}. */
+  boolean youngJobsOn() {
+    return youngJobs == null || youngJobs;
+  }
+
   private JobStore openStore() throws IOException {
     if (store == StoreKind.sqlite) {
       Files.createDirectories(dataDir);
-      return SqliteJobStore.open(dataDir, limits.sqlite().withYoungJobs(youngJobs));
+      return SqliteJobStore.open(dataDir, limits.sqlite().withYoungJobs(youngJobsOn()));
     }
-    if (youngJobs) {
+    if (Boolean.TRUE.equals(youngJobs)) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--young-jobs is for --store sqlite");
     }

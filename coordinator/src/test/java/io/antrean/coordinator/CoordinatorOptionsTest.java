@@ -59,11 +59,22 @@ class CoordinatorOptionsTest {
   }
 
   @Test
-  void youngJobsIsOffUnlessAsked() {
+  void youngJobsAreOnUnlessTurnedOff() {
     CoordinatorMain main = new CoordinatorMain();
     new CommandLine(main).parseArgs();
-    assertThat(main.youngJobs).isFalse();
+    assertThat(main.youngJobsOn()).isTrue();
+    new CommandLine(main).parseArgs("--no-young-jobs");
+    assertThat(main.youngJobsOn()).isFalse();
     new CommandLine(main).parseArgs("--young-jobs");
-    assertThat(main.youngJobs).isTrue();
+    assertThat(main.youngJobsOn()).isTrue();
+  }
+
+  @Test
+  void postgresWithoutTheYoungJobsOptionIsNotRefused() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new CoordinatorMain()).setErr(new PrintWriter(err));
+
+    assertThat(cli.execute("--store", "postgres")).isEqualTo(2);
+    assertThat(err.toString()).contains("--store postgres needs --postgres-url");
   }
 }

@@ -118,8 +118,9 @@ final class GroupCommit {
   }
 
   /**
-   * Runs the operation at {@code from}, with the plain Enqueues that follow it if it is one;
-   * returns where the next operation starts.
+   * Runs the operation at {@code from}, with the plain Enqueues that follow it if it is one (as
+   * many as young jobs take in one run, where they are kept: {@link YoungLayer#runEnd}); returns
+   * where the next operation starts.
    */
   private int runFrom(List<WriteTask<?>> group, int from) throws SQLException {
     int end = from + 1;
@@ -127,6 +128,7 @@ final class GroupCommit {
       while (end < group.size() && group.get(end).plainEnqueue() != null) {
         end++;
       }
+      end = young == null ? end : young.runEnd(group, from, end);
     }
     List<WriteTask<?>> run = group.subList(from, end);
     if (young != null) {

@@ -15,8 +15,9 @@ import java.util.Objects;
  *     fails at once with {@link io.antrean.coordinator.store.OverloadedException} (limit {@code
  *     write_queue}); at least 1
  * @param youngJobs whether a plain Enqueue's jobs stay young, in memory and in their own log in the
- *     data directory, until a fold writes them into the database (before any other operation and as
- *     it goes); off by default while it is being built (store/sqlite/young)
+ *     data directory, until a fold writes them into the database once, in the state they reached
+ *     (before any operation that needs their rows, at a bound, and in quiet moments); on by default
+ *     (store/sqlite/young, docs/architecture.md "Young jobs")
  * @param quietFoldAfter with young jobs on, how long jobs stay young at least before a moment
  *     without waiting writes folds them ({@link QuietFolds}); positive
  */
@@ -33,8 +34,7 @@ public record SqliteOptions(
 
   public SqliteOptions(
       int maxGroupOperations, int readConnections, Duration busyTimeout, int maxQueuedWrites) {
-    this(
-        maxGroupOperations, readConnections, busyTimeout, maxQueuedWrites, false, QUIET_FOLD_AFTER);
+    this(maxGroupOperations, readConnections, busyTimeout, maxQueuedWrites, true, QUIET_FOLD_AFTER);
   }
 
   /** The database file's name inside the data directory. */
@@ -64,7 +64,8 @@ public record SqliteOptions(
   }
 
   /**
-   * 512 operations per group commit, 4 read connections, a 5 s busy timeout, 10,000 queued writes.
+   * 512 operations per group commit, 4 read connections, a 5 s busy timeout, 10,000 queued writes,
+   * young jobs on, folded in a quiet moment once young for {@link #QUIET_FOLD_AFTER}.
    */
   public static SqliteOptions defaults() {
     return new SqliteOptions(512, 4, Duration.ofSeconds(5), 10_000);

@@ -6,6 +6,7 @@ import io.antrean.coordinator.store.StoreUnavailableException;
 import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
 import io.antrean.coordinator.store.sqlite.young.LoggedChange;
 import io.antrean.coordinator.store.sqlite.young.YoungChange;
+import io.antrean.coordinator.store.sqlite.young.YoungCreations;
 import io.antrean.coordinator.store.sqlite.young.YoungJobLog;
 import io.antrean.coordinator.store.sqlite.young.YoungJobs;
 import io.antrean.coordinator.store.sqlite.young.YoungJobs.YoungJob;
@@ -15,19 +16,21 @@ import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The young jobs of a SQLite store (off unless {@link SqliteOptions#youngJobs}): a plain Enqueue's
+ * The young jobs of a SQLite store (kept while {@link SqliteOptions#youngJobs}): a plain Enqueue's
  * jobs are kept in memory ({@link YoungJobs}) and in their log ({@link YoungJobLog}) instead of the
  * jobs' table, and every other operation folds them into the table first, so that it finds the
  * database as it would have been. Driven by {@link GroupCommit}, on the thread that holds the
  * writer's connection; {@link #hasYoung} may be read from any thread.
  */
 final class YoungLayer implements AutoCloseable {
+  private static final Logger logger = LoggerFactory.getLogger(YoungLayer.class);
   private static final String FOLDED_UP_TO = "SELECT folded_up_to FROM young_log_folds";
   private static final String FOLD = "UPDATE young_log_folds SET folded_up_to = ?";
 
@@ -42,16 +45,12 @@ final class YoungLayer implements AutoCloseable {
   private static final int KEEP_JOBS = MAX_YOUNG_JOBS / 10 * 9;
   private static final long KEEP_BYTES = MAX_YOUNG_BYTES / 10 * 9;
 
-  // Where a young job's record of its creation is in the log.
-  private record Creation(long jobId, long position) {}
-
   private final YoungJobs young;
   private final YoungJobLog log;
   private final WalSync sync;
   private final boolean accepting;
-  // The creations in the log of the young jobs (and of some folded since), oldest first: the log
-  // before the oldest young job's is folded.
-  private final ArrayDeque<Creation> creations;
+  // Where the young jobs' creations (and some of jobs folded since) are in the log.
+  private final YoungCreations creations;
   private volatile boolean hasYoung;
   // System.nanoTime() of the first commit since the last fold that made a young job; 0 when none
   // is young.
@@ -68,11 +67,7 @@ final class YoungLayer implements AutoCloseable {
   private long toDropAfterCommit;
 
   private YoungLayer(
-      YoungJobs young,
-      YoungJobLog log,
-      WalSync sync,
-      boolean accepting,
-      ArrayDeque<Creation> creations) {
+      YoungJobs young, YoungJobLog log, WalSync sync, boolean accepting, YoungCreations creations) {
     this.young = young;
     this.log = log;
     this.sync = sync;
@@ -84,9 +79,8 @@ final class YoungLayer implements AutoCloseable {
 
   /**
    * Opens the log in {@code directory} and rebuilds the young jobs from the records past the last
-   * fold this database recorded. A record of a job the jobs' table has (an id at or below its high
-   * mark) is passed over: the job was folded, by a fold of the oldest jobs that left the log's
-   * records after it, or by one whose mark a migration undone below V15 lost.
+   * fold this database recorded, passing over those of jobs the table has (an id at or below its
+   * high mark): a fold of the oldest leaves records of jobs it folded after its mark.
    *
    * @param accepting whether plain Enqueues make new young jobs; false when young jobs are off and
    *     the layer is opened only to fold what a log left by an earlier run still holds
@@ -102,7 +96,8 @@ final class YoungLayer implements AutoCloseable {
     // Every young job's id is above every id the table has had: a fold takes the oldest first.
     long highMark = YoungFolds.nextJobId(connection) - 1;
     YoungJobs young = new YoungJobs();
-    ArrayDeque<Creation> creations = new ArrayDeque<>();
+    YoungCreations creations = new YoungCreations();
+    long[] passedOver = {0};
     try {
       YoungJobLog log =
           YoungJobLog.open(
@@ -110,13 +105,23 @@ final class YoungLayer implements AutoCloseable {
               folded,
               e -> {
                 YoungChange change = YoungChange.fromRecord(e.record());
-                if (change.jobId() > highMark) {
-                  young.replay(change);
-                  if (change instanceof YoungChange.Created) {
-                    creations.addLast(new Creation(change.jobId(), e.position()));
-                  }
+                if (change.jobId() <= highMark) {
+                  passedOver[0]++;
+                  return;
+                }
+                young.replay(change);
+                if (change instanceof YoungChange.Created) {
+                  creations.created(change.jobId(), e.position());
                 }
               });
+      if (passedOver[0] > 0 || !young.isEmpty()) {
+        logger.info(
+            "young jobs' log replayed: {} jobs young again, {} records passed over (jobs up to id"
+                + " {} are rows already)",
+            young.size(),
+            passedOver[0],
+            highMark);
+      }
       return new YoungLayer(young, log, sync, accepting, creations);
     } catch (IOException e) {
       throw new UncheckedIOException("opening the young jobs' log in " + directory, e);
@@ -151,9 +156,34 @@ final class YoungLayer implements AutoCloseable {
   }
 
   /**
+   * Where the run of plain Enqueues {@code group[from, end)} ends while young jobs are kept: before
+   * the Enqueue that takes its jobs past what a fold at the bound takes away (the first stays in
+   * whatever its size, and goes to the rows if larger).
+   */
+  int runEnd(List<WriteTask<?>> group, int from, int end) {
+    int jobs = 0;
+    long bytes = 0;
+    for (int i = from; accepting && i < end; i++) {
+      for (NewJob job : group.get(i).plainEnqueue().jobs()) {
+        jobs++;
+        bytes += job.payloadSize();
+      }
+      if (i > from && !roomFor(jobs, bytes)) {
+        return i;
+      }
+    }
+    return end;
+  }
+
+  private static boolean roomFor(int jobs, long bytes) {
+    return jobs <= MAX_YOUNG_JOBS - KEEP_JOBS && bytes <= MAX_YOUNG_BYTES - KEEP_BYTES;
+  }
+
+  /**
    * Whether these plain Enqueues' jobs may be young: each small enough for memory and for a record
    * of the log ({@link YoungJobs#fits}), and all of them no more than a fold at the bound takes
-   * away, so that memory never holds more than the bound and one such run.
+   * away, so that memory holds at most the bound and one run of Enqueues (and what the completions
+   * of one group add in results).
    */
   boolean fits(List<WriteTask<?>> enqueues) {
     int jobs = 0;
@@ -173,7 +203,7 @@ final class YoungLayer implements AutoCloseable {
         }
       }
     }
-    return jobs <= MAX_YOUNG_JOBS - KEEP_JOBS && bytes <= MAX_YOUNG_BYTES - KEEP_BYTES;
+    return roomFor(jobs, bytes);
   }
 
   /** Keeps the jobs of these plain Enqueues young, under ids after every id in use. */
@@ -258,14 +288,7 @@ final class YoungLayer implements AutoCloseable {
         toDropUpTo = -1;
       }
       fold.run();
-      // Before the oldest job left young was created; every job with an id up to lastId is folded.
-      long upTo = log.nextPosition() - 1;
-      for (Creation c : creations) {
-        if (c.jobId() > lastId) {
-          upTo = c.position() - 1;
-          break;
-        }
-      }
+      long upTo = creations.foldedUpTo(lastId, log.nextPosition() - 1);
       var update = connection.prepare(FOLD);
       update.setLong(1, upTo);
       update.executeUpdate();
@@ -289,7 +312,7 @@ final class YoungLayer implements AutoCloseable {
       for (LoggedChange record : records) {
         long position = log.append(record.record());
         if (record.change() instanceof YoungChange.Created) {
-          creations.addLast(new Creation(record.change().jobId(), position));
+          creations.created(record.change().jobId(), position);
         }
       }
       if (!records.isEmpty()) {
@@ -310,9 +333,7 @@ final class YoungLayer implements AutoCloseable {
     if (foldedInGroup >= 0) {
       toDropUpTo = foldedInGroup;
       toDropAfterCommit = commit;
-      while (!creations.isEmpty() && creations.peekFirst().jobId() <= foldedThroughId) {
-        creations.removeFirst();
-      }
+      creations.foldedThrough(foldedThroughId);
     }
     hasYoung = !young.isEmpty();
     if (!hasYoung) {

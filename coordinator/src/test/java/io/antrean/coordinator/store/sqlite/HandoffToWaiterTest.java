@@ -97,13 +97,14 @@ class HandoffToWaiterTest {
       EnqueueResult stored =
           scheduler.enqueueAsync(EnqueueCommand.of(QUEUE, "t", JSON)).get(10, TimeUnit.SECONDS);
       List<Job> leased = waiting.get(10, TimeUnit.SECONDS);
+      long commits = store.writer().groupCommit().commits() - commitsBefore; // before any read
 
       assertThat(leased).extracting(Job::id).containsExactly(stored.job().id());
       Job running = scheduler.get(stored.job().id());
       assertThat(running.state()).isEqualTo(JobState.RUNNING);
       assertThat(running.lease().workerId()).isEqualTo("w");
       assertThat(running.lease().fencingToken()).isEqualTo(leased.get(0).lease().fencingToken());
-      if (store.writer().groupCommit().commits() - commitsBefore == 1) {
+      if (commits == 1) {
         return;
       }
     }

@@ -46,9 +46,10 @@ class SqliteJobStoreTest extends JobStoreContract {
 
   @TempDir Path dataDir;
 
+  /** The rows path: young jobs off ({@link SqliteYoungJobsStoreTest} runs it all with them on). */
   @Override
   protected JobStore openStore() {
-    return SqliteJobStore.open(dataDir);
+    return SqliteJobStore.open(dataDir, SqliteOptions.defaults().withYoungJobs(false));
   }
 
   private SqliteJobStore sqlite() {

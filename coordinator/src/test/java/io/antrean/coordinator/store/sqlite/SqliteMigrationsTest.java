@@ -35,7 +35,7 @@ class SqliteMigrationsTest extends SqliteStoreFixture {
 
   private void reopen() {
     store.close();
-    store = SqliteJobStore.open(dataDir);
+    store = SqliteJobStore.open(dataDir, ROWS);
   }
 
   /** Takes back V15 (where the young jobs' log is folded up to), for databases from before it. */
@@ -130,7 +130,7 @@ class SqliteMigrationsTest extends SqliteStoreFixture {
     assertThat(query("SELECT length(payload) FROM jobs"))
         .isEqualTo(String.valueOf(longPayload.length));
 
-    store = SqliteJobStore.open(dataDir);
+    store = SqliteJobStore.open(dataDir, ROWS);
     Job fresh = enqueue(job("new").payload(longPayload, "x").build());
 
     assertThat(query(LATEST_FLYWAY_VERSION))
@@ -158,7 +158,7 @@ class SqliteMigrationsTest extends SqliteStoreFixture {
     update("ALTER TABLE attempts DROP COLUMN lease_id_sha256");
     recordVersionAsBeforeFlyway(1);
 
-    store = SqliteJobStore.open(dataDir);
+    store = SqliteJobStore.open(dataDir, ROWS);
 
     assertThat(query(LATEST_FLYWAY_VERSION))
         .isEqualTo(String.valueOf(SqliteSchema.latestVersion()));
@@ -184,7 +184,7 @@ class SqliteMigrationsTest extends SqliteStoreFixture {
     update("ALTER TABLE attempts DROP COLUMN lease_id_sha256");
     recordVersionAsBeforeFlyway(2);
 
-    store = SqliteJobStore.open(dataDir);
+    store = SqliteJobStore.open(dataDir, ROWS);
 
     assertThat(store.pausedQueues()).isEmpty();
     store.setQueuePaused(TestJobs.QUEUE, true, at(1));
@@ -217,7 +217,7 @@ class SqliteMigrationsTest extends SqliteStoreFixture {
     update("ALTER TABLE attempts DROP COLUMN lease_id_sha256");
     recordVersionAsBeforeFlyway(5);
 
-    store = SqliteJobStore.open(dataDir);
+    store = SqliteJobStore.open(dataDir, ROWS);
 
     assertThat(query("SELECT version FROM flyway_schema_history WHERE type = 'BASELINE'"))
         .isEqualTo("5");
@@ -232,7 +232,7 @@ class SqliteMigrationsTest extends SqliteStoreFixture {
     store.close();
     recordVersionAsBeforeFlyway(999);
 
-    assertThatThrownBy(() -> SqliteJobStore.open(dataDir))
+    assertThatThrownBy(() -> SqliteJobStore.open(dataDir, ROWS))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("999");
     store = null;
@@ -246,7 +246,7 @@ class SqliteMigrationsTest extends SqliteStoreFixture {
             + " installed_by, execution_time, success) VALUES (999, '999', 'future', 'SQL',"
             + " 'V999__future.sql', 'test', 0, 1)");
 
-    assertThatThrownBy(() -> SqliteJobStore.open(dataDir))
+    assertThatThrownBy(() -> SqliteJobStore.open(dataDir, ROWS))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("999");
     store = null;

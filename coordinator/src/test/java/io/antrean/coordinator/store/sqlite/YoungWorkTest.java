@@ -25,6 +25,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -159,10 +160,31 @@ class YoungWorkTest {
     assertThat(rows(dataDir)).isEqualTo(String.valueOf(folded));
     assertThat(DatabaseFile.text(dataDir, "SELECT max(id) FROM jobs"))
         .isEqualTo(String.valueOf(folded));
+    // Cut just before the creation of job 5,001, the oldest left young (a job's creation at the
+    // position of its id, as every record but the first job's lease is a creation, and it came
+    // after job 49,000's).
+    assertThat(foldedUpTo(dataDir)).isEqualTo(folded);
 
     // The log past its fold mark holds the first job's lease, after jobs that are still young.
     DatabaseFile.copyDataDir(dataDir, crashImage);
-    assertRecovered(crashImage, last);
+    assertRecovered(crashImage, last, last);
+  }
+
+  @Test
+  void aSecondFoldOfTheOldestCutsTheLogBeforeTheOldestLeftYoungAgain() throws Exception {
+    store = open(dataDir);
+    long last = fillToTheBoundWithTheFirstJobLeasedLast();
+    List<NewJob> batch = Collections.nCopies(1_000, job("d").build());
+    for (int i = 0; i < 6; i++) {
+      store.enqueue(batch, at(3)); // the sixth folds the oldest 5,001 first: jobs 5,001 to 10,001
+    }
+    assertThat(rows(dataDir)).isEqualTo("10001");
+    assertThat(foldedUpTo(dataDir)).isEqualTo(10_001);
+
+    DatabaseFile.copyDataDir(dataDir, crashImage);
+    assertRecovered(crashImage, last, 56_001);
+    // Opened, the store folded them all and cut the log at its end (one lease among the records).
+    assertThat(foldedUpTo(crashImage)).isEqualTo(56_002);
   }
 
   @Test
@@ -173,7 +195,25 @@ class YoungWorkTest {
     // As a migration undone below V15 and done again leaves it.
     DatabaseFile.update(crashImage, "UPDATE young_log_folds SET folded_up_to = 0");
 
-    assertRecovered(crashImage, last);
+    assertRecovered(crashImage, last, last);
+  }
+
+  @Test
+  void enqueuesOfOneGroupWithMoreJobsThanAFoldTakesAwayStayYoungInRunsOfTheirOwn()
+      throws Exception {
+    store = open(dataDir);
+    SqliteJobStore sqlite = (SqliteJobStore) store;
+    int each = YoungLayer.MAX_YOUNG_JOBS / 100;
+    List<NewJob> batch = Collections.nCopies(each, job("a").build());
+    long commitsBefore = sqlite.writer().groupCommit().commits();
+
+    var stored =
+        sqlite.writeTogether(
+            () -> Stream.generate(() -> sqlite.enqueueAsync(batch, T0)).limit(11).toList());
+
+    assertThat(stored).allSatisfy(f -> assertThat(f.join()).hasSize(each));
+    assertThat(sqlite.writer().groupCommit().commits() - commitsBefore).isEqualTo(1);
+    assertThat(rows(dataDir)).isEqualTo("0");
   }
 
   @Test
@@ -204,13 +244,18 @@ class YoungWorkTest {
     return store.enqueue(List.of(job("b").build()), at(2)).get(0).job().id();
   }
 
-  private static void assertRecovered(Path dir, long last) throws SQLException {
+  private static long foldedUpTo(Path dir) throws SQLException {
+    return Long.parseLong(DatabaseFile.text(dir, "SELECT folded_up_to FROM young_log_folds"));
+  }
+
+  /** Job 1 RUNNING and no other, job {@code last} the one made last, {@code jobs} jobs in all. */
+  private static void assertRecovered(Path dir, long last, long jobs) throws SQLException {
     JobStore recovered = open(dir);
     try {
       assertThat(recovered.get(1).orElseThrow().state()).isEqualTo(JobState.RUNNING);
       assertThat(recovered.get(last).orElseThrow().type()).isEqualTo("b");
       assertThat(last).isEqualTo(YoungLayer.MAX_YOUNG_JOBS + 1);
-      assertThat(rows(dir)).isEqualTo(String.valueOf(last));
+      assertThat(rows(dir)).isEqualTo(String.valueOf(jobs));
       assertThat(DatabaseFile.text(dir, "SELECT count(*) FROM jobs WHERE state = 'RUNNING'"))
           .isEqualTo("1");
     } finally {
