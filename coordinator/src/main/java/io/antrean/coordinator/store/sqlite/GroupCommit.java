@@ -132,8 +132,8 @@ final class GroupCommit {
     }
     List<WriteTask<?>> run = group.subList(from, end);
     if (young != null) {
-      young.foldOldestIfFull(connection);
-      if (run.get(0).plainEnqueue() != null && young.accepting() && young.fits(run)) {
+      young.foldOldestIfDue(connection);
+      if (run.get(0).plainEnqueue() != null && young.accepting() && YoungEnqueues.fits(run)) {
         young.store(connection, run);
         return end;
       }

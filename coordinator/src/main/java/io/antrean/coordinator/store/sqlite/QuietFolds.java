@@ -8,11 +8,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Folds the young jobs in a quiet moment (no write waiting for the writer) once they have been
- * young for a while ({@link SqliteOptions#quietFoldAfter}): the young jobs a burst leaves behind go
- * into the database while nothing waits, in folds of what a few seconds made, instead of in one
- * long fold at their bound in the middle of later traffic. {@link #runOnce} is one look; a daemon
- * thread looks every {@link #EVERY}.
+ * Folds the young jobs in quiet moments (no write waiting for the writer) once they have been young
+ * for a while ({@link SqliteOptions#quietFoldAfter}), the oldest first and at most {@link
+ * YoungLayer#QUIET_FOLD_JOBS} at a time: the young jobs a burst leaves behind, and those of a
+ * steady trickle, go into the database in short folds while nothing waits, instead of in folds at
+ * their bound in the middle of later traffic. {@link #runOnce} is one look; a daemon thread looks
+ * every {@link #EVERY}.
  */
 final class QuietFolds implements AutoCloseable {
   /** How often the daemon thread looks. */
@@ -49,18 +50,23 @@ final class QuietFolds implements AutoCloseable {
   }
 
   /**
-   * Folds the young jobs if they have been young long enough at {@code nowNanos} ({@link
-   * System#nanoTime}) and no write is waiting.
+   * Folds the oldest young jobs, those young for long enough at {@code nowNanos} ({@link
+   * System#nanoTime}), at most {@link YoungLayer#QUIET_FOLD_JOBS} of them, if there are any and no
+   * write is waiting.
    *
    * @return whether it folded
    */
   boolean runOnce(long nowNanos) {
-    long since = young.youngSinceNanos();
-    if (since == 0 || nowNanos - since < afterNanos || writer.queued() > 0) {
+    long oldest = young.oldestYoungNanos();
+    if (oldest == 0 || nowNanos - oldest < afterNanos || writer.queued() > 0) {
       return false;
     }
     try {
-      writer.await(() -> writer.submit(WriteTask.fold()));
+      young.askQuietFold(nowNanos - afterNanos);
+      writer.await(
+          () ->
+              writer.submit(
+                  WriteTask.apartFromJobs("fold the young jobs of a quiet moment", c -> null)));
       return true;
     } catch (RuntimeException e) {
       // Unavailable, overloaded or failed: the next look, or the next write, folds them.

@@ -385,13 +385,12 @@ public final class SqliteJobStore extends JdbcJobStore {
 
   /** Folds the young jobs, if any: at start-up, and for tests that inspect the database file. */
   void foldYoungJobs() {
-    if (young != null && young.hasYoung()) {
-      writer.await(() -> writer.submit(WriteTask.fold()));
-    }
+    YoungLayer.foldBeforeRead(young, writer);
   }
 
-  /** The database file, for tests that inspect it. */
-  Path databaseFile() {
-    return file.database();
+  /** The young jobs' layer (null if none), for tests of its duties. */
+  @Nullable
+  YoungLayer young() {
+    return young;
   }
 }

@@ -1,9 +1,6 @@
 package io.antrean.coordinator.store.sqlite;
 
-import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.job.NewJob;
 import io.antrean.coordinator.store.StoreUnavailableException;
-import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
 import io.antrean.coordinator.store.sqlite.young.LoggedChange;
 import io.antrean.coordinator.store.sqlite.young.YoungChange;
 import io.antrean.coordinator.store.sqlite.young.YoungCreations;
@@ -16,7 +13,6 @@ import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
@@ -40,10 +36,13 @@ final class YoungLayer implements AutoCloseable {
   /** The most payload and result bytes kept young: past it, the next group folds first. */
   static final long MAX_YOUNG_BYTES = 64L << 20;
 
-  // What a fold at the bound leaves young: it folds the oldest tenth, not every job, so that the
-  // writer's pause is a tenth of a fold of them all.
-  private static final int KEEP_JOBS = MAX_YOUNG_JOBS / 10 * 9;
-  private static final long KEEP_BYTES = MAX_YOUNG_BYTES / 10 * 9;
+  // A fold at the bound folds the oldest tenth, not every job, so that the writer's pause is a
+  // tenth of a fold of them all; no run of Enqueues makes more young jobs than that.
+  static final int FOLD_SLICE_JOBS = MAX_YOUNG_JOBS / 10;
+  static final long FOLD_SLICE_BYTES = MAX_YOUNG_BYTES / 10;
+
+  /** The most young jobs a quiet fold takes, so that its pause stays short ({@link QuietFolds}). */
+  static final int QUIET_FOLD_JOBS = 1_000;
 
   private final YoungJobs young;
   private final YoungJobLog log;
@@ -52,9 +51,11 @@ final class YoungLayer implements AutoCloseable {
   // Where the young jobs' creations (and some of jobs folded since) are in the log.
   private final YoungCreations creations;
   private volatile boolean hasYoung;
-  // System.nanoTime() of the first commit since the last fold that made a young job; 0 when none
-  // is young.
-  private volatile long youngSinceNanos;
+  // System.nanoTime() when the oldest young job's creation was written; 0 when none is young.
+  private volatile long oldestYoungNanos;
+  // Jobs created before this System.nanoTime() may fold in the next group, a quiet fold asked; 0
+  // when none is asked.
+  private volatile long quietFoldBefore;
   @Nullable private QuietFolds quietFolds;
   // Set once the log failed to write: every group fails from then on.
   @Nullable private volatile IOException broken;
@@ -74,7 +75,7 @@ final class YoungLayer implements AutoCloseable {
     this.accepting = accepting;
     this.creations = creations;
     this.hasYoung = !young.isEmpty();
-    this.youngSinceNanos = hasYoung ? System.nanoTime() : 0;
+    this.oldestYoungNanos = creations.oldestNanos();
   }
 
   /**
@@ -111,7 +112,7 @@ final class YoungLayer implements AutoCloseable {
                 }
                 young.replay(change);
                 if (change instanceof YoungChange.Created) {
-                  creations.created(change.jobId(), e.position());
+                  creations.created(change.jobId(), e.position(), System.nanoTime());
                 }
               });
       if (passedOver[0] > 0 || !young.isEmpty()) {
@@ -155,70 +156,14 @@ final class YoungLayer implements AutoCloseable {
     foldedThroughId = -1;
   }
 
-  /**
-   * Where the run of plain Enqueues {@code group[from, end)} ends while young jobs are kept: before
-   * the Enqueue that takes its jobs past what a fold at the bound takes away (the first stays in
-   * whatever its size, and goes to the rows if larger).
-   */
+  /** As {@link YoungEnqueues#runEnd} while young jobs are kept; else {@code end}. */
   int runEnd(List<WriteTask<?>> group, int from, int end) {
-    int jobs = 0;
-    long bytes = 0;
-    for (int i = from; accepting && i < end; i++) {
-      for (NewJob job : group.get(i).plainEnqueue().jobs()) {
-        jobs++;
-        bytes += job.payloadSize();
-      }
-      if (i > from && !roomFor(jobs, bytes)) {
-        return i;
-      }
-    }
-    return end;
+    return accepting ? YoungEnqueues.runEnd(group, from, end) : end;
   }
 
-  private static boolean roomFor(int jobs, long bytes) {
-    return jobs <= MAX_YOUNG_JOBS - KEEP_JOBS && bytes <= MAX_YOUNG_BYTES - KEEP_BYTES;
-  }
-
-  /**
-   * Whether these plain Enqueues' jobs may be young: each small enough for memory and for a record
-   * of the log ({@link YoungJobs#fits}), and all of them no more than a fold at the bound takes
-   * away, so that memory holds at most the bound and one run of Enqueues (and what the completions
-   * of one group add in results).
-   */
-  boolean fits(List<WriteTask<?>> enqueues) {
-    int jobs = 0;
-    long bytes = 0;
-    for (WriteTask<?> task : enqueues) {
-      for (NewJob job : task.plainEnqueue().jobs()) {
-        jobs++;
-        bytes += job.payloadSize();
-        if (!YoungJobs.fits(
-            job.payloadSize(),
-            job.queue(),
-            job.type(),
-            job.contentType(),
-            job.traceParent(),
-            job.concurrencyKey())) {
-          return false;
-        }
-      }
-    }
-    return roomFor(jobs, bytes);
-  }
-
-  /** Keeps the jobs of these plain Enqueues young, under ids after every id in use. */
+  /** Keeps the jobs of these plain Enqueues young ({@link YoungEnqueues#store}). */
   void store(CachedConnection connection, List<WriteTask<?>> enqueues) throws SQLException {
-    long id = Math.max(YoungFolds.nextJobId(connection), young.lastId() + 1);
-    for (WriteTask<?> task : enqueues) {
-      PlainEnqueue enqueue = task.plainEnqueue();
-      List<Job> stored = new ArrayList<>(enqueue.jobs().size());
-      for (NewJob job : enqueue.jobs()) {
-        young.create(id, job, enqueue.now());
-        stored.add(SqliteDialect.INSTANCE.reader().inserted(id, job, enqueue.now()));
-        id++;
-      }
-      task.stored(NewJobRows.asNew(stored));
-    }
+    YoungEnqueues.store(connection, young, enqueues);
   }
 
   /**
@@ -264,14 +209,26 @@ final class YoungLayer implements AutoCloseable {
   }
 
   /**
-   * If memory holds as many young jobs as it may ({@link #full}), folds the oldest of them, a
-   * tenth, in the group's transaction: the log is folded up to the oldest job left young.
+   * Folds the oldest young jobs in the group's transaction if memory holds as many as it may
+   * ({@link #full}: a tenth of them), or else if a quiet fold was asked ({@link #askQuietFold}: at
+   * most {@link #QUIET_FOLD_JOBS} of those created before it); the log is folded up to the oldest
+   * job left young.
    */
-  void foldOldestIfFull(CachedConnection connection) throws SQLException {
-    if (!full()) {
+  void foldOldestIfDue(CachedConnection connection) throws SQLException {
+    List<YoungJob> oldest;
+    long quiet = quietFoldBefore;
+    if (full()) {
+      oldest =
+          young.oldestBeyond(MAX_YOUNG_JOBS - FOLD_SLICE_JOBS, MAX_YOUNG_BYTES - FOLD_SLICE_BYTES);
+    } else if (quiet != 0) {
+      quietFoldBefore = 0;
+      oldest = young.oldestThrough(creations.lastIdCreatedBefore(quiet), QUIET_FOLD_JOBS);
+    } else {
       return;
     }
-    List<YoungJob> oldest = young.oldestBeyond(KEEP_JOBS, KEEP_BYTES);
+    if (oldest.isEmpty()) {
+      return;
+    }
     long lastId = oldest.get(oldest.size() - 1).id();
     foldedUpTo(connection, () -> YoungFolds.fold(connection, young, oldest), lastId);
   }
@@ -309,10 +266,11 @@ final class YoungLayer implements AutoCloseable {
   void writeRecords() throws IOException {
     try {
       List<LoggedChange> records = young.commitGroupRecords();
+      long written = System.nanoTime();
       for (LoggedChange record : records) {
         long position = log.append(record.record());
         if (record.change() instanceof YoungChange.Created) {
-          creations.created(record.change().jobId(), position);
+          creations.created(record.change().jobId(), position, written);
         }
       }
       if (!records.isEmpty()) {
@@ -336,19 +294,23 @@ final class YoungLayer implements AutoCloseable {
       creations.foldedThrough(foldedThroughId);
     }
     hasYoung = !young.isEmpty();
-    if (!hasYoung) {
-      youngSinceNanos = 0;
-    } else if (youngSinceNanos == 0) {
-      youngSinceNanos = System.nanoTime();
-    }
+    oldestYoungNanos = hasYoung ? creations.oldestNanos() : 0;
   }
 
   /**
-   * {@link System#nanoTime} when the young jobs there are began to be young (the first commit after
-   * the last fold that made one), or 0 when none is young; any thread.
+   * {@link System#nanoTime} when the oldest young job's creation was written, or 0 when none is
+   * young; any thread.
    */
-  long youngSinceNanos() {
-    return youngSinceNanos;
+  long oldestYoungNanos() {
+    return oldestYoungNanos;
+  }
+
+  /**
+   * Asks the next group to fold the oldest young jobs created before {@code nanos} ({@link
+   * System#nanoTime}), at most {@link #QUIET_FOLD_JOBS} of them; any thread.
+   */
+  void askQuietFold(long nanos) {
+    quietFoldBefore = nanos;
   }
 
   /** Folds the young jobs in quiet moments ({@link QuietFolds}) from now until {@link #close}. */

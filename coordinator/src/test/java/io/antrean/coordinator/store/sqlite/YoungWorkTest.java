@@ -336,6 +336,26 @@ class YoungWorkTest {
   }
 
   @Test
+  void aQuietFoldTakesTheOldestJobsYoungForAWhileAtMostAThousandAtATime() throws Exception {
+    store = open(dataDir); // no quiet fold of its own within the test
+    SqliteJobStore sqlite = (SqliteJobStore) store;
+    store.enqueue(Collections.nCopies(1_500, job("old").build()), T0);
+    long between = System.nanoTime();
+    store.enqueue(List.of(job("new").build()), T0);
+    QuietFolds quiet = new QuietFolds(sqlite.young(), sqlite.writer(), Duration.ofSeconds(5));
+    long later = between + Duration.ofSeconds(5).toNanos();
+
+    assertThat(quiet.runOnce(between)).isFalse(); // none young for 5 s yet
+    assertThat(rows(dataDir)).isEqualTo("0");
+    assertThat(quiet.runOnce(later)).isTrue();
+    assertThat(rows(dataDir)).isEqualTo(String.valueOf(YoungLayer.QUIET_FOLD_JOBS));
+    assertThat(quiet.runOnce(later)).isTrue();
+    assertThat(rows(dataDir)).isEqualTo("1500");
+    assertThat(quiet.runOnce(later)).isFalse(); // the job left young is younger than 5 s
+    assertThat(store.get(1_501)).map(Job::type).contains("new");
+  }
+
+  @Test
   void aQuietMomentFoldsTheYoungJobsOnceTheyHaveBeenYoungAWhile() {
     store = open(dataDir, Duration.ofMillis(100));
     store.enqueue(List.of(job("a").build(), job("b").build()), T0);

@@ -5,17 +5,38 @@ import java.util.ArrayDeque;
 /**
  * Where in the {@link YoungJobLog} each young job's creation is, oldest first: a fold of the oldest
  * jobs may cut the log just before the creation of the oldest job it leaves young, since every
- * record of a job comes after its creation and jobs are created in id order. Not thread-safe: the
- * writer's thread keeps it.
+ * record of a job comes after its creation and jobs are created in id order; and when each was
+ * written, for a fold of the jobs young for a while. Not thread-safe: the writer's thread keeps it.
  */
 public final class YoungCreations {
-  private record Creation(long jobId, long position) {}
+  private record Creation(long jobId, long position, long nanos) {}
 
   private final ArrayDeque<Creation> creations = new ArrayDeque<>();
 
-  /** The job's creation was written at {@code position}; ids and positions only go up. */
-  public void created(long jobId, long position) {
-    creations.addLast(new Creation(jobId, position));
+  /**
+   * The job's creation was written at {@code position} at {@code nanos} ({@link System#nanoTime});
+   * ids and positions only go up.
+   */
+  public void created(long jobId, long position, long nanos) {
+    creations.addLast(new Creation(jobId, position, nanos));
+  }
+
+  /** When the oldest creation kept was written ({@link System#nanoTime}), or 0 if none is kept. */
+  public long oldestNanos() {
+    Creation oldest = creations.peekFirst();
+    return oldest == null ? 0 : oldest.nanos();
+  }
+
+  /** The largest id of the jobs created before {@code nanos}, or 0 if none is kept. */
+  public long lastIdCreatedBefore(long nanos) {
+    long lastId = 0;
+    for (Creation c : creations) {
+      if (c.nanos() - nanos >= 0) {
+        break;
+      }
+      lastId = c.jobId();
+    }
+    return lastId;
   }
 
   /**

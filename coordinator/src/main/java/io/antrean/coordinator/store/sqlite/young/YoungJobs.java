@@ -9,7 +9,6 @@ import io.antrean.coordinator.store.sqlite.young.YoungChange.Succeeded;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.NavigableMap;
@@ -212,11 +211,6 @@ public final class YoungJobs {
     return jobs.get(id);
   }
 
-  /** Every young job, oldest id first, without a copy: the caller must not change them. */
-  public Iterable<YoungJob> view() {
-    return Collections.unmodifiableCollection(jobs.values());
-  }
-
   /** Every young job, oldest id first, for a fold. */
   public List<YoungJob> all() {
     return List.copyOf(jobs.values());
@@ -306,6 +300,11 @@ public final class YoungJobs {
       bytesLeft -= bytesOf(j);
     }
     return oldest;
+  }
+
+  /** The oldest young jobs (by id), up to {@code lastId}, at most {@code atMost} of them. */
+  public List<YoungJob> oldestThrough(long lastId, int atMost) {
+    return jobs.headMap(lastId, true).values().stream().limit(atMost).toList();
   }
 
   /** The queues that have young jobs. */

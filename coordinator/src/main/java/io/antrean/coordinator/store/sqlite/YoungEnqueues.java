@@ -1,0 +1,85 @@
+package io.antrean.coordinator.store.sqlite;
+
+import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.job.NewJob;
+import io.antrean.coordinator.store.sqlite.NewJobRows.PlainEnqueue;
+import io.antrean.coordinator.store.sqlite.young.YoungJobs;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which plain Enqueues keep their jobs young, and how ({@link YoungLayer}): a group's Enqueues in
+ * runs of at most what a fold at the bound takes away, each job small enough for memory and for a
+ * record of the log, stored under ids after every id in use.
+ */
+final class YoungEnqueues {
+  private YoungEnqueues() {}
+
+  /**
+   * Where the run of plain Enqueues {@code group[from, end)} ends where young jobs are kept: before
+   * the Enqueue that takes its jobs past what a fold at the bound takes away (the first stays in
+   * whatever its size, and goes to the rows if larger).
+   */
+  static int runEnd(List<WriteTask<?>> group, int from, int end) {
+    int jobs = 0;
+    long bytes = 0;
+    for (int i = from; i < end; i++) {
+      for (NewJob job : group.get(i).plainEnqueue().jobs()) {
+        jobs++;
+        bytes += job.payloadSize();
+      }
+      if (i > from && !roomFor(jobs, bytes)) {
+        return i;
+      }
+    }
+    return end;
+  }
+
+  private static boolean roomFor(int jobs, long bytes) {
+    return jobs <= YoungLayer.FOLD_SLICE_JOBS && bytes <= YoungLayer.FOLD_SLICE_BYTES;
+  }
+
+  /**
+   * Whether these plain Enqueues' jobs may be young: each small enough for memory and for a record
+   * of the log ({@link YoungJobs#fits}), and all of them no more than a fold at the bound takes
+   * away, so that memory holds at most the bound and one run of Enqueues (and what the completions
+   * of one group add in results).
+   */
+  static boolean fits(List<WriteTask<?>> enqueues) {
+    int jobs = 0;
+    long bytes = 0;
+    for (WriteTask<?> task : enqueues) {
+      for (NewJob job : task.plainEnqueue().jobs()) {
+        jobs++;
+        bytes += job.payloadSize();
+        if (!YoungJobs.fits(
+            job.payloadSize(),
+            job.queue(),
+            job.type(),
+            job.contentType(),
+            job.traceParent(),
+            job.concurrencyKey())) {
+          return false;
+        }
+      }
+    }
+    return roomFor(jobs, bytes);
+  }
+
+  /** Keeps the jobs of these plain Enqueues young, under ids after every id in use. */
+  static void store(CachedConnection connection, YoungJobs young, List<WriteTask<?>> enqueues)
+      throws SQLException {
+    long id = Math.max(YoungFolds.nextJobId(connection), young.lastId() + 1);
+    for (WriteTask<?> task : enqueues) {
+      PlainEnqueue enqueue = task.plainEnqueue();
+      List<Job> stored = new ArrayList<>(enqueue.jobs().size());
+      for (NewJob job : enqueue.jobs()) {
+        young.create(id, job, enqueue.now());
+        stored.add(SqliteDialect.INSTANCE.reader().inserted(id, job, enqueue.now()));
+        id++;
+      }
+      task.stored(NewJobRows.asNew(stored));
+    }
+  }
+}
