@@ -19,6 +19,13 @@ final class QuietFolds implements AutoCloseable {
   /** How often the daemon thread looks. */
   static final Duration EVERY = Duration.ofMillis(250);
 
+  /** Past this many young jobs a quiet moment folds the oldest whatever their age. */
+  static final int LOW_WATER = YoungLayer.MAX_YOUNG_JOBS / 5;
+
+  // The most folds one look makes: the bound's worth.
+  private static final int MAX_FOLDS_PER_LOOK =
+      YoungLayer.MAX_YOUNG_JOBS / YoungLayer.QUIET_FOLD_JOBS;
+
   private static final Logger log = LoggerFactory.getLogger(QuietFolds.class);
 
   private final YoungLayer young;
@@ -50,29 +57,35 @@ final class QuietFolds implements AutoCloseable {
   }
 
   /**
-   * Folds the oldest young jobs, those young for long enough at {@code nowNanos} ({@link
-   * System#nanoTime}), at most {@link YoungLayer#QUIET_FOLD_JOBS} of them, if there are any and no
-   * write is waiting.
+   * While no write is waiting, folds the oldest young jobs that are due at {@code nowNanos} ({@link
+   * System#nanoTime}): those young for long enough, or, while more than {@link #LOW_WATER} jobs are
+   * young, any; each fold a group of its own of at most {@link YoungLayer#QUIET_FOLD_JOBS}, so that
+   * a write that comes waits for one short fold at most.
    *
    * @return whether it folded
    */
   boolean runOnce(long nowNanos) {
-    long oldest = young.oldestYoungNanos();
-    if (oldest == 0 || nowNanos - oldest < afterNanos || writer.queued() > 0) {
-      return false;
+    boolean folded = false;
+    for (int i = 0; i < MAX_FOLDS_PER_LOOK && writer.queued() == 0; i++) {
+      long oldest = young.oldestYoungNanos();
+      boolean many = young.youngCount() > LOW_WATER;
+      if (oldest == 0 || (!many && nowNanos - oldest < afterNanos)) {
+        break;
+      }
+      young.askQuietFold(many ? nowNanos : nowNanos - afterNanos);
+      try {
+        writer.await(
+            () ->
+                writer.submit(
+                    WriteTask.apartFromJobs("fold the young jobs of a quiet moment", c -> null)));
+      } catch (RuntimeException e) {
+        // Unavailable, overloaded or failed: the next look, or the next write, folds them.
+        log.debug("a quiet fold of the young jobs failed", e);
+        break;
+      }
+      folded = true;
     }
-    try {
-      young.askQuietFold(nowNanos - afterNanos);
-      writer.await(
-          () ->
-              writer.submit(
-                  WriteTask.apartFromJobs("fold the young jobs of a quiet moment", c -> null)));
-      return true;
-    } catch (RuntimeException e) {
-      // Unavailable, overloaded or failed: the next look, or the next write, folds them.
-      log.debug("a quiet fold of the young jobs failed", e);
-      return false;
-    }
+    return folded;
   }
 
   @Override

@@ -51,6 +51,7 @@ final class YoungLayer implements AutoCloseable {
   // Where the young jobs' creations (and some of jobs folded since) are in the log.
   private final YoungCreations creations;
   private volatile boolean hasYoung;
+  private volatile int youngCount;
   // System.nanoTime() when the oldest young job's creation was written; 0 when none is young.
   private volatile long oldestYoungNanos;
   // Jobs created before this System.nanoTime() may fold in the next group, a quiet fold asked; 0
@@ -75,6 +76,7 @@ final class YoungLayer implements AutoCloseable {
     this.accepting = accepting;
     this.creations = creations;
     this.hasYoung = !young.isEmpty();
+    this.youngCount = young.size();
     this.oldestYoungNanos = creations.oldestNanos();
   }
 
@@ -294,7 +296,13 @@ final class YoungLayer implements AutoCloseable {
       creations.foldedThrough(foldedThroughId);
     }
     hasYoung = !young.isEmpty();
+    youngCount = young.size();
     oldestYoungNanos = hasYoung ? creations.oldestNanos() : 0;
+  }
+
+  /** How many jobs are young, as of the last commit; any thread. */
+  int youngCount() {
+    return youngCount;
   }
 
   /**

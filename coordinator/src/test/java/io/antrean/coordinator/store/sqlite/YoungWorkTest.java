@@ -336,23 +336,40 @@ class YoungWorkTest {
   }
 
   @Test
-  void aQuietFoldTakesTheOldestJobsYoungForAWhileAtMostAThousandAtATime() throws Exception {
+  void aQuietMomentFoldsTheJobsYoungForAWhileAThousandInAGroup() throws Exception {
     store = open(dataDir); // no quiet fold of its own within the test
     SqliteJobStore sqlite = (SqliteJobStore) store;
     store.enqueue(Collections.nCopies(1_500, job("old").build()), T0);
     long between = System.nanoTime();
     store.enqueue(List.of(job("new").build()), T0);
     QuietFolds quiet = new QuietFolds(sqlite.young(), sqlite.writer(), Duration.ofSeconds(5));
-    long later = between + Duration.ofSeconds(5).toNanos();
+    long commits = sqlite.writer().groupCommit().commits();
 
     assertThat(quiet.runOnce(between)).isFalse(); // none young for 5 s yet
     assertThat(rows(dataDir)).isEqualTo("0");
-    assertThat(quiet.runOnce(later)).isTrue();
-    assertThat(rows(dataDir)).isEqualTo(String.valueOf(YoungLayer.QUIET_FOLD_JOBS));
-    assertThat(quiet.runOnce(later)).isTrue();
-    assertThat(rows(dataDir)).isEqualTo("1500");
-    assertThat(quiet.runOnce(later)).isFalse(); // the job left young is younger than 5 s
+    assertThat(quiet.runOnce(between + Duration.ofSeconds(5).toNanos())).isTrue();
+
+    assertThat(rows(dataDir)).isEqualTo("1500"); // not the job made after
+    assertThat(sqlite.writer().groupCommit().commits() - commits).isEqualTo(2); // 1,000 and 500
     assertThat(store.get(1_501)).map(Job::type).contains("new");
+  }
+
+  @Test
+  void aQuietMomentFoldsTheOldestWhateverTheirAgeWhileManyAreYoung() throws Exception {
+    store = open(dataDir);
+    SqliteJobStore sqlite = (SqliteJobStore) store;
+    int half = QuietFolds.LOW_WATER / 2;
+    store.enqueue(Collections.nCopies(half, job("a").build()), T0);
+    store.enqueue(Collections.nCopies(half, job("a").build()), T0);
+    store.enqueue(Collections.nCopies(YoungLayer.QUIET_FOLD_JOBS / 2, job("a").build()), T0);
+    QuietFolds quiet = new QuietFolds(sqlite.young(), sqlite.writer(), Duration.ofSeconds(5));
+
+    assertThat(quiet.runOnce(System.nanoTime())).isTrue();
+
+    // Down to no more than the low water, the oldest first.
+    assertThat(rows(dataDir)).isEqualTo(String.valueOf(YoungLayer.QUIET_FOLD_JOBS));
+    assertThat(DatabaseFile.text(dataDir, "SELECT max(id) FROM jobs"))
+        .isEqualTo(String.valueOf(YoungLayer.QUIET_FOLD_JOBS));
   }
 
   @Test
