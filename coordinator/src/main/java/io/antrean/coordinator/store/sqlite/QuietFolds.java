@@ -9,18 +9,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Folds the young jobs in quiet moments (no write waiting for the writer) once they have been young
- * for a while ({@link SqliteOptions#quietFoldAfter}), the oldest first and at most {@link
- * YoungLayer#QUIET_FOLD_JOBS} at a time: the young jobs a burst leaves behind, and those of a
- * steady trickle, go into the database in short folds while nothing waits, instead of in folds at
- * their bound in the middle of later traffic. {@link #runOnce} is one look; a daemon thread looks
- * every {@link #EVERY}.
+ * for a while ({@link SqliteOptions#quietFoldAfter}), the oldest first, at most {@link
+ * YoungLayer#QUIET_FOLD_JOBS} in a group and one group after another while nothing waits: the young
+ * jobs a burst leaves behind, and those of a steady trickle, go into the database in short folds
+ * instead of in folds at their bound in the middle of later traffic. {@link #runOnce} is one look;
+ * a daemon thread looks every {@link #EVERY}.
  */
 final class QuietFolds implements AutoCloseable {
   /** How often the daemon thread looks. */
   static final Duration EVERY = Duration.ofMillis(250);
-
-  /** Past this many young jobs a quiet moment folds the oldest whatever their age. */
-  static final int LOW_WATER = YoungLayer.MAX_YOUNG_JOBS / 5;
 
   // The most folds one look makes: the bound's worth.
   private static final int MAX_FOLDS_PER_LOOK =
@@ -57,10 +54,9 @@ final class QuietFolds implements AutoCloseable {
   }
 
   /**
-   * While no write is waiting, folds the oldest young jobs that are due at {@code nowNanos} ({@link
-   * System#nanoTime}): those young for long enough, or, while more than {@link #LOW_WATER} jobs are
-   * young, any; each fold a group of its own of at most {@link YoungLayer#QUIET_FOLD_JOBS}, so that
-   * a write that comes waits for one short fold at most.
+   * While no write is waiting, folds the oldest young jobs that are young for long enough at {@code
+   * nowNanos} ({@link System#nanoTime}), each fold a group of its own of at most {@link
+   * YoungLayer#QUIET_FOLD_JOBS}, so that a write that comes waits for one short fold at most.
    *
    * @return whether it folded
    */
@@ -68,11 +64,10 @@ final class QuietFolds implements AutoCloseable {
     boolean folded = false;
     for (int i = 0; i < MAX_FOLDS_PER_LOOK && writer.queued() == 0; i++) {
       long oldest = young.oldestYoungNanos();
-      boolean many = young.youngCount() > LOW_WATER;
-      if (oldest == 0 || (!many && nowNanos - oldest < afterNanos)) {
+      if (oldest == 0 || nowNanos - oldest < afterNanos) {
         break;
       }
-      young.askQuietFold(many ? nowNanos : nowNanos - afterNanos);
+      young.askQuietFold(nowNanos - afterNanos);
       try {
         writer.await(
             () ->

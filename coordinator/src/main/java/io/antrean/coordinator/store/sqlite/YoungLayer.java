@@ -42,7 +42,7 @@ final class YoungLayer implements AutoCloseable {
   static final long FOLD_SLICE_BYTES = MAX_YOUNG_BYTES / 10;
 
   /** The most young jobs a quiet fold takes, so that its pause stays short ({@link QuietFolds}). */
-  static final int QUIET_FOLD_JOBS = 1_000;
+  static final int QUIET_FOLD_JOBS = 250;
 
   private final YoungJobs young;
   private final YoungJobLog log;
@@ -51,7 +51,6 @@ final class YoungLayer implements AutoCloseable {
   // Where the young jobs' creations (and some of jobs folded since) are in the log.
   private final YoungCreations creations;
   private volatile boolean hasYoung;
-  private volatile int youngCount;
   // System.nanoTime() when the oldest young job's creation was written; 0 when none is young.
   private volatile long oldestYoungNanos;
   // Jobs created before this System.nanoTime() may fold in the next group, a quiet fold asked; 0
@@ -76,7 +75,6 @@ final class YoungLayer implements AutoCloseable {
     this.accepting = accepting;
     this.creations = creations;
     this.hasYoung = !young.isEmpty();
-    this.youngCount = young.size();
     this.oldestYoungNanos = creations.oldestNanos();
   }
 
@@ -296,13 +294,7 @@ final class YoungLayer implements AutoCloseable {
       creations.foldedThrough(foldedThroughId);
     }
     hasYoung = !young.isEmpty();
-    youngCount = young.size();
     oldestYoungNanos = hasYoung ? creations.oldestNanos() : 0;
-  }
-
-  /** How many jobs are young, as of the last commit; any thread. */
-  int youngCount() {
-    return youngCount;
   }
 
   /**
