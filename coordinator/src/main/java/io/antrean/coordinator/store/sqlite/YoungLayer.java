@@ -41,6 +41,9 @@ final class YoungLayer implements AutoCloseable {
   static final int FOLD_SLICE_JOBS = MAX_YOUNG_JOBS / 10;
   static final long FOLD_SLICE_BYTES = MAX_YOUNG_BYTES / 10;
 
+  // The records after which a fold of some young jobs starts a new segment of the log.
+  private static final int SEGMENT_RECORDS = MAX_YOUNG_JOBS / 5;
+
   /** The most young jobs a quiet fold takes, so that its pause stays short ({@link QuietFolds}). */
   static final int QUIET_FOLD_JOBS = 250;
 
@@ -251,7 +254,11 @@ final class YoungLayer implements AutoCloseable {
       update.executeUpdate();
       foldedInGroup = upTo;
       foldedThroughId = lastId;
-      log.startSegment();
+      // A new segment, so that the folded ones can go, once none is young or the segment is long:
+      // not at every short fold, each of which would sync a segment on this thread.
+      if (young.isEmpty() || log.recordsInCurrentSegment() >= SEGMENT_RECORDS) {
+        log.startSegment();
+      }
     } catch (IOException e) {
       broken = e;
       throw new UncheckedIOException("the young jobs' log", e);

@@ -18,6 +18,7 @@ import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.QueueLimits;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -352,6 +353,10 @@ class YoungWorkTest {
     assertThat(rows(dataDir)).isEqualTo("1500"); // not the job made after
     assertThat(sqlite.writer().groupCommit().commits() - commits)
         .isEqualTo(1_500 / YoungLayer.QUIET_FOLD_JOBS);
+    // Short folds leave the log in the segment it was: none of them synced one on the writer.
+    try (Stream<Path> segments = Files.list(dataDir.resolve(SqliteJobStore.YOUNG_LOG_DIRECTORY))) {
+      assertThat(segments).hasSize(1);
+    }
     assertThat(store.get(1_501)).map(Job::type).contains("new");
   }
 

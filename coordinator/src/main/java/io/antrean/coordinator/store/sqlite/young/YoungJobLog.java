@@ -178,6 +178,11 @@ public final class YoungJobLog implements Closeable {
     }
   }
 
+  /** How many records the segment being appended to holds. */
+  public synchronized long recordsInCurrentSegment() {
+    return nextPosition - segments.get(segments.size() - 1);
+  }
+
   /** The position the next record will get. */
   public synchronized long nextPosition() {
     return nextPosition;
