@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Folds the young jobs in quiet moments (no write waiting for the writer) once they have been young
  * for a while ({@link SqliteOptions#quietFoldAfter}), the oldest first, at most {@link
- * YoungLayer#QUIET_FOLD_JOBS} in a group and one group after another while nothing waits: the young
+ * YoungLayer#SHORT_FOLD_JOBS} in a group and one group after another while nothing waits: the young
  * jobs a burst leaves behind, and those of a steady trickle, go into the database in short folds
  * instead of in folds at their bound in the middle of later traffic. {@link #runOnce} is one look;
  * a daemon thread looks every {@link #EVERY}.
@@ -21,7 +21,7 @@ final class QuietFolds implements AutoCloseable {
 
   // The most folds one look makes: the bound's worth.
   private static final int MAX_FOLDS_PER_LOOK =
-      YoungLayer.MAX_YOUNG_JOBS / YoungLayer.QUIET_FOLD_JOBS;
+      YoungLayer.MAX_YOUNG_JOBS / YoungLayer.SHORT_FOLD_JOBS;
 
   private static final Logger log = LoggerFactory.getLogger(QuietFolds.class);
 
@@ -56,7 +56,7 @@ final class QuietFolds implements AutoCloseable {
   /**
    * While no write is waiting, folds the oldest young jobs that are young for long enough at {@code
    * nowNanos} ({@link System#nanoTime}), each fold a group of its own of at most {@link
-   * YoungLayer#QUIET_FOLD_JOBS}, so that a write that comes waits for one short fold at most.
+   * YoungLayer#SHORT_FOLD_JOBS}, so that a write that comes waits for one short fold at most.
    *
    * @return whether it folded
    */

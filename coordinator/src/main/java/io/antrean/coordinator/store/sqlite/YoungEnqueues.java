@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * Which plain Enqueues keep their jobs young, and how ({@link YoungLayer}): a group's Enqueues in
- * runs of at most what a fold at the bound takes away, each job small enough for memory and for a
+ * runs of at most {@link YoungLayer#MAX_RUN_JOBS} jobs, each job small enough for memory and for a
  * record of the log, stored under ids after every id in use.
  */
 final class YoungEnqueues {
@@ -18,7 +18,7 @@ final class YoungEnqueues {
 
   /**
    * Where the run of plain Enqueues {@code group[from, end)} ends where young jobs are kept: before
-   * the Enqueue that takes its jobs past what a fold at the bound takes away (the first stays in
+   * the Enqueue that takes its jobs past {@link YoungLayer#MAX_RUN_JOBS} (the first stays in
    * whatever its size, and goes to the rows if larger).
    */
   static int runEnd(List<WriteTask<?>> group, int from, int end) {
@@ -37,14 +37,14 @@ final class YoungEnqueues {
   }
 
   private static boolean roomFor(int jobs, long bytes) {
-    return jobs <= YoungLayer.FOLD_SLICE_JOBS && bytes <= YoungLayer.FOLD_SLICE_BYTES;
+    return jobs <= YoungLayer.MAX_RUN_JOBS && bytes <= YoungLayer.MAX_RUN_BYTES;
   }
 
   /**
    * Whether these plain Enqueues' jobs may be young: each small enough for memory and for a record
-   * of the log ({@link YoungJobs#fits}), and all of them no more than a fold at the bound takes
-   * away, so that memory holds at most the bound and one run of Enqueues (and what the completions
-   * of one group add in results).
+   * of the log ({@link YoungJobs#fits}), and all of them no more than a run may make young, so that
+   * memory holds at most the bound and one run of Enqueues (and what the completions of one group
+   * add in results).
    */
   static boolean fits(List<WriteTask<?>> enqueues) {
     int jobs = 0;

@@ -36,16 +36,21 @@ final class YoungLayer implements AutoCloseable {
   /** The most payload and result bytes kept young: past it, the next group folds first. */
   static final long MAX_YOUNG_BYTES = 64L << 20;
 
-  // A fold at the bound folds the oldest tenth, not every job, so that the writer's pause is a
-  // tenth of a fold of them all; no run of Enqueues makes more young jobs than that.
-  static final int FOLD_SLICE_JOBS = MAX_YOUNG_JOBS / 10;
-  static final long FOLD_SLICE_BYTES = MAX_YOUNG_BYTES / 10;
+  // No run of Enqueues makes more young jobs, or payload bytes, than this: memory holds at most
+  // the bound and one run.
+  static final int MAX_RUN_JOBS = MAX_YOUNG_JOBS / 10;
+  static final long MAX_RUN_BYTES = MAX_YOUNG_BYTES / 10;
 
   // The records after which a fold of some young jobs starts a new segment of the log.
   private static final int SEGMENT_RECORDS = MAX_YOUNG_JOBS / 5;
 
-  /** The most young jobs a quiet fold takes, so that its pause stays short ({@link QuietFolds}). */
-  static final int QUIET_FOLD_JOBS = 250;
+  /**
+   * A short fold: the most young jobs a quiet fold takes ({@link QuietFolds}), and how far under
+   * the bound a fold at the bound takes them, so that each pause stays short.
+   */
+  static final int SHORT_FOLD_JOBS = 250;
+
+  private static final long SHORT_FOLD_BYTES = 1L << 20;
 
   private final YoungJobs young;
   private final YoungJobLog log;
@@ -213,19 +218,20 @@ final class YoungLayer implements AutoCloseable {
 
   /**
    * Folds the oldest young jobs in the group's transaction if memory holds as many as it may
-   * ({@link #full}: a tenth of them), or else if a quiet fold was asked ({@link #askQuietFold}: at
-   * most {@link #QUIET_FOLD_JOBS} of those created before it); the log is folded up to the oldest
-   * job left young.
+   * ({@link #full}: down to {@link #SHORT_FOLD_JOBS} under the bound, about what the groups before
+   * added), or else if a quiet fold was asked ({@link #askQuietFold}: at most {@link
+   * #SHORT_FOLD_JOBS} of those created before it); the log is folded up to the oldest job left
+   * young.
    */
   void foldOldestIfDue(CachedConnection connection) throws SQLException {
     List<YoungJob> oldest;
     long quiet = quietFoldBefore;
     if (full()) {
       oldest =
-          young.oldestBeyond(MAX_YOUNG_JOBS - FOLD_SLICE_JOBS, MAX_YOUNG_BYTES - FOLD_SLICE_BYTES);
+          young.oldestBeyond(MAX_YOUNG_JOBS - SHORT_FOLD_JOBS, MAX_YOUNG_BYTES - SHORT_FOLD_BYTES);
     } else if (quiet != 0) {
       quietFoldBefore = 0;
-      oldest = young.oldestThrough(creations.lastIdCreatedBefore(quiet), QUIET_FOLD_JOBS);
+      oldest = young.oldestThrough(creations.lastIdCreatedBefore(quiet), SHORT_FOLD_JOBS);
     } else {
       return;
     }
@@ -314,7 +320,7 @@ final class YoungLayer implements AutoCloseable {
 
   /**
    * Asks the next group to fold the oldest young jobs created before {@code nanos} ({@link
-   * System#nanoTime}), at most {@link #QUIET_FOLD_JOBS} of them; any thread.
+   * System#nanoTime}), at most {@link #SHORT_FOLD_JOBS} of them; any thread.
    */
   void askQuietFold(long nanos) {
     quietFoldBefore = nanos;

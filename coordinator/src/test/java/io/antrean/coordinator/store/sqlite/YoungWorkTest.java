@@ -154,14 +154,14 @@ class YoungWorkTest {
   }
 
   @Test
-  void atTheirBoundTheOldestTenthIsFoldedAndACrashImagePassesOverTheirRecords() throws Exception {
+  void atTheirBoundTheOldestAreFoldedAndACrashImagePassesOverTheirRecords() throws Exception {
     store = open(dataDir);
     long last = fillToTheBoundWithTheFirstJobLeasedLast();
-    int folded = YoungLayer.MAX_YOUNG_JOBS / 10;
+    int folded = YoungLayer.SHORT_FOLD_JOBS; // down to that many under the bound
     assertThat(rows(dataDir)).isEqualTo(String.valueOf(folded));
     assertThat(DatabaseFile.text(dataDir, "SELECT max(id) FROM jobs"))
         .isEqualTo(String.valueOf(folded));
-    // Cut just before the creation of job 5,001, the oldest left young (a job's creation at the
+    // Cut just before the creation of job 251, the oldest left young (a job's creation at the
     // position of its id, as every record but the first job's lease is a creation, and it came
     // after job 49,000's).
     assertThat(foldedUpTo(dataDir)).isEqualTo(folded);
@@ -177,10 +177,12 @@ class YoungWorkTest {
     long last = fillToTheBoundWithTheFirstJobLeasedLast();
     List<NewJob> batch = Collections.nCopies(1_000, job("d").build());
     for (int i = 0; i < 6; i++) {
-      store.enqueue(batch, at(3)); // the sixth folds the oldest 5,001 first: jobs 5,001 to 10,001
+      // From the second on, each folds the oldest down to 250 under the bound first: 1,001 jobs,
+      // then 1,000 each, jobs 251 to 5,251 in all.
+      store.enqueue(batch, at(3));
     }
-    assertThat(rows(dataDir)).isEqualTo("10001");
-    assertThat(foldedUpTo(dataDir)).isEqualTo(10_001);
+    assertThat(rows(dataDir)).isEqualTo("5251");
+    assertThat(foldedUpTo(dataDir)).isEqualTo(5_251);
 
     DatabaseFile.copyDataDir(dataDir, crashImage);
     assertRecovered(crashImage, last, 56_001);
@@ -200,7 +202,7 @@ class YoungWorkTest {
   }
 
   @Test
-  void enqueuesOfOneGroupWithMoreJobsThanAFoldTakesAwayStayYoungInRunsOfTheirOwn()
+  void enqueuesOfOneGroupWithMoreJobsThanARunMayMakeYoungStayYoungInRunsOfTheirOwn()
       throws Exception {
     store = open(dataDir);
     SqliteJobStore sqlite = (SqliteJobStore) store;
@@ -218,10 +220,10 @@ class YoungWorkTest {
   }
 
   @Test
-  void enqueuesOfMoreJobsThanAFoldAtTheBoundTakesAwayAreStoredAsRows() throws Exception {
+  void anEnqueueOfMoreJobsThanARunMayMakeYoungIsStoredAsRows() throws Exception {
     store = open(dataDir);
     store.enqueue(List.of(job("a").build()), T0);
-    int slice = YoungLayer.MAX_YOUNG_JOBS / 10;
+    int slice = YoungLayer.MAX_RUN_JOBS;
     store.enqueue(Collections.nCopies(slice, job("b").build()), T0);
     assertThat(rows(dataDir)).isEqualTo("0");
 
@@ -232,7 +234,7 @@ class YoungWorkTest {
 
   /**
    * Makes as many young jobs as the bound, the first leased before the last thousand are made, then
-   * enqueues one more, which folds the oldest tenth first; returns that last job's id.
+   * enqueues one more, which folds the oldest first; returns that last job's id.
    */
   private long fillToTheBoundWithTheFirstJobLeasedLast() throws SQLException {
     List<NewJob> batch = Collections.nCopies(1_000, job("a").build());
@@ -352,7 +354,7 @@ class YoungWorkTest {
 
     assertThat(rows(dataDir)).isEqualTo("1500"); // not the job made after
     assertThat(sqlite.writer().groupCommit().commits() - commits)
-        .isEqualTo(1_500 / YoungLayer.QUIET_FOLD_JOBS);
+        .isEqualTo(1_500 / YoungLayer.SHORT_FOLD_JOBS);
     // Short folds leave the log in the segment it was: none of them synced one on the writer.
     try (Stream<Path> segments = Files.list(dataDir.resolve(SqliteJobStore.YOUNG_LOG_DIRECTORY))) {
       assertThat(segments).hasSize(1);
