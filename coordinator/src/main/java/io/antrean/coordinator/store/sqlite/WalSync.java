@@ -74,6 +74,11 @@ final class WalSync implements AutoCloseable {
     return written.incrementAndGet();
   }
 
+  /** Whether commit {@code commit} and every one before it are on disk already; any thread. */
+  boolean isDurable(long commit) {
+    return durable >= commit;
+  }
+
   /**
    * Returns once commit {@code commit} and every one before it are on disk.
    *

@@ -248,8 +248,9 @@ final class YoungLayer implements AutoCloseable {
 
   private void foldedUpTo(CachedConnection connection, Fold fold, long lastId) throws SQLException {
     try {
-      if (toDropUpTo >= 0) {
-        sync.awaitDurable(toDropAfterCommit);
+      // The segments the last fold let go, once its commit is durable: not waited for here, where
+      // it would hold the writer for a sync; a later fold drops them.
+      if (toDropUpTo >= 0 && sync.isDurable(toDropAfterCommit)) {
         log.dropFolded(toDropUpTo);
         toDropUpTo = -1;
       }

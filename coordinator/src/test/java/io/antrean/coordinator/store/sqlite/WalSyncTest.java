@@ -104,6 +104,19 @@ class WalSyncTest extends SqliteWriterFixture {
   }
 
   @Test
+  void whetherACommitIsDurableIsToldWithoutASync() {
+    WalSync sync = new WalSync(syncs::incrementAndGet);
+    long a = sync.committed();
+
+    assertThat(sync.isDurable(a)).isFalse();
+    assertThat(syncs.get()).isZero();
+    sync.awaitDurable(a);
+    assertThat(sync.isDurable(a)).isTrue();
+    assertThat(sync.isDurable(sync.committed())).isFalse();
+    assertThat(syncs.get()).isEqualTo(1);
+  }
+
+  @Test
   void aFailedSyncFailsItsWriteAndEveryLaterOne() throws Exception {
     startWriterSyncingWith(
         () -> {
