@@ -64,9 +64,10 @@ final class QuietFolds implements AutoCloseable {
     boolean folded = false;
     for (int i = 0; i < MAX_FOLDS_PER_LOOK && writer.queued() == 0; i++) {
       long oldest = young.oldestYoungNanos();
-      if (oldest == 0 || nowNanos - oldest < afterNanos) {
+      if (oldest == 0 || nowNanos - oldest <= afterNanos) {
         break;
       }
+      long foldedBefore = young.foldedJobs();
       young.askQuietFold(nowNanos - afterNanos);
       try {
         writer.await(
@@ -77,6 +78,9 @@ final class QuietFolds implements AutoCloseable {
         // Unavailable, overloaded or failed: the next look, or the next write, folds them.
         log.debug("a quiet fold of the young jobs failed", e);
         break;
+      }
+      if (young.foldedJobs() == foldedBefore) {
+        break; // nothing folded (its group failed, say): the next look tries again
       }
       folded = true;
     }

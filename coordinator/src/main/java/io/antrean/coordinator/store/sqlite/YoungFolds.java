@@ -52,11 +52,14 @@ final class YoungFolds {
     return jobs.size();
   }
 
-  /** Writes these young jobs, the oldest ({@link YoungJobs#oldestBeyond}), and forgets them. */
-  static void fold(JdbcSession session, YoungJobs young, List<YoungJob> oldest)
-      throws SQLException {
+  /**
+   * Writes these young jobs, the oldest ({@link YoungJobs#oldestBeyond}), and forgets them; returns
+   * how many.
+   */
+  static int fold(JdbcSession session, YoungJobs young, List<YoungJob> oldest) throws SQLException {
     write(session, oldest);
     young.folded(oldest);
+    return oldest.size();
   }
 
   private static void write(JdbcSession session, List<YoungJob> jobs) throws SQLException {

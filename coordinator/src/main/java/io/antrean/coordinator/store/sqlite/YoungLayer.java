@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.List;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
@@ -71,9 +72,12 @@ final class YoungLayer implements AutoCloseable {
   // the jobs it wrote.
   private long foldedInGroup = -1;
   private long foldedThroughId = -1;
-  // The last committed fold: its position and its commit, whose segments go once it is durable.
-  private long toDropUpTo = -1;
-  private long toDropAfterCommit;
+  private int foldedJobsInGroup;
+  // How many jobs the committed folds wrote, from the open on.
+  private volatile long foldedJobs;
+  // The committed folds, oldest first, as {the position each covers, its commit}: the segments
+  // before a fold's position go once its commit is durable.
+  private final ArrayDeque<long[]> toDrop = new ArrayDeque<>();
 
   private YoungLayer(
       YoungJobs young, YoungJobLog log, WalSync sync, boolean accepting, YoungCreations creations) {
@@ -162,6 +166,7 @@ final class YoungLayer implements AutoCloseable {
     young.beginGroup();
     foldedInGroup = -1;
     foldedThroughId = -1;
+    foldedJobsInGroup = 0;
   }
 
   /** As {@link YoungEnqueues#runEnd} while young jobs are kept; else {@code end}. */
@@ -243,18 +248,22 @@ final class YoungLayer implements AutoCloseable {
   }
 
   private interface Fold {
-    void run() throws SQLException;
+    /** Folds; returns how many jobs. */
+    int run() throws SQLException;
   }
 
   private void foldedUpTo(CachedConnection connection, Fold fold, long lastId) throws SQLException {
     try {
-      // The segments the last fold let go, once its commit is durable: not waited for here, where
-      // it would hold the writer for a sync; a later fold drops them.
-      if (toDropUpTo >= 0 && sync.isDurable(toDropAfterCommit)) {
-        log.dropFolded(toDropUpTo);
-        toDropUpTo = -1;
+      // The segments the folds before let go, those whose commits are durable: not waited for
+      // here, where it would hold the writer for a sync; a later fold drops the rest.
+      long dropUpTo = -1;
+      while (!toDrop.isEmpty() && sync.isDurable(toDrop.peekFirst()[1])) {
+        dropUpTo = toDrop.pollFirst()[0];
       }
-      fold.run();
+      if (dropUpTo >= 0) {
+        log.dropFolded(dropUpTo);
+      }
+      foldedJobsInGroup += fold.run();
       long upTo = creations.foldedUpTo(lastId, log.nextPosition() - 1);
       var update = connection.prepare(FOLD);
       update.setLong(1, upTo);
@@ -303,12 +312,17 @@ final class YoungLayer implements AutoCloseable {
    */
   void committed(long commit) {
     if (foldedInGroup >= 0) {
-      toDropUpTo = foldedInGroup;
-      toDropAfterCommit = commit;
+      toDrop.addLast(new long[] {foldedInGroup, commit});
       creations.foldedThrough(foldedThroughId);
+      foldedJobs += foldedJobsInGroup;
     }
     hasYoung = !young.isEmpty();
     oldestYoungNanos = hasYoung ? creations.oldestNanos() : 0;
+  }
+
+  /** How many jobs the committed folds wrote since the open; any thread. */
+  long foldedJobs() {
+    return foldedJobs;
   }
 
   /**
