@@ -67,10 +67,17 @@ final class YoungEnqueues {
     return roomFor(jobs, bytes);
   }
 
-  /** Keeps the jobs of these plain Enqueues young, under ids after every id in use. */
+  /**
+   * Keeps the jobs of these plain Enqueues young, under ids after every id in use: after the young
+   * ones, which are above every id the table has had while any is young (every other insert folds
+   * them all first), and after the table's when none is.
+   */
   static void store(CachedConnection connection, YoungJobs young, List<WriteTask<?>> enqueues)
       throws SQLException {
-    long id = Math.max(YoungFolds.nextJobId(connection), young.lastId() + 1);
+    long id =
+        young.isEmpty()
+            ? Math.max(YoungFolds.nextJobId(connection), young.lastId() + 1)
+            : young.lastId() + 1;
     for (WriteTask<?> task : enqueues) {
       PlainEnqueue enqueue = task.plainEnqueue();
       List<Job> stored = new ArrayList<>(enqueue.jobs().size());

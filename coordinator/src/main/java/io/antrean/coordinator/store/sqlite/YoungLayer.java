@@ -236,7 +236,8 @@ final class YoungLayer implements AutoCloseable {
           young.oldestBeyond(MAX_YOUNG_JOBS - SHORT_FOLD_JOBS, MAX_YOUNG_BYTES - SHORT_FOLD_BYTES);
     } else if (quiet != 0) {
       quietFoldBefore = 0;
-      oldest = young.oldestThrough(creations.lastIdCreatedBefore(quiet), SHORT_FOLD_JOBS);
+      long through = creations.lastIdCreatedBefore(quiet, SHORT_FOLD_JOBS);
+      oldest = young.oldestThrough(through, SHORT_FOLD_JOBS);
     } else {
       return;
     }

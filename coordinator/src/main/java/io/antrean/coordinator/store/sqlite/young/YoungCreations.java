@@ -27,11 +27,15 @@ public final class YoungCreations {
     return oldest == null ? 0 : oldest.nanos();
   }
 
-  /** The largest id of the jobs created before {@code nanos}, or 0 if none is kept. */
-  public long lastIdCreatedBefore(long nanos) {
+  /**
+   * The largest id among the {@code atMost} oldest jobs created before {@code nanos}, or 0 if none
+   * is kept.
+   */
+  public long lastIdCreatedBefore(long nanos, int atMost) {
     long lastId = 0;
+    int seen = 0;
     for (Creation c : creations) {
-      if (c.nanos() - nanos >= 0) {
+      if (seen++ == atMost || c.nanos() - nanos >= 0) {
         break;
       }
       lastId = c.jobId();

@@ -18,12 +18,27 @@ final class YoungGroup {
 
   private final List<Step> steps = new ArrayList<>();
   private boolean open;
+  private boolean replaying;
 
   void begin() {
     if (open) {
       throw new IllegalStateException("a group is already open");
     }
     open = true;
+  }
+
+  /**
+   * Opens a group for a change replayed from the log: it records nothing (the log has its record
+   * already) and keeps no undo, until {@link #endReplay}.
+   */
+  void beginReplay() {
+    begin();
+    replaying = true;
+  }
+
+  void endReplay() {
+    replaying = false;
+    close();
   }
 
   boolean isOpen() {
@@ -49,6 +64,9 @@ final class YoungGroup {
    */
   void record(YoungChange change, Runnable undoIt) {
     requireOpen();
+    if (replaying) {
+      return;
+    }
     byte[] bytes;
     try {
       bytes = change.toRecord();

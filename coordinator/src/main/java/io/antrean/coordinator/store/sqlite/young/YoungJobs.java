@@ -127,7 +127,7 @@ public final class YoungJobs {
     if (group.isOpen()) {
       throw new IllegalStateException("replay inside a group");
     }
-    beginGroup();
+    group.beginReplay();
     if (change instanceof Created c) {
       create(c.jobId(), c.job(), c.now());
     } else if (change instanceof Leased l) {
@@ -140,7 +140,7 @@ public final class YoungJobs {
     } else if (change instanceof Succeeded s) {
       succeed(s.jobId(), s.fencingToken(), s.result(), s.resultContentType(), s.now());
     }
-    commitGroup();
+    group.endReplay();
   }
 
   /**
