@@ -8,12 +8,7 @@ import io.antrean.proto.v1.CompleteBatchResponse;
 import io.antrean.proto.v1.CompleteItem;
 import io.antrean.proto.v1.CompleteRequest;
 import io.antrean.proto.v1.CompleteStatus;
-import io.antrean.proto.v1.EnqueueBatchRequest;
-import io.antrean.proto.v1.EnqueueBatchResponse;
 import io.antrean.proto.v1.EnqueueRequest;
-import io.antrean.proto.v1.EnqueueResponse;
-import io.antrean.proto.v1.GetStatsRequest;
-import io.antrean.proto.v1.GetStatsResponse;
 import io.antrean.proto.v1.Job;
 import io.antrean.proto.v1.JobServiceGrpc;
 import io.antrean.proto.v1.JobState;
@@ -21,14 +16,11 @@ import io.antrean.proto.v1.Lease;
 import io.antrean.proto.v1.LeaseRequest;
 import io.antrean.proto.v1.ListJobsRequest;
 import io.antrean.proto.v1.ListJobsResponse;
-import io.antrean.proto.v1.ProduceRequest;
-import io.antrean.proto.v1.ProduceResponse;
 import io.antrean.proto.v1.QueueStats;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -51,10 +43,11 @@ import javax.annotation.concurrent.GuardedBy;
 /**
  * A coordinator in miniature for bench tests: Enqueue and EnqueueBatch really store jobs, Lease
  * hands out pending ones (long-polling until one arrives, in short slices so a cancelled call ends
- * at once), Heartbeat extends held leases, Complete and CompleteBatch check the fencing token and
- * mark the job succeeded with its result, ListJobs lists succeeded jobs, GetStats counts. Records
- * what the bench did: Enqueues in flight at most, batch sizes, Lease sizes and workers, completion
- * calls. Thread-safe.
+ * at once; a Lease cancelled before its answer reached the worker gives its jobs back, as there is
+ * no lease expiry here), Heartbeat extends held leases, Complete and CompleteBatch check the
+ * fencing token and mark the job succeeded with its result, ListJobs lists succeeded jobs, GetStats
+ * counts. Records what the bench did: Enqueues in flight at most, batch sizes, Lease sizes and
+ * workers, completion calls. Thread-safe.
  */
 final class FakeQueues {
   private static final long LEASE_SLICE_MILLIS = 20;
@@ -92,7 +85,7 @@ final class FakeQueues {
   /** Each PauseQueue and ResumeQueue, as "pause QUEUE" or "resume QUEUE, PENDING pending". */
   final List<String> queueControl = new CopyOnWriteArrayList<>();
 
-  private final AtomicInteger enqueuesInFlight = new AtomicInteger();
+  final AtomicInteger enqueuesInFlight = new AtomicInteger();
   // The most Enqueues (calls or Produce messages) unanswered at once, and every Enqueue.
   final AtomicInteger maxEnqueuesInFlight = new AtomicInteger();
   final AtomicInteger enqueueCalls = new AtomicInteger();
@@ -208,7 +201,8 @@ final class FakeQueues {
     }
   }
 
-  private Job store(EnqueueRequest request) {
+  /** Stores one job as Enqueue does, after {@link #admission}; returns it. */
+  Job store(EnqueueRequest request) {
     EnqueueRequest admitted = admission.apply(request);
     synchronized (lock) {
       Job job =
@@ -243,7 +237,9 @@ final class FakeQueues {
         lock.wait(LEASE_SLICE_MILLIS);
       }
       List<Job> leased = new ArrayList<>();
-      while (!waiting.isEmpty()
+      // Woken by a new job after the call was cancelled: leave the job for a live worker.
+      while (!Context.current().isCancelled()
+          && !waiting.isEmpty()
           && !paused.contains(request.getQueue())
           && leased.size() < Math.max(1, request.getMaxJobs())) {
         Job next = waiting.poll();
@@ -259,6 +255,26 @@ final class FakeQueues {
         leased.add(job);
       }
       return leased;
+    }
+  }
+
+  /**
+   * Puts jobs leased to a Lease call that was cancelled before its answer reached the worker back
+   * at the head of their queue, those still running under that lease.
+   */
+  void giveBack(List<Job> jobs) {
+    synchronized (lock) {
+      for (int i = jobs.size() - 1; i >= 0; i--) {
+        Job job = jobs.get(i);
+        Job held = running.get(job.getId());
+        if (held != null && held.getLease().getFencingToken() == job.getLease().getFencingToken()) {
+          running.remove(job.getId());
+          pending
+              .get(job.getQueue())
+              .addFirst(job.toBuilder().setState(JobState.JOB_STATE_PENDING).clearLease().build());
+        }
+      }
+      lock.notifyAll();
     }
   }
 
@@ -302,67 +318,7 @@ final class FakeQueues {
 
   /** The fake's JobService: Enqueue and EnqueueBatch (also on a Produce stream), and GetStats. */
   JobServiceGrpc.JobServiceImplBase jobService() {
-    return new JobServiceGrpc.JobServiceImplBase() {
-      @Override
-      public StreamObserver<ProduceRequest> produce(StreamObserver<ProduceResponse> observer) {
-        return new ProduceOverCalls(this, observer);
-      }
-
-      @Override
-      public void enqueue(EnqueueRequest request, StreamObserver<EnqueueResponse> observer) {
-        maxEnqueuesInFlight.accumulateAndGet(enqueuesInFlight.incrementAndGet(), Math::max);
-        enqueueCalls.incrementAndGet();
-        answerAfter(
-            enqueueMillis,
-            () -> {
-              EnqueueResponse response;
-              try {
-                response = EnqueueResponse.newBuilder().setJob(store(request)).build();
-              } catch (StatusRuntimeException e) {
-                enqueuesInFlight.decrementAndGet();
-                observer.onError(e);
-                return;
-              }
-              // Out of flight before answering: the client may send its next call at once.
-              enqueuesInFlight.decrementAndGet();
-              observer.onNext(response);
-              observer.onCompleted();
-            });
-      }
-
-      @Override
-      public void enqueueBatch(
-          EnqueueBatchRequest request, StreamObserver<EnqueueBatchResponse> observer) {
-        batchSizes.add(request.getJobsCount());
-        EnqueueBatchResponse.Builder response = EnqueueBatchResponse.newBuilder();
-        request.getJobsList().forEach(job -> response.addResultsBuilder().setJob(store(job)));
-        observer.onNext(response.build());
-        observer.onCompleted();
-      }
-
-      @Override
-      public void listJobs(ListJobsRequest request, StreamObserver<ListJobsResponse> observer) {
-        try {
-          observer.onNext(listSucceeded(request));
-          observer.onCompleted();
-        } catch (StatusRuntimeException e) {
-          observer.onError(e);
-        }
-      }
-
-      @Override
-      public void getStats(GetStatsRequest request, StreamObserver<GetStatsResponse> observer) {
-        QueueStats stats = stats(request.getQueue());
-        if (request.getUnfinishedOnly()) {
-          unfinishedStatsCalls.incrementAndGet();
-          stats = stats.toBuilder().clearSucceeded().build();
-        } else {
-          fullStatsCalls.incrementAndGet();
-        }
-        observer.onNext(GetStatsResponse.newBuilder().addQueues(stats).build());
-        observer.onCompleted();
-      }
-    };
+    return new FakeJobService(this);
   }
 
   /** The fake's AdminService: ListQueues, PauseQueue and ResumeQueue. */

@@ -15,9 +15,11 @@ import io.antrean.proto.v1.LeaseStatus;
 import io.antrean.proto.v1.WorkerServiceGrpc;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@link FakeQueues}' WorkerService: Lease, Heartbeat, Complete and CompleteBatch, recording what
@@ -35,9 +37,15 @@ final class FakeWorkerService extends WorkerServiceGrpc.WorkerServiceImplBase {
     queues.leaseMaxJobs.add(request.getMaxJobs());
     queues.leaseWorkers.add(request.getWorkerId());
     queues.leaseRequests.add(request);
+    // A worker that stops cancels its poll; jobs leased to a cancelled call never reach it, and
+    // the fake has no lease expiry to hand them out again, so they go back at once.
+    AtomicReference<List<Job>> unanswered = new AtomicReference<>(List.of());
+    ((ServerCallStreamObserver<LeaseResponse>) observer)
+        .setOnCancelHandler(() -> queues.giveBack(unanswered.getAndSet(List.of())));
     List<Job> jobs;
     try {
       jobs = queues.leaseJobs(request);
+      unanswered.set(jobs);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       observer.onError(Status.CANCELLED.asRuntimeException());
