@@ -43,7 +43,8 @@ public final class YoungJobLog implements Closeable {
   private final Path directory;
   // The first position of every segment on disk, oldest first; the last one is being appended to.
   private final List<Long> segments;
-  // Read by force() on other threads; replaced only after the segment it held was synced.
+  // Read by force() on other threads; replaced only after the segment it held was synced, and
+  // before that segment's channel is closed.
   private volatile FileChannel current;
   private ByteBuffer unwritten = ByteBuffer.allocate(64 << 10);
   private long nextPosition;
@@ -161,8 +162,11 @@ public final class YoungJobLog implements Closeable {
       return; // the current segment holds nothing yet
     }
     sync();
-    current.close();
+    // The new segment is current before the sealed one closes: a force() that finds its channel
+    // closed then sees it is no longer current, and knows it was synced whole.
+    FileChannel sealed = current;
     openSegment();
+    sealed.close();
   }
 
   /**
@@ -193,8 +197,9 @@ public final class YoungJobLog implements Closeable {
   public synchronized void close() throws IOException {
     if (current != null) {
       sync();
-      current.close();
-      current = null;
+      FileChannel closing = current;
+      current = null; // before the close, as in startSegment
+      closing.close();
     }
   }
 

@@ -12,6 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -225,5 +228,41 @@ class YoungJobLogTest {
     } finally {
       Thread.interrupted();
     }
+  }
+
+  @Test
+  void aForceBesideSegmentsStartedOneAfterAnotherNeverFails() throws Exception {
+    YoungJobLog log = open(0);
+    AtomicBoolean rolling = new AtomicBoolean(true);
+    AtomicReference<Throwable> failed = new AtomicReference<>();
+    AtomicInteger forces = new AtomicInteger();
+    // A group's fsync (on the answering thread) while a fold on the writer seals the segment.
+    Thread forcing =
+        new Thread(
+            () -> {
+              try {
+                while (rolling.get() || forces.get() == 0) {
+                  log.force();
+                  forces.incrementAndGet();
+                }
+              } catch (Throwable e) {
+                failed.set(e);
+              }
+            });
+    forcing.start();
+    try {
+      for (int i = 0; i < 2_000 && failed.get() == null; i++) {
+        log.append(new byte[] {(byte) i});
+        log.write();
+        log.startSegment();
+      }
+    } finally {
+      rolling.set(false);
+      forcing.join();
+    }
+
+    assertThat(failed.get()).isNull();
+    assertThat(forces.get()).isPositive();
+    log.close();
   }
 }
