@@ -184,7 +184,10 @@ public final class Coordinator implements AutoCloseable {
           admin,
           new ScheduleServiceCalls(schedules),
           metrics,
-          store::pausedQueues,
+          () -> {
+            store.requireWritable(); // a store that takes no write is not ready either
+            store.pausedQueues();
+          },
           settings.maxPayloadBytes(),
           admission,
           security,

@@ -77,7 +77,8 @@ public final class HttpApiServer implements AutoCloseable {
    *
    * @param maxPayloadBytes the core's payload limit; a request body may be its base64 size plus 64
    *     KiB, and a larger one is answered 413
-   * @param storeRead a cheap store read for {@code /readyz}; it throws when the store cannot answer
+   * @param storeRead a cheap store check for {@code /readyz}; it throws when the store cannot
+   *     answer or knows that its writes fail
    * @param admission counts the API's calls and body bytes in flight; past its limits a call is
    *     answered 429 with {@code Retry-After}
    * @throws IOException when the address cannot be bound

@@ -18,8 +18,8 @@ import javax.annotation.Nullable;
  *   <li>{@code GET /healthz}: 200 {@code {"status":"ok"}} while the process serves HTTP, with a
  *       {@code "warning"} when it runs exposed without TLS or authentication ({@code --insecure})
  *   <li>{@code GET /readyz}: 200 {@code {"status":"ready"}} when the store answered a cheap read
- *       (its paused queues, which reads no job) within the probe's timeout, else 503 {@code
- *       STORE_UNAVAILABLE}
+ *       (its paused queues, which reads no job) within the probe's timeout and does not know its
+ *       writes to fail (SQLite after a failed fsync), else 503 {@code STORE_UNAVAILABLE}
  * </ul>
  */
 final class OpsRoutes {

@@ -295,6 +295,15 @@ public interface JobStore extends DeadLetterStore, AutoCloseable {
    */
   void setQueuePaused(String queue, boolean paused, Instant now);
 
+  /**
+   * Fails if this store knows that no write of it can succeed now (SQLite after a failed fsync,
+   * which only reopening the store mends); cheap, for a readiness check. The default knows nothing
+   * of the kind: a store whose writes fail one by one says so in their answers.
+   *
+   * @throws StoreUnavailableException saying why
+   */
+  default void requireWritable() {}
+
   /** The paused queues with the time each was paused, ordered by queue name; a new map. */
   SortedMap<String, Instant> pausedQueues();
 

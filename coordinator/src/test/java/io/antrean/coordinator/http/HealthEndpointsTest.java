@@ -4,6 +4,7 @@ import static io.antrean.coordinator.http.HttpApiFixture.error;
 import static io.antrean.coordinator.http.HttpApiFixture.struct;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.antrean.coordinator.store.StoreUnavailableException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -46,6 +47,20 @@ class HealthEndpointsTest {
 
     error(api.get("/readyz"), 503, "STORE_UNAVAILABLE");
     assertThat(api.get("/healthz").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void readyzIs503WhileTheStoreKnowsItsWritesFailAndHealthzStays200() throws Exception {
+    api.faults.failOn(
+        "requireWritable",
+        new StoreUnavailableException("the SQLite WAL could not be synced to disk", null));
+    try {
+      error(api.get("/readyz"), 503, "STORE_UNAVAILABLE");
+      assertThat(api.get("/healthz").statusCode()).isEqualTo(200);
+    } finally {
+      api.faults.heal();
+    }
+    assertThat(api.get("/readyz").statusCode()).isEqualTo(200);
   }
 
   @Test

@@ -48,6 +48,19 @@ final class GroupCommit {
   }
 
   /**
+   * Fails once no group can be made durable: an fsync failed, or the young jobs' log failed to
+   * write. Every group fails from then on, before it begins, until the store is reopened.
+   *
+   * @throws StoreUnavailableException saying which
+   */
+  void requireSound() {
+    sync.requireSound();
+    if (young != null) {
+      young.requireSoundLog();
+    }
+  }
+
+  /**
    * A committed group, not yet durable.
    *
    * @param readyQueues the queues where jobs became ready as a side effect of the changes
@@ -64,12 +77,10 @@ final class GroupCommit {
    *     themselves (nothing of it is kept, and the connection is out of the transaction again)
    */
   Committed run(List<WriteTask<?>> group) {
-    if (young != null) {
-      try {
-        young.requireSoundLog();
-      } catch (StoreUnavailableException e) {
-        throw new Failed(e);
-      }
+    try {
+      requireSound();
+    } catch (StoreUnavailableException e) {
+      throw new Failed(e);
     }
     try {
       connection.execute("BEGIN IMMEDIATE");

@@ -1,6 +1,7 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.job.Job;
+import io.antrean.coordinator.store.CompletionOutcome;
 import io.antrean.coordinator.store.QueueLimits;
 import java.util.HashSet;
 import java.util.List;
@@ -53,6 +54,12 @@ final class SlotWakeups {
   Job freed(Job job) {
     slotsFreed(List.of(job.queue()));
     return job;
+  }
+
+  /** {@link #slotsFreed} for the jobs these outcomes finished; returns the outcomes. */
+  List<CompletionOutcome> freedAll(List<CompletionOutcome> outcomes) {
+    slotsFreed(CompletionOutcome.queuesOf(outcomes));
+    return outcomes;
   }
 
   /** Jobs of these queues stopped running, one entry per job. */

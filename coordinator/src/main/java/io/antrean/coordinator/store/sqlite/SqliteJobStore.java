@@ -249,6 +249,12 @@ public final class SqliteJobStore extends JdbcJobStore {
     return taken;
   }
 
+  /** Fails once no write can be made durable: a failed fsync, or a young jobs' log that failed. */
+  @Override
+  public void requireWritable() {
+    writer.groupCommit().requireSound();
+  }
+
   /** Without a fold: a young job is never FAILED, so never among the dead letters counted. */
   @Override
   public List<DeadLetterGroup> deadLetteredSince(Instant since) {
@@ -303,11 +309,7 @@ public final class SqliteJobStore extends JdbcJobStore {
                 "completeAll",
                 c -> WorkerWrites.completeAll(c, workerId, batch, now),
                 (c, y) -> YoungWork.completeAll(c, y, workerId, batch, now)))
-        .thenApply(
-            outcomes -> {
-              wakeups.slotsFreed(CompletionOutcome.queuesOf(outcomes));
-              return outcomes;
-            });
+        .thenApply(wakeups::freedAll);
   }
 
   @Override

@@ -290,7 +290,7 @@ final class SqliteWriter implements AutoCloseable {
     return committedByCallers.get();
   }
 
-  /** The group commits, for their counts. */
+  /** The group commits: their counts, and whether they can still be made durable. */
   GroupCommit groupCommit() {
     return groupCommit;
   }

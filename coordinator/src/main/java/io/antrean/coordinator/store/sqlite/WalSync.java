@@ -8,7 +8,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
-import javax.annotation.concurrent.GuardedBy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,9 +41,8 @@ final class WalSync implements AutoCloseable {
   private final AtomicLong written = new AtomicLong();
   private volatile long durable;
 
-  @GuardedBy("lock")
-  @Nullable
-  private IOException broken;
+  // Set once, under the lock; read without it by requireSound, which must not wait for an fsync.
+  @Nullable private volatile IOException broken;
 
   // Another file whose writes each commit's fsync makes durable too: the young jobs' log.
   @Nullable private volatile Force alsoForce;
@@ -109,6 +107,19 @@ final class WalSync implements AutoCloseable {
         throw failed(broken);
       }
       durable = upTo;
+    }
+  }
+
+  /**
+   * Fails once an fsync failed: nothing written since is known durable, so no write can be answered
+   * until the store is reopened. Never waits for an fsync on its way.
+   *
+   * @throws StoreUnavailableException after a failed fsync
+   */
+  void requireSound() {
+    IOException failure = broken;
+    if (failure != null) {
+      throw failed(failure);
     }
   }
 

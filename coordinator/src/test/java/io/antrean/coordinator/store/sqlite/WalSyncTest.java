@@ -174,4 +174,29 @@ class WalSyncTest extends SqliteWriterFixture {
     assertThatThrownBy(() -> sync.awaitDurable(sync.committed()))
         .isInstanceOf(StoreUnavailableException.class);
   }
+
+  @Test
+  void afterAFailedSyncTheWriterSaysSoWithoutAWriteAndNoLaterGroupBegins() throws Exception {
+    startWriterSyncingWith(
+        () -> {
+          if (syncs.incrementAndGet() == 2) {
+            throw new IOException("disk on fire");
+          }
+        });
+    writer.submit("insert", c -> insert(c, 1)).get(10, TimeUnit.SECONDS);
+    writer.groupCommit().requireSound(); // what a readiness check asks: sound so far
+
+    assertThatThrownBy(() -> writer.submit("insert", c -> insert(c, 2)).get(10, TimeUnit.SECONDS))
+        .cause()
+        .isInstanceOf(StoreUnavailableException.class);
+    assertThatThrownBy(() -> writer.groupCommit().requireSound())
+        .isInstanceOf(StoreUnavailableException.class)
+        .hasMessageContaining("disk on fire");
+    // A later group fails before it begins: its insert never reaches the database.
+    assertThatThrownBy(() -> writer.submit("insert", c -> insert(c, 3)).get(10, TimeUnit.SECONDS))
+        .cause()
+        .isInstanceOf(StoreUnavailableException.class);
+    assertThat(stored()).containsExactly(1, 2);
+    assertThat(syncs.get()).isEqualTo(2);
+  }
 }
