@@ -1,10 +1,9 @@
 package io.antrean.coordinator.store.sqlite;
 
 import io.antrean.coordinator.store.StoreUnavailableException;
+import io.antrean.coordinator.store.sqlite.young.FileForce;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
@@ -157,7 +156,8 @@ final class WalSync implements AutoCloseable {
    */
   private static final class WalFile implements Force {
     private final Path path;
-    @Nullable private FileChannel channel;
+    // Its fsyncs survive an interrupt of the thread that makes them: one on a caller's thread.
+    @Nullable private FileForce file;
 
     WalFile(Path path) {
       this.path = path;
@@ -165,17 +165,17 @@ final class WalSync implements AutoCloseable {
 
     @Override
     public void force() throws IOException {
-      if (channel == null) {
-        channel = FileChannel.open(path, StandardOpenOption.WRITE);
+      if (file == null) {
+        file = FileForce.open(path);
         // The file's name in its directory must last too.
         forceDirectory(path.toAbsolutePath().getParent());
       }
-      channel.force(false);
+      file.force();
     }
 
     private static void forceDirectory(Path directory) throws IOException {
-      try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-        dir.force(true);
+      try {
+        FileForce.forceDirectory(directory);
       } catch (IOException e) {
         // Not every platform lets a directory be opened or synced; Linux does.
         if (System.getProperty("os.name", "").startsWith("Linux")) {
@@ -185,13 +185,13 @@ final class WalSync implements AutoCloseable {
     }
 
     void close() {
-      if (channel != null) {
+      if (file != null) {
         try {
-          channel.close();
+          file.close();
         } catch (IOException e) {
           // Nothing was written through it.
         }
-        channel = null;
+        file = null;
       }
     }
   }

@@ -2,6 +2,7 @@ package io.antrean.coordinator.store.sqlite.young;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
@@ -17,6 +18,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
+import javax.annotation.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The log of the young jobs' changes: records appended in order, each numbered by its position (one
@@ -30,6 +34,9 @@ import java.util.zip.CRC32C;
  * segment (a record whose write a crash interrupted was never synced, so never promised); damage
  * anywhere else means the file is not what was synced, and fails the open.
  *
+ * <p>A thread's interrupt does not fail the log: records are written with plain writes and synced
+ * through a {@link FileForce}, as a store's writes may run on callers' threads.
+ *
  * <p>Thread-safe: appends, writes, syncs and segment changes are serialized; {@link #force} runs
  * beside them.
  */
@@ -39,13 +46,16 @@ public final class YoungJobLog implements Closeable {
 
   private static final int HEADER_BYTES = Integer.BYTES + Integer.BYTES + Long.BYTES;
   private static final Pattern SEGMENT = Pattern.compile("young-(\\d{20})\\.log");
+  private static final Logger log = LoggerFactory.getLogger(YoungJobLog.class);
 
   private final Path directory;
   // The first position of every segment on disk, oldest first; the last one is being appended to.
   private final List<Long> segments;
   // Read by force() on other threads; replaced only after the segment it held was synced, and
-  // before that segment's channel is closed.
-  private volatile FileChannel current;
+  // before that segment's descriptors are closed. Null once the log is closed.
+  @Nullable private volatile FileForce current;
+  // The segment being appended to, written without a channel an interrupt could close.
+  @Nullable private RandomAccessFile currentFile;
   private ByteBuffer unwritten = ByteBuffer.allocate(64 << 10);
   private long nextPosition;
 
@@ -72,7 +82,7 @@ public final class YoungJobLog implements Closeable {
     Objects.requireNonNull(replay, "replay");
     if (!Files.isDirectory(directory)) {
       Files.createDirectories(directory);
-      syncDirectory(directory.toAbsolutePath().getParent());
+      FileForce.forceDirectory(directory.toAbsolutePath().getParent());
     }
     List<Long> firsts = segmentsIn(directory);
     // Where the next segment must start: right after the last record seen, or, for the oldest,
@@ -119,7 +129,7 @@ public final class YoungJobLog implements Closeable {
   /** Writes every record appended so far and waits until the disk has them. */
   public synchronized void sync() throws IOException {
     write();
-    current.force(false);
+    current.force();
   }
 
   /**
@@ -127,10 +137,7 @@ public final class YoungJobLog implements Closeable {
    * that starts after this returns makes them durable.
    */
   public synchronized void write() throws IOException {
-    unwritten.flip();
-    while (unwritten.hasRemaining()) {
-      current.write(unwritten);
-    }
+    currentFile.write(unwritten.array(), 0, unwritten.position());
     unwritten.clear();
   }
 
@@ -139,15 +146,15 @@ public final class YoungJobLog implements Closeable {
    * appends and writes (a segment sealed meanwhile was synced whole when it was sealed).
    */
   public void force() throws IOException {
-    FileChannel channel = current;
-    if (channel == null) {
+    FileForce segment = current;
+    if (segment == null) {
       return; // closed: synced whole on the way
     }
     try {
-      channel.force(false);
+      segment.force();
     } catch (ClosedChannelException e) {
-      if (channel == current) {
-        throw e; // closed under the force (an interrupt, say), not sealed: nothing is known synced
+      if (segment == current) {
+        throw e; // closed under the force, not sealed: nothing is known synced
       }
       // sealed meanwhile: startSegment synced it whole before closing it
     }
@@ -164,21 +171,44 @@ public final class YoungJobLog implements Closeable {
     sync();
     // The new segment is current before the sealed one closes: a force() that finds its channel
     // closed then sees it is no longer current, and knows it was synced whole.
-    FileChannel sealed = current;
+    FileForce sealed = current;
+    RandomAccessFile sealedFile = currentFile;
     openSegment();
+    sealedFile.close();
     sealed.close();
   }
 
   /**
    * Deletes the sealed segments whose every record is at or before {@code foldedUpTo}; the segment
-   * being appended to stays.
+   * being appended to stays. A segment that cannot be deleted is kept, said in the log, and tried
+   * again at the next call: it only takes room, as replay passes over what is folded.
    */
-  public synchronized void dropFolded(long foldedUpTo) throws IOException {
+  public synchronized void dropFolded(long foldedUpTo) {
     while (segments.size() > 1 && segments.get(1) - 1 <= foldedUpTo) {
-      Files.delete(segmentFile(directory, segments.remove(0)));
+      if (!delete(segments.get(0))) {
+        return;
+      }
+      segments.remove(0);
     }
-    if (current == null && !segments.isEmpty() && nextPosition - 1 <= foldedUpTo) {
-      Files.delete(segmentFile(directory, segments.remove(0)));
+    if (current == null
+        && !segments.isEmpty()
+        && nextPosition - 1 <= foldedUpTo
+        && delete(segments.get(0))) {
+      segments.remove(0);
+    }
+  }
+
+  private boolean delete(long first) {
+    Path file = segmentFile(directory, first);
+    try {
+      Files.deleteIfExists(file);
+      return true;
+    } catch (IOException e) {
+      log.warn(
+          "could not delete {}, a folded segment of the young jobs' log; tried again later",
+          file,
+          e);
+      return false;
     }
   }
 
@@ -197,27 +227,20 @@ public final class YoungJobLog implements Closeable {
   public synchronized void close() throws IOException {
     if (current != null) {
       sync();
-      FileChannel closing = current;
+      FileForce closing = current;
       current = null; // before the close, as in startSegment
+      currentFile.close();
       closing.close();
     }
   }
 
   private void openSegment() throws IOException {
-    current =
-        FileChannel.open(
-            segmentFile(directory, nextPosition),
-            StandardOpenOption.CREATE_NEW,
-            StandardOpenOption.WRITE);
+    Path file = Files.createFile(segmentFile(directory, nextPosition));
+    currentFile = new RandomAccessFile(file.toFile(), "rw");
+    current = FileForce.open(file);
     segments.add(nextPosition);
-    syncDirectory(directory); // the new file's name outlives a power loss as its records do
-  }
-
-  /** Makes the directory's entries (a file created or deleted in it) durable. */
-  private static void syncDirectory(Path directory) throws IOException {
-    try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-      dir.force(true);
-    }
+    // The new file's name outlives a power loss as its records do.
+    FileForce.forceDirectory(directory);
   }
 
   private void ensureRoom(int bytes) {

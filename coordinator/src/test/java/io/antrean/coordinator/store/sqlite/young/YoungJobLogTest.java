@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.antrean.coordinator.store.sqlite.young.YoungJobLog.Entry;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -217,17 +216,51 @@ class YoungJobLogTest {
   }
 
   @Test
-  void aForceOnASegmentClosedUnderItFailsInsteadOfPassingForSynced() throws IOException {
+  void anInterruptedThreadWritesAndSyncsAndTheLogGoesOn() throws IOException {
     YoungJobLog log = open(0);
-    log.append(new byte[] {1});
+    append(log, "before");
     log.write();
 
-    Thread.currentThread().interrupt(); // closes the channel under the force
+    // A caller's thread, interrupted, that writes in a quiet moment: a FileChannel would close for
+    // every thread, and fail the store until it is reopened.
+    Thread.currentThread().interrupt();
     try {
-      assertThatThrownBy(log::force).isInstanceOf(ClosedByInterruptException.class);
+      log.force();
+      append(log, "while interrupted");
+      log.sync();
+      log.startSegment();
+      assertThat(Thread.currentThread().isInterrupted()).isTrue(); // kept for its owner
     } finally {
       Thread.interrupted();
     }
+    append(log, "after");
+    log.sync();
+    log.close();
+
+    open(0).close();
+    assertThat(replayed).containsExactly("before", "while interrupted", "after");
+  }
+
+  @Test
+  void aSegmentThatCannotBeDeletedStaysAndGoesAtALaterFold() throws IOException {
+    YoungJobLog log = open(0);
+    append(log, "a");
+    log.startSegment();
+    append(log, "b");
+    log.sync();
+    Path sealed = segments().get(0);
+    // A directory in the sealed file's place: deleting it fails while it holds an entry.
+    Files.delete(sealed);
+    Files.createDirectory(sealed);
+    Path blocker = Files.createFile(sealed.resolve("blocker"));
+
+    log.dropFolded(1); // says so in the log, fails nothing
+    assertThat(segments()).contains(sealed);
+
+    Files.delete(blocker);
+    log.dropFolded(1);
+    assertThat(segments()).doesNotContain(sealed).hasSize(1);
+    log.close();
   }
 
   @Test
