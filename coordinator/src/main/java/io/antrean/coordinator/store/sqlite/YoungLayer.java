@@ -291,8 +291,10 @@ final class YoungLayer implements AutoCloseable {
     try {
       List<LoggedChange> records = young.commitGroupRecords();
       long written = System.nanoTime();
-      for (LoggedChange record : records) {
-        long position = log.append(record.record());
+      for (int i = 0; i < records.size(); i++) {
+        LoggedChange record = records.get(i);
+        // The group's records are one unit: a batch Enqueue comes back from a crash whole or not.
+        long position = log.append(record.record(), i < records.size() - 1);
         if (record.change() instanceof YoungChange.Created) {
           creations.created(record.change().jobId(), position, written);
         }

@@ -135,4 +135,35 @@ class YoungLayerTest {
       recovered.close();
     }
   }
+
+  @Test
+  void aBatchWhoseLogWriteTheCrashTornComesBackNotAtAll() throws Exception {
+    store = open(dataDir);
+    long alone = store.enqueue(List.of(job("alone").build()), T0).get(0).job().id();
+    List<Long> batch =
+        store.enqueue(List.of(job("b1").build(), job("b2").build(), job("b3").build()), T0).stream()
+            .map(r -> r.job().id())
+            .toList();
+
+    // The batch's records are the log's last: a crash that tore their write (never answered) leaves
+    // the first two whole and the third short.
+    DatabaseFile.copyDataDir(dataDir, crashImage);
+    Path segment;
+    try (Stream<Path> files = Files.list(crashImage.resolve(SqliteJobStore.YOUNG_LOG_DIRECTORY))) {
+      segment = files.sorted().reduce((a, b) -> b).orElseThrow();
+    }
+    try (var file = new java.io.RandomAccessFile(segment.toFile(), "rw")) {
+      file.setLength(file.length() - 5);
+    }
+
+    JobStore recovered = open(crashImage);
+    try {
+      assertThat(recovered.get(alone).orElseThrow().type()).isEqualTo("alone");
+      for (long id : batch) {
+        assertThat(recovered.get(id)).as("job %d of the torn batch", id).isEmpty();
+      }
+    } finally {
+      recovered.close();
+    }
+  }
 }

@@ -30,9 +30,12 @@ import org.slf4j.LoggerFactory;
  * #dropFolded} deletes the sealed segments whose every record has been folded.
  *
  * <p>Each record is framed as its length, a CRC32C of its position and bytes, its position, then
- * its bytes. {@link #open} replays the records past the last fold and cuts a torn tail off the last
- * segment (a record whose write a crash interrupted was never synced, so never promised); damage
- * anywhere else means the file is not what was synced, and fails the open.
+ * its bytes. Records appended as one unit (a group commit's: {@link #append(byte[], boolean)})
+ * carry a flag in the length's word on every record but their last, covered by the CRC: a unit
+ * comes back whole or not at all. {@link #open} replays the records past the last fold and cuts a
+ * torn tail off the last segment, from the start of a unit whose last record is not there (a write
+ * a crash interrupted was never synced, so never promised; a batch Enqueue stays all or none);
+ * damage anywhere else means the file is not what was synced, and fails the open.
  *
  * <p>A thread's interrupt does not fail the log: records are written with plain writes and synced
  * through a {@link FileForce}, as a store's writes may run on callers' threads.
@@ -45,6 +48,10 @@ public final class YoungJobLog implements Closeable {
   public static final int MAX_RECORD_BYTES = 64 << 20;
 
   private static final int HEADER_BYTES = Integer.BYTES + Integer.BYTES + Long.BYTES;
+  // In the length's word: more records of the same unit follow. Lengths stay under 2^26.
+  private static final int MORE_FOLLOW = 1 << 30;
+  // Mixed into the CRC of a record so flagged, so that a flipped flag reads as damage.
+  private static final int MORE_FOLLOW_CRC = 0x5bd1e995;
   private static final Pattern SEGMENT = Pattern.compile("young-(\\d{20})\\.log");
   private static final Logger log = LoggerFactory.getLogger(YoungJobLog.class);
 
@@ -111,18 +118,33 @@ public final class YoungJobLog implements Closeable {
   }
 
   /**
-   * Appends a record; it is durable once a {@link #sync} that started after this call returns.
+   * Appends a record that stands alone; it is durable once a {@link #sync} that started after this
+   * call returns.
    *
    * @return the record's position
    */
-  public synchronized long append(byte[] record) {
+  public long append(byte[] record) {
+    return append(record, false);
+  }
+
+  /**
+   * Appends a record of a unit that replay gives back whole or not at all: {@code moreFollow} on
+   * every record of the unit but its last, all appended before the next {@link #write}.
+   *
+   * @return the record's position
+   */
+  public synchronized long append(byte[] record, boolean moreFollow) {
     if (record.length > MAX_RECORD_BYTES) {
       throw new IllegalArgumentException(
           "a record of " + record.length + " bytes is over " + MAX_RECORD_BYTES);
     }
     long position = nextPosition++;
     ensureRoom(HEADER_BYTES + record.length);
-    unwritten.putInt(record.length).putInt(crc(position, record)).putLong(position).put(record);
+    unwritten
+        .putInt(moreFollow ? record.length | MORE_FOLLOW : record.length)
+        .putInt(crc(position, record, moreFollow))
+        .putLong(position)
+        .put(record);
     return position;
   }
 
@@ -254,8 +276,9 @@ public final class YoungJobLog implements Closeable {
   }
 
   /**
-   * Replays one segment's records past {@code foldedUpTo}; returns the position of its last record,
-   * or {@code first - 1} when it holds none. A torn tail of the newest segment is cut off.
+   * Replays one segment's records past {@code foldedUpTo}, a unit once its last record is read;
+   * returns the position of the last record kept, or {@code first - 1} when it keeps none. A torn
+   * tail of the newest segment, from the start of a unit left without its last record, is cut off.
    */
   private static long replaySegment(
       Path directory, long first, boolean newest, long foldedUpTo, Consumer<Entry> replay)
@@ -263,34 +286,52 @@ public final class YoungJobLog implements Closeable {
     Path file = segmentFile(directory, first);
     ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
     long expected = first;
+    List<Entry> unit = new ArrayList<>();
+    int unitStart = 0;
     while (bytes.hasRemaining()) {
       int start = bytes.position();
-      Entry entry = nextEntry(bytes, expected);
-      if (entry == null) {
-        if (!newest) {
-          throw new IllegalStateException(
-              "young jobs' log: segment " + first + " is damaged at byte " + start);
-        }
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-          channel.truncate(start);
-          channel.force(false);
-        }
+      if (unit.isEmpty()) {
+        unitStart = start;
+      }
+      Framed framed = nextEntry(bytes, expected);
+      if (framed == null) {
+        bytes.position(start);
         break;
       }
-      if (entry.position() > foldedUpTo) {
-        replay.accept(entry);
-      }
+      unit.add(framed.entry());
       expected++;
+      if (!framed.moreFollow()) {
+        unit.stream().filter(e -> e.position() > foldedUpTo).forEach(replay);
+        unit.clear();
+      }
+    }
+    if (bytes.hasRemaining() || !unit.isEmpty()) {
+      int cut = unit.isEmpty() ? bytes.position() : unitStart;
+      if (!newest) {
+        throw new IllegalStateException(
+            "young jobs' log: segment " + first + " is damaged at byte " + cut);
+      }
+      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+        channel.truncate(cut);
+        channel.force(false);
+      }
+      expected -= unit.size();
     }
     return expected - 1;
   }
 
+  /** A record read back, and whether more records of its unit follow it. */
+  private record Framed(Entry entry, boolean moreFollow) {}
+
   /** The entry at the buffer's position if it is whole, sound and numbered {@code expected}. */
-  private static Entry nextEntry(ByteBuffer bytes, long expected) {
+  @Nullable
+  private static Framed nextEntry(ByteBuffer bytes, long expected) {
     if (bytes.remaining() < HEADER_BYTES) {
       return null;
     }
-    int length = bytes.getInt();
+    int word = bytes.getInt();
+    boolean moreFollow = (word & MORE_FOLLOW) != 0;
+    int length = word & ~MORE_FOLLOW;
     int crc = bytes.getInt();
     long position = bytes.getLong();
     if (length < 0 || length > MAX_RECORD_BYTES || bytes.remaining() < length) {
@@ -298,17 +339,17 @@ public final class YoungJobLog implements Closeable {
     }
     byte[] record = new byte[length];
     bytes.get(record);
-    if (position != expected || crc != crc(position, record)) {
+    if (position != expected || crc != crc(position, record, moreFollow)) {
       return null;
     }
-    return new Entry(position, record);
+    return new Framed(new Entry(position, record), moreFollow);
   }
 
-  private static int crc(long position, byte[] record) {
+  private static int crc(long position, byte[] record, boolean moreFollow) {
     CRC32C crc = new CRC32C();
     crc.update(ByteBuffer.allocate(Long.BYTES).putLong(0, position));
     crc.update(record);
-    return (int) crc.getValue();
+    return moreFollow ? (int) crc.getValue() ^ MORE_FOLLOW_CRC : (int) crc.getValue();
   }
 
   private static List<Long> segmentsIn(Path directory) throws IOException {

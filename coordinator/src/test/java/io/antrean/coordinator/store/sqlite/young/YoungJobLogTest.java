@@ -132,6 +132,79 @@ class YoungJobLogTest {
     }
   }
 
+  private static void appendUnit(YoungJobLog log, String... records) {
+    for (int i = 0; i < records.length; i++) {
+      log.append(records[i].getBytes(UTF_8), i < records.length - 1);
+    }
+  }
+
+  @Test
+  void aUnitWhoseLastRecordNeverReachedTheDiskComesBackNotAtAll() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      append(log, "alone");
+      appendUnit(log, "b1", "b2", "b3");
+      // A group's first records written, its last not (the crash came at a record's boundary).
+      log.append("c1".getBytes(UTF_8), true);
+      log.append("c2".getBytes(UTF_8), true);
+    }
+
+    try (YoungJobLog log = open(0)) {
+      assertThat(replayed).containsExactly("alone", "b1", "b2", "b3");
+      assertThat(append(log, "after")).isEqualTo(5); // where c1 was: the unit is cut off
+    }
+    try (YoungJobLog log = open(0)) {
+      assertThat(replayed).containsExactly("alone", "b1", "b2", "b3", "after");
+    }
+  }
+
+  @Test
+  void aUnitTornInItsLastRecordIsCutWhole() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      append(log, "alone");
+      appendUnit(log, "a batch's first job", "its second", "its third");
+    }
+    try (RandomAccessFile file = new RandomAccessFile(segments().get(0).toFile(), "rw")) {
+      file.setLength(file.length() - 3);
+    }
+
+    try (YoungJobLog log = open(0)) {
+      assertThat(replayed).containsExactly("alone");
+      assertThat(log.nextPosition()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aSealedSegmentThatEndsInsideAUnitFailsTheOpen() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      append(log, "alone");
+      log.append("u1".getBytes(UTF_8), true); // its unit never ends in this segment
+      log.startSegment();
+      append(log, "newest");
+    }
+
+    assertThatThrownBy(() -> open(0))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("damaged");
+  }
+
+  @Test
+  void theFlagThatJoinsAUnitIsCoveredByItsRecordsCrc() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      appendUnit(log, "b1", "b2");
+      append(log, "alone");
+    }
+    // Clear b1's flag: read as a record alone, it would come back without b2's unit.
+    Path segment = segments().get(0);
+    byte[] bytes = Files.readAllBytes(segment);
+    bytes[0] &= ~0x40;
+    Files.write(segment, bytes);
+
+    try (YoungJobLog log = open(0)) {
+      assertThat(replayed).isEmpty(); // b1 reads as torn: the tail from it is cut
+      assertThat(log.nextPosition()).isEqualTo(1);
+    }
+  }
+
   @Test
   void garbageAfterTheLastRecordIsCutAsATornTail() throws IOException {
     try (YoungJobLog log = open(0)) {
