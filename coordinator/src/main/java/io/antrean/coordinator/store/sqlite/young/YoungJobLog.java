@@ -50,6 +50,8 @@ public final class YoungJobLog implements Closeable {
   private static final int HEADER_BYTES = Integer.BYTES + Integer.BYTES + Long.BYTES;
   // In the length's word: more records of the same unit follow. Lengths stay under 2^26.
   private static final int MORE_FOLLOW = 1 << 30;
+  // What one write() call hands RandomAccessFile at most.
+  private static final int WRITE_PIECE_BYTES = 8 << 10;
   // Mixed into the CRC of a record so flagged, so that a flipped flag reads as damage.
   private static final int MORE_FOLLOW_CRC = 0x5bd1e995;
   private static final Pattern SEGMENT = Pattern.compile("young-(\\d{20})\\.log");
@@ -159,7 +161,11 @@ public final class YoungJobLog implements Closeable {
    * that starts after this returns makes them durable.
    */
   public synchronized void write() throws IOException {
-    currentFile.write(unwritten.array(), 0, unwritten.position());
+    // In pieces the JDK copies on the stack: a larger write would allocate native memory each time.
+    for (int from = 0; from < unwritten.position(); from += WRITE_PIECE_BYTES) {
+      currentFile.write(
+          unwritten.array(), from, Math.min(WRITE_PIECE_BYTES, unwritten.position() - from));
+    }
     unwritten.clear();
   }
 
