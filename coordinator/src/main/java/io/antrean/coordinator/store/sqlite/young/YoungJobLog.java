@@ -94,6 +94,11 @@ public final class YoungJobLog implements Closeable {
       FileForce.forceDirectory(directory.toAbsolutePath().getParent());
     }
     List<Long> firsts = segmentsIn(directory);
+    // Segments wholly folded (the next one starts at or before the fold's end) go unread: their
+    // deletions are not synced, so a crash may keep one whose later neighbour's deletion lasted.
+    while (firsts.size() > 1 && firsts.get(1) - 1 <= foldedUpTo) {
+      Files.deleteIfExists(segmentFile(directory, firsts.remove(0)));
+    }
     // Where the next segment must start: right after the last record seen, or, for the oldest,
     // no later than right after the fold (a gap there is records lost).
     long follows = foldedUpTo + 1;

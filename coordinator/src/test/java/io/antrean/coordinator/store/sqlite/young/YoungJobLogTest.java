@@ -253,6 +253,25 @@ class YoungJobLogTest {
   }
 
   @Test
+  void aFoldedSegmentLeftBehindALaterOnesDeletionIsPassedOver() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      append(log, "a");
+      log.startSegment();
+      append(log, "b");
+      log.startSegment();
+      append(log, "c");
+    }
+    // Folded up to b; a crash kept a's segment while b's deletion lasted.
+    Files.delete(segments().get(1));
+
+    try (YoungJobLog log = open(2)) {
+      assertThat(replayed).containsExactly("c");
+      assertThat(log.nextPosition()).isEqualTo(4);
+    }
+    assertThat(segments()).hasSize(2); // c's, and the new one
+  }
+
+  @Test
   void aLogThatStartsAfterTheFoldHasLostRecords() throws IOException {
     try (YoungJobLog log = open(0)) {
       append(log, "a");
