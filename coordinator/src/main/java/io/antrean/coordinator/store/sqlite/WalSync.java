@@ -51,8 +51,8 @@ final class WalSync implements AutoCloseable {
   }
 
   /**
-   * Makes every fsync of the WAL fsync {@code also} too, right after: what was written to it before
-   * a commit was numbered is durable with that commit.
+   * Makes every fsync of the WAL fsync {@code also} too, right before: what was written to it
+   * before a commit was numbered is durable with that commit, and no later.
    */
   void alsoForce(Force also) {
     this.alsoForce = Objects.requireNonNull(also, "also");
@@ -94,11 +94,13 @@ final class WalSync implements AutoCloseable {
       }
       long upTo = written.get();
       try {
-        force.force();
+        // The other file first: a commit that folds young jobs into the database (made durable by
+        // the WAL's fsync) must not outlast, in a crash between the two, the records it folded.
         Force also = alsoForce;
         if (also != null) {
           also.force();
         }
+        force.force();
       } catch (IOException | RuntimeException e) {
         broken = e instanceof IOException io ? io : new IOException(e);
         log.error(

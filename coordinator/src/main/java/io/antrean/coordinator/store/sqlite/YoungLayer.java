@@ -303,7 +303,9 @@ final class YoungLayer implements AutoCloseable {
         log.write();
       }
     } catch (IOException | RuntimeException e) {
-      // The rows committed and memory moved on: whatever failed, the log is behind them.
+      // The rows committed and memory moved on: whatever failed, the log is behind them. The
+      // group fails, so no later sync may make its records durable.
+      log.discardUnwritten();
       broken = e instanceof IOException io ? io : new IOException(e);
       throw broken;
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.antrean.coordinator.store.StoreUnavailableException;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -198,5 +199,17 @@ class WalSyncTest extends SqliteWriterFixture {
         .isInstanceOf(StoreUnavailableException.class);
     assertThat(stored()).containsExactly(1, 2);
     assertThat(syncs.get()).isEqualTo(2);
+  }
+
+  @Test
+  void theOtherFileIsSyncedBeforeTheWal() {
+    List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+    WalSync sync = new WalSync(() -> order.add("wal"));
+    sync.alsoForce(() -> order.add("log"));
+
+    sync.awaitDurable(sync.committed());
+
+    // A fold durable in the database must not outlast, in a crash, the records it folded.
+    assertThat(order).containsExactly("log", "wal");
   }
 }

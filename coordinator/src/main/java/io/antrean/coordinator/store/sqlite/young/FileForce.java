@@ -13,9 +13,12 @@ import javax.annotation.concurrent.GuardedBy;
  * Fsyncs one file's data ({@code fdatasync}) through a descriptor of its own that a thread's
  * interrupt does not take away: the young jobs' log segments and SQLite's WAL are synced on
  * callers' threads too (a quiet moment's write runs on its caller's), and a {@link FileChannel} is
- * closed, for every thread, by an interrupt of one that uses it. Such a force opens the file again
- * and forces through the new descriptor, with the interrupt kept for after: an fsync makes durable
- * every write to the file made before it began, whichever descriptor made it. Thread-safe.
+ * closed, for every thread, by an interrupt of one that uses it. Such a force goes on through a
+ * spare descriptor, opened with the first one and so before any write it must cover (an fsync makes
+ * durable every write to the file made before it began, whichever descriptor made it; and a write
+ * error the kernel reports once per descriptor open at the time reaches the spare too, though the
+ * interrupt hid it from the first), keeps the interrupt for after, and opens a new spare.
+ * Thread-safe.
  */
 public final class FileForce implements Closeable {
   // A force that an interrupt closes this often in a row gives up.
@@ -26,17 +29,29 @@ public final class FileForce implements Closeable {
   @GuardedBy("this")
   private FileChannel channel;
 
+  // Opened before any write the next force of channel covers; takes over when an interrupt closes
+  // it.
+  @GuardedBy("this")
+  private FileChannel spare;
+
   @GuardedBy("this")
   private boolean closed;
 
-  private FileForce(Path file, FileChannel channel) {
+  private FileForce(Path file, FileChannel channel, FileChannel spare) {
     this.file = file;
     this.channel = channel;
+    this.spare = spare;
   }
 
-  /** Opens {@code file}, which must exist, for fsyncs. */
+  /** Opens {@code file}, which must exist, for fsyncs; before the writes they are to cover. */
   public static FileForce open(Path file) throws IOException {
-    return new FileForce(file, FileChannel.open(file, StandardOpenOption.WRITE));
+    FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE);
+    try {
+      return new FileForce(file, channel, FileChannel.open(file, StandardOpenOption.WRITE));
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
   }
 
   /**
@@ -56,7 +71,7 @@ public final class FileForce implements Closeable {
         } catch (ClosedChannelException e) {
           // This thread's interrupt, or another's while this one forced, or close().
           interrupted |= Thread.interrupted();
-          if (attempt == MAX_ATTEMPTS || !reopenIfStill(used)) {
+          if (attempt == MAX_ATTEMPTS || !spareFor(used)) {
             throw e;
           }
         }
@@ -100,21 +115,27 @@ public final class FileForce implements Closeable {
     return channel;
   }
 
-  // Replaces the channel an interrupt closed, unless another force did already; false once closed.
-  private synchronized boolean reopenIfStill(FileChannel closedOne) throws IOException {
+  // The spare takes over from the channel an interrupt closed, unless another force saw to it
+  // already, and a new spare opens; false once closed.
+  private synchronized boolean spareFor(FileChannel closedOne) throws IOException {
     if (closed) {
       return false;
     }
     if (channel == closedOne) {
-      channel = FileChannel.open(file, StandardOpenOption.WRITE);
+      channel = spare;
+      spare = FileChannel.open(file, StandardOpenOption.WRITE);
     }
     return true;
   }
 
-  /** Closes the descriptor; a force after this throws {@link ClosedChannelException}. */
+  /** Closes the descriptors; a force after this throws {@link ClosedChannelException}. */
   @Override
   public synchronized void close() throws IOException {
     closed = true;
-    channel.close();
+    try {
+      channel.close();
+    } finally {
+      spare.close();
+    }
   }
 }

@@ -17,7 +17,6 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,13 +28,13 @@ import org.slf4j.LoggerFactory;
  * the current one (a fold does, so that what it folded can go as whole files) and {@link
  * #dropFolded} deletes the sealed segments whose every record has been folded.
  *
- * <p>Each record is framed as its length, a CRC32C of its position and bytes, its position, then
- * its bytes. Records appended as one unit (a group commit's: {@link #append(byte[], boolean)})
- * carry a flag in the length's word on every record but their last, covered by the CRC: a unit
- * comes back whole or not at all. {@link #open} replays the records past the last fold and cuts a
- * torn tail off the last segment, from the start of a unit whose last record is not there (a write
- * a crash interrupted was never synced, so never promised; a batch Enqueue stays all or none);
- * damage anywhere else means the file is not what was synced, and fails the open.
+ * <p>Each record is framed ({@link LogFrames}) with its length, a CRC32C and its position. Records
+ * appended as one unit (a group commit's: {@link #append(byte[], boolean)}) carry a flag in the
+ * length's word on every record but their last, covered by the CRC: a unit comes back whole or not
+ * at all. {@link #open} replays the records past the last fold and cuts a torn tail off the last
+ * segment, from the start of a unit whose last record is not there (a write a crash interrupted was
+ * never synced, so never promised; a batch Enqueue stays all or none); damage anywhere else means
+ * the file is not what was synced, and fails the open.
  *
  * <p>A thread's interrupt does not fail the log: records are written with plain writes and synced
  * through a {@link FileForce}, as a store's writes may run on callers' threads.
@@ -47,15 +46,10 @@ public final class YoungJobLog implements Closeable {
   /** The most bytes one record may hold. */
   public static final int MAX_RECORD_BYTES = 64 << 20;
 
-  private static final int HEADER_BYTES = Integer.BYTES + Integer.BYTES + Long.BYTES;
-  // In the length's word: more records of the same unit follow. Lengths stay under 2^26.
-  private static final int MORE_FOLLOW = 1 << 30;
-  // What one write() call hands RandomAccessFile at most.
-  private static final int WRITE_PIECE_BYTES = 8 << 10;
-  // Mixed into the CRC of a record so flagged, so that a flipped flag reads as damage.
-  private static final int MORE_FOLLOW_CRC = 0x5bd1e995;
   private static final Pattern SEGMENT = Pattern.compile("young-(\\d{20})\\.log");
   private static final Logger log = LoggerFactory.getLogger(YoungJobLog.class);
+  // What one write() call hands RandomAccessFile at most.
+  private static final int WRITE_PIECE_BYTES = 8 << 10;
 
   private final Path directory;
   // The first position of every segment on disk, oldest first; the last one is being appended to.
@@ -94,15 +88,19 @@ public final class YoungJobLog implements Closeable {
       FileForce.forceDirectory(directory.toAbsolutePath().getParent());
     }
     List<Long> firsts = segmentsIn(directory);
+    List<Long> kept = new ArrayList<>();
     // Segments wholly folded (the next one starts at or before the fold's end) go unread: their
     // deletions are not synced, so a crash may keep one whose later neighbour's deletion lasted.
+    // One that cannot be deleted now is kept for a later fold to try again.
     while (firsts.size() > 1 && firsts.get(1) - 1 <= foldedUpTo) {
-      Files.deleteIfExists(segmentFile(directory, firsts.remove(0)));
+      long first = firsts.remove(0);
+      if (!delete(directory, first)) {
+        kept.add(first);
+      }
     }
     // Where the next segment must start: right after the last record seen, or, for the oldest,
     // no later than right after the fold (a gap there is records lost).
     long follows = foldedUpTo + 1;
-    List<Long> kept = new ArrayList<>();
     for (int i = 0; i < firsts.size(); i++) {
       long first = firsts.get(i);
       boolean newest = i == firsts.size() - 1;
@@ -146,12 +144,8 @@ public final class YoungJobLog implements Closeable {
           "a record of " + record.length + " bytes is over " + MAX_RECORD_BYTES);
     }
     long position = nextPosition++;
-    ensureRoom(HEADER_BYTES + record.length);
-    unwritten
-        .putInt(moreFollow ? record.length | MORE_FOLLOW : record.length)
-        .putInt(crc(position, record, moreFollow))
-        .putLong(position)
-        .put(record);
+    ensureRoom(LogFrames.HEADER_BYTES + record.length);
+    LogFrames.put(unwritten, position, record, moreFollow);
     return position;
   }
 
@@ -218,7 +212,7 @@ public final class YoungJobLog implements Closeable {
    */
   public synchronized void dropFolded(long foldedUpTo) {
     while (segments.size() > 1 && segments.get(1) - 1 <= foldedUpTo) {
-      if (!delete(segments.get(0))) {
+      if (!delete(directory, segments.get(0))) {
         return;
       }
       segments.remove(0);
@@ -226,12 +220,12 @@ public final class YoungJobLog implements Closeable {
     if (current == null
         && !segments.isEmpty()
         && nextPosition - 1 <= foldedUpTo
-        && delete(segments.get(0))) {
+        && delete(directory, segments.get(0))) {
       segments.remove(0);
     }
   }
 
-  private boolean delete(long first) {
+  private static boolean delete(Path directory, long first) {
     Path file = segmentFile(directory, first);
     try {
       Files.deleteIfExists(file);
@@ -243,6 +237,15 @@ public final class YoungJobLog implements Closeable {
           e);
       return false;
     }
+  }
+
+  /**
+   * Forgets the records appended since the last {@link #write}: their group failed, and no later
+   * sync (at {@link #close}, say) may make them durable. A write that failed part way left only a
+   * unit without its last record, which replay cuts.
+   */
+  public synchronized void discardUnwritten() {
+    unwritten.clear();
   }
 
   /** How many records the segment being appended to holds. */
@@ -259,11 +262,17 @@ public final class YoungJobLog implements Closeable {
   @Override
   public synchronized void close() throws IOException {
     if (current != null) {
-      sync();
       FileForce closing = current;
-      current = null; // before the close, as in startSegment
-      currentFile.close();
-      closing.close();
+      try {
+        sync();
+      } finally {
+        current = null; // before the close, as in startSegment
+        try {
+          currentFile.close();
+        } finally {
+          closing.close();
+        }
+      }
     }
   }
 
@@ -304,7 +313,7 @@ public final class YoungJobLog implements Closeable {
       if (unit.isEmpty()) {
         unitStart = start;
       }
-      Framed framed = nextEntry(bytes, expected);
+      LogFrames.Framed framed = LogFrames.next(bytes, expected);
       if (framed == null) {
         bytes.position(start);
         break;
@@ -329,38 +338,6 @@ public final class YoungJobLog implements Closeable {
       expected -= unit.size();
     }
     return expected - 1;
-  }
-
-  /** A record read back, and whether more records of its unit follow it. */
-  private record Framed(Entry entry, boolean moreFollow) {}
-
-  /** The entry at the buffer's position if it is whole, sound and numbered {@code expected}. */
-  @Nullable
-  private static Framed nextEntry(ByteBuffer bytes, long expected) {
-    if (bytes.remaining() < HEADER_BYTES) {
-      return null;
-    }
-    int word = bytes.getInt();
-    boolean moreFollow = (word & MORE_FOLLOW) != 0;
-    int length = word & ~MORE_FOLLOW;
-    int crc = bytes.getInt();
-    long position = bytes.getLong();
-    if (length < 0 || length > MAX_RECORD_BYTES || bytes.remaining() < length) {
-      return null;
-    }
-    byte[] record = new byte[length];
-    bytes.get(record);
-    if (position != expected || crc != crc(position, record, moreFollow)) {
-      return null;
-    }
-    return new Framed(new Entry(position, record), moreFollow);
-  }
-
-  private static int crc(long position, byte[] record, boolean moreFollow) {
-    CRC32C crc = new CRC32C();
-    crc.update(ByteBuffer.allocate(Long.BYTES).putLong(0, position));
-    crc.update(record);
-    return moreFollow ? (int) crc.getValue() ^ MORE_FOLLOW_CRC : (int) crc.getValue();
   }
 
   private static List<Long> segmentsIn(Path directory) throws IOException {

@@ -272,6 +272,38 @@ class YoungJobLogTest {
   }
 
   @Test
+  void aFoldedSegmentThatCannotBeDeletedAtTheOpenIsKeptUnread() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      append(log, "a");
+      log.startSegment();
+      append(log, "b");
+    }
+    // a's segment, wholly folded, in a form that cannot be deleted.
+    Path sealed = segments().get(0);
+    Files.delete(sealed);
+    Files.createDirectory(sealed);
+    Files.createFile(sealed.resolve("blocker"));
+
+    try (YoungJobLog log = open(1)) {
+      assertThat(replayed).containsExactly("b");
+      append(log, "c");
+    }
+  }
+
+  @Test
+  void recordsDiscardedAfterAFailedGroupAreNotWrittenAtTheClose() throws IOException {
+    try (YoungJobLog log = open(0)) {
+      append(log, "kept");
+      log.sync();
+      appendUnit(log, "of", "a", "failed group");
+      log.discardUnwritten();
+    }
+
+    open(0).close();
+    assertThat(replayed).containsExactly("kept");
+  }
+
+  @Test
   void aLogThatStartsAfterTheFoldHasLostRecords() throws IOException {
     try (YoungJobLog log = open(0)) {
       append(log, "a");
