@@ -46,6 +46,30 @@ class YoungJobLogTest {
     return log.append(record.getBytes(UTF_8));
   }
 
+  /** Cuts the last {@code bytes} off the file, as a write a crash interrupted. */
+  private static void cutTail(Path file, int bytes) throws IOException {
+    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+      f.setLength(f.length() - bytes);
+    }
+  }
+
+  /** Flips the {@code mask} bits of the file's byte at {@code index}. */
+  private static void flip(Path file, int index, int mask) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    bytes[index] ^= (byte) mask;
+    Files.write(file, bytes);
+  }
+
+  /**
+   * Puts a directory holding an entry in the segment's place, which a delete fails on until the
+   * returned entry is deleted.
+   */
+  private static Path undeletable(Path segment) throws IOException {
+    Files.delete(segment);
+    Files.createDirectory(segment);
+    return Files.createFile(segment.resolve("blocker"));
+  }
+
   private List<Path> segments() throws IOException {
     try (Stream<Path> files = Files.list(directory)) {
       return files.sorted().toList();
@@ -117,10 +141,7 @@ class YoungJobLogTest {
       append(log, "whole");
       append(log, "torn by the crash");
     }
-    Path segment = segments().get(0);
-    try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw")) {
-      file.setLength(file.length() - 3); // the last record's write never finished
-    }
+    cutTail(segments().get(0), 3); // the last record's write never finished
 
     try (YoungJobLog log = open(0)) {
       assertThat(replayed).containsExactly("whole");
@@ -163,9 +184,7 @@ class YoungJobLogTest {
       append(log, "alone");
       appendUnit(log, "a batch's first job", "its second", "its third");
     }
-    try (RandomAccessFile file = new RandomAccessFile(segments().get(0).toFile(), "rw")) {
-      file.setLength(file.length() - 3);
-    }
+    cutTail(segments().get(0), 3);
 
     try (YoungJobLog log = open(0)) {
       assertThat(replayed).containsExactly("alone");
@@ -194,10 +213,7 @@ class YoungJobLogTest {
       append(log, "alone");
     }
     // Clear b1's flag: read as a record alone, it would come back without b2's unit.
-    Path segment = segments().get(0);
-    byte[] bytes = Files.readAllBytes(segment);
-    bytes[0] &= ~0x40;
-    Files.write(segment, bytes);
+    flip(segments().get(0), 0, 0x40);
 
     try (YoungJobLog log = open(0)) {
       assertThat(replayed).isEmpty(); // b1 reads as torn: the tail from it is cut
@@ -227,9 +243,7 @@ class YoungJobLogTest {
       append(log, "newest");
     }
     Path sealed = segments().get(0);
-    byte[] bytes = Files.readAllBytes(sealed);
-    bytes[bytes.length - 1] ^= 1;
-    Files.write(sealed, bytes);
+    flip(sealed, (int) Files.size(sealed) - 1, 1);
 
     assertThatThrownBy(() -> open(0))
         .isInstanceOf(IllegalStateException.class)
@@ -279,10 +293,7 @@ class YoungJobLogTest {
       append(log, "b");
     }
     // a's segment, wholly folded, in a form that cannot be deleted.
-    Path sealed = segments().get(0);
-    Files.delete(sealed);
-    Files.createDirectory(sealed);
-    Files.createFile(sealed.resolve("blocker"));
+    undeletable(segments().get(0));
 
     try (YoungJobLog log = open(1)) {
       assertThat(replayed).containsExactly("b");
@@ -373,10 +384,7 @@ class YoungJobLogTest {
     append(log, "b");
     log.sync();
     Path sealed = segments().get(0);
-    // A directory in the sealed file's place: deleting it fails while it holds an entry.
-    Files.delete(sealed);
-    Files.createDirectory(sealed);
-    Path blocker = Files.createFile(sealed.resolve("blocker"));
+    Path blocker = undeletable(sealed);
 
     log.dropFolded(1); // says so in the log, fails nothing
     assertThat(segments()).contains(sealed);
