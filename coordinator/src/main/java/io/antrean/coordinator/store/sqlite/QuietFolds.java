@@ -10,10 +10,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Folds the young jobs in quiet moments (no write waiting for the writer) once they have been young
  * for a while ({@link SqliteOptions#quietFoldAfter}), the oldest first, at most {@link
- * YoungLayer#SHORT_FOLD_JOBS} in a group and one group after another while nothing waits: the young
- * jobs a burst leaves behind, and those of a steady trickle, go into the database in short folds
- * instead of in folds at their bound in the middle of later traffic. {@link #runOnce} is one look;
- * a daemon thread looks every {@link #EVERY}.
+ * YoungLayer#SHORT_FOLD_JOBS} in a group: the young jobs a burst leaves behind, and those of a
+ * steady trickle, go into the database in short folds instead of in folds at their bound in the
+ * middle of later traffic. One look folds group after group while no other write comes, and stops
+ * after the first fold that another write came during: under a trickle of traffic (a job every few
+ * milliseconds, say) each fold holds the writer for milliseconds, and folds back to back would make
+ * the trickle's writes wait for several in a row; one per look keeps that to one fold at most.
+ * {@link #runOnce} is one look; a daemon thread looks every {@link #EVERY}.
  */
 final class QuietFolds implements AutoCloseable {
   /** How often the daemon thread looks. */
@@ -56,7 +59,8 @@ final class QuietFolds implements AutoCloseable {
   /**
    * While no write is waiting, folds the oldest young jobs that are young for long enough at {@code
    * nowNanos} ({@link System#nanoTime}), each fold a group of its own of at most {@link
-   * YoungLayer#SHORT_FOLD_JOBS}, so that a write that comes waits for one short fold at most.
+   * YoungLayer#SHORT_FOLD_JOBS}, so that a write that comes waits for one short fold at most; stops
+   * after a fold that another write came during, and leaves the rest to the next look.
    *
    * @return whether it folded
    */
@@ -68,6 +72,7 @@ final class QuietFolds implements AutoCloseable {
         break;
       }
       long foldedBefore = young.foldedJobs();
+      long operationsBefore = writer.groupCommit().operations();
       young.askQuietFold(nowNanos - afterNanos);
       try {
         writer.await(
@@ -83,6 +88,9 @@ final class QuietFolds implements AutoCloseable {
         break; // nothing folded (its group failed, say): the next look tries again
       }
       folded = true;
+      if (writer.groupCommit().operations() - operationsBefore > 1) {
+        break; // another write came during the fold: the next look goes on
+      }
     }
     return folded;
   }

@@ -346,6 +346,11 @@ final class YoungLayer implements AutoCloseable {
     quietFoldBefore = nanos;
   }
 
+  /** Whether a quiet fold was asked that no group has taken yet, for tests. */
+  boolean quietFoldAsked() {
+    return quietFoldBefore != 0;
+  }
+
   /** Folds the young jobs in quiet moments ({@link QuietFolds}) from now until {@link #close}. */
   void foldWhenQuiet(SqliteWriter writer, Duration after) {
     quietFolds = new QuietFolds(this, writer, after).start();

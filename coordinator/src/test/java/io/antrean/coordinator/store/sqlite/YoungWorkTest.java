@@ -18,7 +18,6 @@ import io.antrean.coordinator.store.LeaseClaim;
 import io.antrean.coordinator.store.LeaseRenewal;
 import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.QueueLimits;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -27,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -336,40 +334,5 @@ class YoungWorkTest {
     store.enqueue(List.of(job("c").queue("capped").build()), T0);
     assertThat(store.jobsHeldByLimits(at(1))).containsExactly(Map.entry("capped", 0L));
     assertThat(rows(dataDir)).isEqualTo("2"); // its count is on the rows
-  }
-
-  @Test
-  void aQuietMomentFoldsTheJobsYoungForAWhileInShortGroups() throws Exception {
-    store = open(dataDir); // no quiet fold of its own within the test
-    SqliteJobStore sqlite = (SqliteJobStore) store;
-    store.enqueue(Collections.nCopies(1_500, job("old").build()), T0);
-    long between = System.nanoTime();
-    store.enqueue(List.of(job("new").build()), T0);
-    QuietFolds quiet = new QuietFolds(sqlite.young(), sqlite.writer(), Duration.ofSeconds(5));
-    long commits = sqlite.writer().groupCommit().commits();
-
-    assertThat(quiet.runOnce(between)).isFalse(); // none young for 5 s yet
-    assertThat(rows(dataDir)).isEqualTo("0");
-    assertThat(quiet.runOnce(between + Duration.ofSeconds(5).toNanos())).isTrue();
-
-    assertThat(rows(dataDir)).isEqualTo("1500"); // not the job made after
-    assertThat(sqlite.writer().groupCommit().commits() - commits)
-        .isEqualTo(1_500 / YoungLayer.SHORT_FOLD_JOBS);
-    // Short folds leave the log in the segment it was: none of them synced one on the writer.
-    try (Stream<Path> segments = Files.list(dataDir.resolve(SqliteJobStore.YOUNG_LOG_DIRECTORY))) {
-      assertThat(segments).hasSize(1);
-    }
-    assertThat(store.get(1_501)).map(Job::type).contains("new");
-  }
-
-  @Test
-  void aQuietMomentFoldsTheYoungJobsOnceTheyHaveBeenYoungAWhile() {
-    store = open(dataDir, Duration.ofMillis(100));
-    store.enqueue(List.of(job("a").build(), job("b").build()), T0);
-
-    Awaitility.await("a quiet fold")
-        .atMost(Duration.ofSeconds(20))
-        .pollInterval(Duration.ofMillis(50))
-        .until(() -> rows(dataDir), "2"::equals);
   }
 }
