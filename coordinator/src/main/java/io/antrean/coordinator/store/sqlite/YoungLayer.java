@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.List;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
@@ -75,9 +74,8 @@ final class YoungLayer implements AutoCloseable {
   private int foldedJobsInGroup;
   // How many jobs the committed folds wrote, from the open on.
   private volatile long foldedJobs;
-  // The committed folds, oldest first, as {the position each covers, its commit}: the segments
-  // before a fold's position go once its commit is durable.
-  private final ArrayDeque<long[]> toDrop = new ArrayDeque<>();
+  // The segments the committed folds let go, deleted once their commits are durable.
+  private final FoldedSegments foldedSegments;
 
   private YoungLayer(
       YoungJobs young, YoungJobLog log, WalSync sync, boolean accepting, YoungCreations creations) {
@@ -86,6 +84,7 @@ final class YoungLayer implements AutoCloseable {
     this.sync = sync;
     this.accepting = accepting;
     this.creations = creations;
+    this.foldedSegments = FoldedSegments.deletingApart(log, sync);
     this.hasYoung = !young.isEmpty();
     this.oldestYoungNanos = creations.oldestNanos();
   }
@@ -257,13 +256,7 @@ final class YoungLayer implements AutoCloseable {
     try {
       // The segments the folds before let go, those whose commits are durable: not waited for
       // here, where it would hold the writer for a sync; a later fold drops the rest.
-      long dropUpTo = -1;
-      while (!toDrop.isEmpty() && sync.isDurable(toDrop.peekFirst()[1])) {
-        dropUpTo = toDrop.pollFirst()[0];
-      }
-      if (dropUpTo >= 0) {
-        log.dropFolded(dropUpTo);
-      }
+      foldedSegments.dropDurable();
       foldedJobsInGroup += fold.run();
       long upTo = creations.foldedUpTo(lastId, log.nextPosition() - 1);
       var update = connection.prepare(FOLD);
@@ -317,7 +310,7 @@ final class YoungLayer implements AutoCloseable {
    */
   void committed(long commit) {
     if (foldedInGroup >= 0) {
-      toDrop.addLast(new long[] {foldedInGroup, commit});
+      foldedSegments.folded(foldedInGroup, commit);
       creations.foldedThrough(foldedThroughId);
       foldedJobs += foldedJobsInGroup;
     }
@@ -386,6 +379,7 @@ final class YoungLayer implements AutoCloseable {
     if (quietFolds != null) {
       quietFolds.close();
     }
+    foldedSegments.close();
     try {
       log.close();
     } catch (IOException e) {

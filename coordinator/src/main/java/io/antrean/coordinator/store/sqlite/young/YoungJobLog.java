@@ -54,6 +54,8 @@ public final class YoungJobLog implements Closeable {
   private final Path directory;
   // The first position of every segment on disk, oldest first; the last one is being appended to.
   private final List<Long> segments;
+  // Segments folded and let go whose deletion failed, oldest first: tried again at the next drop.
+  private final List<Long> undeleted = new ArrayList<>();
   // Read by force() on other threads; replaced only after the segment it held was synced, and
   // before that segment's descriptors are closed. Null once the log is closed.
   @Nullable private volatile FileForce current;
@@ -207,21 +209,32 @@ public final class YoungJobLog implements Closeable {
 
   /**
    * Deletes the sealed segments whose every record is at or before {@code foldedUpTo}; the segment
-   * being appended to stays. A segment that cannot be deleted is kept, said in the log, and tried
-   * again at the next call: it only takes room, as replay passes over what is folded.
+   * being appended to stays. A segment that cannot be deleted is said in the log and tried again at
+   * the next call: it only takes room, as replay passes over what is folded. Any thread: the files
+   * are deleted outside the log's lock, so appends, writes and syncs go on meanwhile.
    */
-  public synchronized void dropFolded(long foldedUpTo) {
-    while (segments.size() > 1 && segments.get(1) - 1 <= foldedUpTo) {
-      if (!delete(directory, segments.get(0))) {
-        return;
+  public void dropFolded(long foldedUpTo) {
+    List<Long> folded;
+    synchronized (this) {
+      folded = new ArrayList<>(undeleted);
+      undeleted.clear();
+      while (segments.size() > 1 && segments.get(1) - 1 <= foldedUpTo) {
+        folded.add(segments.remove(0));
       }
-      segments.remove(0);
+      if (current == null && !segments.isEmpty() && nextPosition - 1 <= foldedUpTo) {
+        folded.add(segments.remove(0));
+      }
     }
-    if (current == null
-        && !segments.isEmpty()
-        && nextPosition - 1 <= foldedUpTo
-        && delete(directory, segments.get(0))) {
-      segments.remove(0);
+    List<Long> failed = new ArrayList<>();
+    for (long first : folded) {
+      if (!delete(directory, first)) {
+        failed.add(first);
+      }
+    }
+    if (!failed.isEmpty()) {
+      synchronized (this) {
+        undeleted.addAll(0, failed);
+      }
     }
   }
 
