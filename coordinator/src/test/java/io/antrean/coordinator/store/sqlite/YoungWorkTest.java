@@ -335,4 +335,30 @@ class YoungWorkTest {
     assertThat(store.jobsHeldByLimits(at(1))).containsExactly(Map.entry("capped", 0L));
     assertThat(rows(dataDir)).isEqualTo("2"); // its count is on the rows
   }
+
+  @Test
+  void aHeartbeatThatCrossedItsHoldersCompletionIsLostWithoutAFold() throws Exception {
+    store = open(dataDir);
+    store.enqueue(List.of(job("a").build(), job("b").build()), T0);
+    Job leased = store.lease(spec("w-1", 1, at(30)), at(1)).get(0);
+    store.completeAll(
+        "w-1", List.of(new Completion(leased.id(), LeaseClaim.of(leased), null, null)), at(2));
+
+    List<HeartbeatResult> beats =
+        store.heartbeat(
+            "w-1",
+            List.of(new LeaseRenewal(leased.id(), LeaseClaim.of(leased), null)),
+            at(60),
+            at(3));
+
+    assertThat(beats)
+        .extracting(HeartbeatResult::status)
+        .containsExactly(HeartbeatResult.Status.LOST);
+    assertThat(rows(dataDir)).isEqualTo("0"); // judged young, not after a fold of both jobs
+    Job done = store.get(leased.id()).orElseThrow(); // folds them
+    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+    assertThat(done.history()) // nothing stale recorded, as on the rows
+        .extracting(a -> a.outcome())
+        .containsExactly(AttemptOutcome.SUCCEEDED);
+  }
 }
