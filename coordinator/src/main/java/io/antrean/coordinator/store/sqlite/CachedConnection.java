@@ -15,6 +15,7 @@ import java.util.TreeSet;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConnection;
 
 /**
  * A JDBC connection that keeps its prepared statements, so the hot statements are parsed once per
@@ -63,6 +64,15 @@ final class CachedConnection implements JdbcSession, AutoCloseable {
     if (tokenWakeups != null) {
       tokenWakeups.leasableAt(queue, at);
     }
+  }
+
+  /**
+   * The rows inserted, updated or deleted through this connection since it opened, triggers'
+   * included (SQLite's {@code sqlite3_total_changes}): a transaction that leaves it as it was wrote
+   * no page.
+   */
+  long totalChanges() throws SQLException {
+    return connection.unwrap(SQLiteConnection.class).getDatabase().total_changes();
   }
 
   /** The cached statement for this SQL, its parameters cleared; prepared on first use. */

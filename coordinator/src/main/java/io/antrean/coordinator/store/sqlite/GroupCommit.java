@@ -82,7 +82,9 @@ final class GroupCommit {
     } catch (StoreUnavailableException e) {
       throw new Failed(e);
     }
+    long changesBefore;
     try {
+      changesBefore = connection.totalChanges();
       connection.execute("BEGIN IMMEDIATE");
     } catch (SQLException e) {
       throw new Failed(SqliteDialect.INSTANCE.translate("beginning a transaction", e));
@@ -98,10 +100,9 @@ final class GroupCommit {
         next = runFrom(group, next);
       }
       connection.execute("COMMIT");
-      if (young != null) {
-        young.writeRecords(); // before the number, so that the commit's fsync covers them
-      }
-      commit = sync.committed();
+      // Before the number, so that the commit's fsync covers them.
+      boolean logWritten = young != null && young.writeRecords();
+      commit = sync.committed(connection.totalChanges() != changesBefore, logWritten);
       if (young != null) {
         young.committed(commit);
       }

@@ -279,8 +279,10 @@ final class YoungLayer implements AutoCloseable {
    * Writes the group's records to the log's file, right after its COMMIT and before the commit is
    * numbered ({@link WalSync#committed}): the fsync that makes the commit durable, before its
    * answers, makes them durable too ({@link #forceLog}).
+   *
+   * @return whether the group had records to write
    */
-  void writeRecords() throws IOException {
+  boolean writeRecords() throws IOException {
     try {
       List<LoggedChange> records = young.commitGroupRecords();
       long written = System.nanoTime();
@@ -295,6 +297,7 @@ final class YoungLayer implements AutoCloseable {
       if (!records.isEmpty()) {
         log.write();
       }
+      return !records.isEmpty();
     } catch (IOException | RuntimeException e) {
       // The rows committed and memory moved on: whatever failed, the log is behind them. The
       // group fails, so no later sync may make its records durable.

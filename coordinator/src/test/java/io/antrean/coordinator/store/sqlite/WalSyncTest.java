@@ -212,4 +212,55 @@ class WalSyncTest extends SqliteWriterFixture {
     // A fold durable in the database must not outlast, in a crash, the records it folded.
     assertThat(order).containsExactly("log", "wal");
   }
+
+  @Test
+  void aSyncFsyncsOnlyTheFilesTheCommitsSinceTheLastOneWroteTo() {
+    AtomicInteger others = new AtomicInteger();
+    WalSync sync = new WalSync(syncs::incrementAndGet);
+    sync.alsoForce(others::incrementAndGet);
+
+    long neither = sync.committed(false, false);
+    sync.awaitDurable(neither);
+    assertThat(sync.isDurable(neither)).isTrue();
+    assertThat(syncs.get()).isZero();
+    assertThat(others.get()).isZero();
+
+    sync.awaitDurable(sync.committed(false, true));
+    assertThat(syncs.get()).isZero();
+    assertThat(others.get()).isEqualTo(1);
+
+    sync.awaitDurable(sync.committed(true, false));
+    assertThat(syncs.get()).isEqualTo(1);
+    assertThat(others.get()).isEqualTo(1);
+
+    // One sync for several commits syncs each file one of them wrote to.
+    sync.committed(false, true);
+    long last = sync.committed(true, false);
+    sync.awaitDurable(sync.committed(false, false));
+    assertThat(sync.isDurable(last)).isTrue();
+    assertThat(syncs.get()).isEqualTo(2);
+    assertThat(others.get()).isEqualTo(2);
+  }
+
+  @Test
+  void aGroupThatChangedNoRowIsAnsweredWithoutAnFsyncOfTheWal() throws Exception {
+    startWriterSyncingWith(syncs::incrementAndGet);
+    writer.submit("insert", c -> insert(c, 1)).get(10, TimeUnit.SECONDS);
+    int before = syncs.get();
+
+    Integer none =
+        writer
+            .submit(
+                "change nothing",
+                c -> {
+                  c.prepare("UPDATE items SET value = 9 WHERE value = 42").executeUpdate();
+                  return 0;
+                })
+            .get(10, TimeUnit.SECONDS);
+
+    assertThat(none).isZero();
+    assertThat(syncs.get()).isEqualTo(before);
+    writer.submit("insert", c -> insert(c, 2)).get(10, TimeUnit.SECONDS);
+    assertThat(syncs.get()).isEqualTo(before + 1);
+  }
 }
