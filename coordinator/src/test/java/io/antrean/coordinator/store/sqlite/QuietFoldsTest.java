@@ -6,10 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.antrean.coordinator.job.Job;
-import io.antrean.coordinator.store.JobStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -17,41 +15,20 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A quiet moment folds the jobs young for a while in short groups, one after another while no other
  * write comes, and one a look while others do.
  */
 @Timeout(60)
-class QuietFoldsTest {
+class QuietFoldsTest extends YoungStoreFixture {
   private static final Duration AFTER = Duration.ofSeconds(5);
-
-  @TempDir Path dataDir;
-  private JobStore store;
-
-  private static JobStore open(Path dir, Duration quietFoldAfter) {
-    return SqliteJobStore.open(
-        dir, SqliteOptions.defaults().withYoungJobs(true).withQuietFoldAfter(quietFoldAfter));
-  }
-
-  @AfterEach
-  void close() {
-    if (store != null) {
-      store.close();
-    }
-  }
-
-  private static String rows(Path dir) throws SQLException {
-    return DatabaseFile.text(dir, "SELECT count(*) FROM jobs");
-  }
 
   @Test
   void aQuietMomentFoldsTheJobsYoungForAWhileInShortGroups() throws Exception {
-    store = open(dataDir, Duration.ofDays(1)); // no quiet fold of its own within the test
+    store = open(dataDir); // no quiet fold of its own within the test
     SqliteJobStore sqlite = (SqliteJobStore) store;
     store.enqueue(Collections.nCopies(1_500, job("old").build()), T0);
     long between = System.nanoTime();
@@ -75,7 +52,7 @@ class QuietFoldsTest {
 
   @Test
   void aLookStopsAfterAFoldThatAnotherWriteCameDuringAndTheNextGoesOn() throws Exception {
-    store = open(dataDir, Duration.ofDays(1));
+    store = open(dataDir);
     SqliteJobStore sqlite = (SqliteJobStore) store;
     SqliteWriter writer = sqlite.writer();
     store.enqueue(Collections.nCopies(1_500, job("old").build()), T0);

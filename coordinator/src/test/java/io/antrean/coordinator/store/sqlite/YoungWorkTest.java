@@ -20,13 +20,11 @@ import io.antrean.coordinator.store.QueueCounts;
 import io.antrean.coordinator.store.QueueLimits;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,31 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * they acknowledged; memory keeps a bounded number of young jobs, and a quiet moment folds them.
  */
 @Timeout(60)
-class YoungWorkTest {
-  @TempDir Path dataDir;
+class YoungWorkTest extends YoungStoreFixture {
   @TempDir Path crashImage;
-  private JobStore store;
-
-  // No quiet fold in these tests but where one is awaited.
-  private static JobStore open(Path dir) {
-    return open(dir, Duration.ofDays(1));
-  }
-
-  private static JobStore open(Path dir, Duration quietFoldAfter) {
-    return SqliteJobStore.open(
-        dir, SqliteOptions.defaults().withYoungJobs(true).withQuietFoldAfter(quietFoldAfter));
-  }
-
-  @AfterEach
-  void close() {
-    if (store != null) {
-      store.close();
-    }
-  }
-
-  private static String rows(Path dir) throws SQLException {
-    return DatabaseFile.text(dir, "SELECT count(*) FROM jobs");
-  }
 
   @Test
   void aYoungJobRunsToItsEndWithoutARowThenFoldsFinished() throws Exception {
