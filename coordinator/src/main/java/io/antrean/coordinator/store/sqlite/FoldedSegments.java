@@ -74,15 +74,21 @@ final class FoldedSegments implements AutoCloseable {
     }
   }
 
-  /** Waits, up to {@link #CLOSE_WAIT}, for the deletions handed over; any thread. */
+  /**
+   * Waits, up to {@link #CLOSE_WAIT}, for the deletions handed over, and drops those not begun by
+   * then; any thread.
+   */
   @Override
   public void close() {
     deletions.shutdown();
     try {
       if (!deletions.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        // What is left the next open deletes unread; none is started after the close.
+        deletions.shutdownNow();
         log.warn("folded segments of the young jobs' log still being deleted at the close");
       }
     } catch (InterruptedException e) {
+      deletions.shutdownNow();
       Thread.currentThread().interrupt();
     }
   }

@@ -102,7 +102,7 @@ final class GroupCommit {
       connection.execute("COMMIT");
       // Before the number, so that the commit's fsync covers them.
       boolean logWritten = young != null && young.writeRecords();
-      commit = sync.committed(connection.totalChanges() != changesBefore, logWritten);
+      commit = sync.committed(wroteWal(changesBefore), logWritten);
       if (young != null) {
         young.committed(commit);
       }
@@ -127,6 +127,19 @@ final class GroupCommit {
     operations.addAndGet(group.size());
     enqueuesStoredTogether.addAndGet(storedTogetherInGroup);
     return new Committed(connection.takeReadyQueues(), commit);
+  }
+
+  /**
+   * Whether the group just committed wrote to the WAL: it changed a row since {@code changesBefore}
+   * ({@link CachedConnection#totalChanges}), or the count cannot be read.
+   */
+  private boolean wroteWal(long changesBefore) {
+    try {
+      return connection.totalChanges() != changesBefore;
+    } catch (SQLException e) {
+      log.warn("could not read SQLite's count of changes; the WAL is synced as if written", e);
+      return true;
+    }
   }
 
   /**

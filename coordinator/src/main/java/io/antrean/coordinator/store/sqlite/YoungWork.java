@@ -196,7 +196,6 @@ final class YoungWork {
     return HeldJobs.count(session, now);
   }
 
-  /** Whether the claim is the young job's running lease: its token, holder and lease id. */
   /**
    * Whether the lease with this token ended by its holder's own report ({@link
    * io.antrean.coordinator.store.jdbc.AttemptHistory#endedByItsHolder}): a young attempt ends only
@@ -210,6 +209,7 @@ final class YoungWork {
         && attempt.workerId().equals(workerId);
   }
 
+  /** Whether the claim is the young job's running lease: its token, holder and lease id. */
   private static boolean holds(YoungJob job, LeaseClaim claim, String workerId) {
     return job.state() == JobState.RUNNING
         && job.attempt().fencingToken() == claim.fencingToken()

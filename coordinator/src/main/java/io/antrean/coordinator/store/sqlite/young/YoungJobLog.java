@@ -243,7 +243,7 @@ public final class YoungJobLog implements Closeable {
     try {
       Files.deleteIfExists(file);
       return true;
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       log.warn(
           "could not delete {}, a folded segment of the young jobs' log; tried again later",
           file,
