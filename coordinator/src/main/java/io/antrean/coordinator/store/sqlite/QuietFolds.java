@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Folds the young jobs in quiet moments (no write waiting for the writer) once they have been young
  * for a while ({@link SqliteOptions#quietFoldAfter}), the oldest first, at most {@link
- * YoungLayer#SHORT_FOLD_JOBS} in a group: the young jobs a burst leaves behind, and those of a
+ * YoungLayer#QUIET_FOLD_JOBS} in a group: the young jobs a burst leaves behind, and those of a
  * steady trickle, go into the database in short folds instead of in folds at their bound in the
  * middle of later traffic. One look folds group after group while no other write comes, and stops
  * after the first fold that another write came during: under a trickle of traffic (a job every few
@@ -20,11 +20,11 @@ import org.slf4j.LoggerFactory;
  */
 final class QuietFolds implements AutoCloseable {
   /** How often the daemon thread looks. */
-  static final Duration EVERY = Duration.ofMillis(250);
+  static final Duration EVERY = Duration.ofMillis(50);
 
   // The most folds one look makes: the bound's worth.
   private static final int MAX_FOLDS_PER_LOOK =
-      YoungLayer.MAX_YOUNG_JOBS / YoungLayer.SHORT_FOLD_JOBS;
+      YoungLayer.MAX_YOUNG_JOBS / YoungLayer.QUIET_FOLD_JOBS;
 
   private static final Logger log = LoggerFactory.getLogger(QuietFolds.class);
 
@@ -59,7 +59,7 @@ final class QuietFolds implements AutoCloseable {
   /**
    * While no write is waiting, folds the oldest young jobs that are young for long enough at {@code
    * nowNanos} ({@link System#nanoTime}), each fold a group of its own of at most {@link
-   * YoungLayer#SHORT_FOLD_JOBS}, so that a write that comes waits for one short fold at most; stops
+   * YoungLayer#QUIET_FOLD_JOBS}, so that a write that comes waits for one short fold at most; stops
    * after a fold that another write came during, and leaves the rest to the next look.
    *
    * @return whether it folded

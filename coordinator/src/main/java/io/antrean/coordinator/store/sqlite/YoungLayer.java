@@ -45,10 +45,15 @@ final class YoungLayer implements AutoCloseable {
   private static final int SEGMENT_RECORDS = MAX_YOUNG_JOBS / 5;
 
   /**
-   * A short fold: the most young jobs a quiet fold takes ({@link QuietFolds}), and how far under
-   * the bound a fold at the bound takes them, so that each pause stays short.
+   * A short fold: how far under the bound a fold at the bound takes them, so each pause is short.
    */
   static final int SHORT_FOLD_JOBS = 250;
+
+  /**
+   * The most young jobs a quiet fold takes ({@link QuietFolds}): about a millisecond of the writer,
+   * which a write that comes during it waits for.
+   */
+  static final int QUIET_FOLD_JOBS = 50;
 
   private static final long SHORT_FOLD_BYTES = 1L << 20;
 
@@ -224,7 +229,7 @@ final class YoungLayer implements AutoCloseable {
    * Folds the oldest young jobs in the group's transaction if memory holds as many as it may
    * ({@link #full}: down to {@link #SHORT_FOLD_JOBS} under the bound, about what the groups before
    * added), or else if a quiet fold was asked ({@link #askQuietFold}: at most {@link
-   * #SHORT_FOLD_JOBS} of those created before it); the log is folded up to the oldest job left
+   * #QUIET_FOLD_JOBS} of those created before it); the log is folded up to the oldest job left
    * young.
    */
   void foldOldestIfDue(CachedConnection connection) throws SQLException {
@@ -235,8 +240,8 @@ final class YoungLayer implements AutoCloseable {
           young.oldestBeyond(MAX_YOUNG_JOBS - SHORT_FOLD_JOBS, MAX_YOUNG_BYTES - SHORT_FOLD_BYTES);
     } else if (quiet != 0) {
       quietFoldBefore = 0;
-      long through = creations.lastIdCreatedBefore(quiet, SHORT_FOLD_JOBS);
-      oldest = young.oldestThrough(through, SHORT_FOLD_JOBS);
+      long through = creations.lastIdCreatedBefore(quiet, QUIET_FOLD_JOBS);
+      oldest = young.oldestThrough(through, QUIET_FOLD_JOBS);
     } else {
       return;
     }
@@ -336,7 +341,7 @@ final class YoungLayer implements AutoCloseable {
 
   /**
    * Asks the next group to fold the oldest young jobs created before {@code nanos} ({@link
-   * System#nanoTime}), at most {@link #SHORT_FOLD_JOBS} of them; any thread.
+   * System#nanoTime}), at most {@link #QUIET_FOLD_JOBS} of them; any thread.
    */
   void askQuietFold(long nanos) {
     quietFoldBefore = nanos;

@@ -42,7 +42,7 @@ class QuietFoldsTest extends YoungStoreFixture {
 
     assertThat(rows(dataDir)).isEqualTo("1500"); // not the job made after
     assertThat(sqlite.writer().groupCommit().commits() - commits)
-        .isEqualTo(1_500 / YoungLayer.SHORT_FOLD_JOBS);
+        .isEqualTo(1_500 / YoungLayer.QUIET_FOLD_JOBS);
     // Short folds leave the log in the segment it was: none of them synced one on the writer.
     try (Stream<Path> segments = Files.list(dataDir.resolve(SqliteJobStore.YOUNG_LOG_DIRECTORY))) {
       assertThat(segments).hasSize(1);
@@ -84,7 +84,7 @@ class QuietFoldsTest extends YoungStoreFixture {
 
     assertThat(look.get(30, TimeUnit.SECONDS)).isTrue();
     assertThat(other.get(30, TimeUnit.SECONDS)).isEqualTo(true);
-    assertThat(rows(dataDir)).isEqualTo(String.valueOf(YoungLayer.SHORT_FOLD_JOBS));
+    assertThat(rows(dataDir)).isEqualTo(String.valueOf(YoungLayer.QUIET_FOLD_JOBS));
 
     // The next look, with no other write, folds the rest one group after another.
     assertThat(quiet.runOnce(later)).isTrue();
