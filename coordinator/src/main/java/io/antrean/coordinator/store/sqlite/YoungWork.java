@@ -25,7 +25,9 @@ import io.antrean.coordinator.store.sqlite.young.YoungJobs.YoungJob;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.SortedMap;
 import javax.annotation.Nullable;
 
@@ -121,6 +123,11 @@ final class YoungWork {
           && YoungJobs.fits(c.resultSize(), c.resultContentType())) {
         young.succeed(c.jobId(), c.fencingToken(), c.result(), c.resultContentType(), now);
         outcomes[i] = CompletionOutcome.completed(c.jobId(), job.job().queue());
+      } else if (repeatsCompletion(job, c, workerId)) {
+        // A repeat of the holder's own completion (its answer lost, say): OK, as on the rows;
+        // judged
+        // here, as a fold of every young job for it would hold the writer for hundreds of ms.
+        outcomes[i] = CompletionOutcome.repeated(c.jobId(), job.job().queue());
       } else {
         return null;
       }
@@ -194,6 +201,23 @@ final class YoungWork {
       }
     }
     return HeldJobs.count(session, now);
+  }
+
+  /**
+   * Whether the completion repeats the one that made the young job SUCCEEDED ({@link
+   * io.antrean.coordinator.store.jdbc.RepeatedReports#repeatsCompletion}): that lease's holder,
+   * under the same lease id, with the same result and content type.
+   */
+  private static boolean repeatsCompletion(YoungJob job, Completion c, String workerId) {
+    YoungAttempt attempt = job.attempt();
+    return endedByItsHolder(job, c.fencingToken(), workerId)
+        && c.lease().matches(LeaseId.stored(attempt.leaseIdSha256()))
+        && Arrays.equals(orEmpty(attempt.result()), orEmpty(c.result()))
+        && Objects.equals(attempt.resultContentType(), c.resultContentType());
+  }
+
+  private static byte[] orEmpty(@Nullable byte[] bytes) {
+    return bytes == null ? new byte[0] : bytes;
   }
 
   /**

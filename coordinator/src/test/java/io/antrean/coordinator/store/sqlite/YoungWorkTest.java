@@ -336,4 +336,23 @@ class YoungWorkTest extends YoungStoreFixture {
         .extracting(a -> a.outcome())
         .containsExactly(AttemptOutcome.SUCCEEDED);
   }
+
+  @Test
+  void aRepeatOfItsHoldersOwnCompletionIsOkWithoutAFoldAndAnotherResultFoldsFirst()
+      throws Exception {
+    store = open(dataDir);
+    store.enqueue(List.of(job("a").build(), job("b").build()), T0);
+    Job leased = store.lease(spec("w-1", 1, at(30)), at(1)).get(0);
+    Completion done = new Completion(leased.id(), LeaseClaim.of(leased), new byte[] {7}, "x/y");
+    store.completeAll("w-1", List.of(done), at(2));
+
+    List<CompletionOutcome> again = store.completeAll("w-1", List.of(done), at(3));
+
+    assertThat(again.get(0).status()).isEqualTo(CompletionOutcome.Status.COMPLETED);
+    assertThat(rows(dataDir)).isEqualTo("0"); // judged young
+    Completion other = new Completion(leased.id(), LeaseClaim.of(leased), new byte[] {8}, "x/y");
+    assertThat(store.completeAll("w-1", List.of(other), at(4)).get(0).status())
+        .isEqualTo(CompletionOutcome.Status.LEASE_LOST);
+    assertThat(rows(dataDir)).isEqualTo("2"); // only the rows record a stale report
+  }
 }
