@@ -46,13 +46,25 @@ public final class RepeatedReports {
       @Nullable String resultContentType)
       throws SQLException {
     if (job.state() != JobState.SUCCEEDED
-        || !Arrays.equals(orEmpty(job.result()), orEmpty(result))
-        || !Objects.equals(job.resultContentType(), resultContentType)) {
+        || !sameResult(job.result(), job.resultContentType(), result, resultContentType)) {
       return false;
     }
     try (ResultSet row = select(ownEnd, job.id(), claim.fencingToken(), workerId)) {
       return row.next() && row.getString(1).equals("SUCCEEDED") && sameLeaseId(row, claim);
     }
+  }
+
+  /**
+   * Whether a completion's result is the one a job was completed with: the same bytes (none and
+   * empty alike) and content type.
+   */
+  public static boolean sameResult(
+      @Nullable byte[] stored,
+      @Nullable String storedContentType,
+      @Nullable byte[] result,
+      @Nullable String resultContentType) {
+    return Arrays.equals(orEmpty(stored), orEmpty(result))
+        && Objects.equals(storedContentType, resultContentType);
   }
 
   /**

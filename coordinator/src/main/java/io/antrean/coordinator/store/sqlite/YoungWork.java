@@ -17,6 +17,7 @@ import io.antrean.coordinator.store.jdbc.JdbcSession;
 import io.antrean.coordinator.store.jdbc.Leases;
 import io.antrean.coordinator.store.jdbc.QueueRows;
 import io.antrean.coordinator.store.jdbc.QueueStats;
+import io.antrean.coordinator.store.jdbc.RepeatedReports;
 import io.antrean.coordinator.store.jdbc.WorkerWrites;
 import io.antrean.coordinator.store.sqlite.SqliteDialect.Picked;
 import io.antrean.coordinator.store.sqlite.young.YoungAttempt;
@@ -25,9 +26,7 @@ import io.antrean.coordinator.store.sqlite.young.YoungJobs.YoungJob;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import java.util.SortedMap;
 import javax.annotation.Nullable;
 
@@ -125,8 +124,7 @@ final class YoungWork {
         outcomes[i] = CompletionOutcome.completed(c.jobId(), job.job().queue());
       } else if (repeatsCompletion(job, c, workerId)) {
         // A repeat of the holder's own completion (its answer lost, say): OK, as on the rows;
-        // judged
-        // here, as a fold of every young job for it would hold the writer for hundreds of ms.
+        // judged here, as a fold of every young job for it would hold the writer for 100s of ms.
         outcomes[i] = CompletionOutcome.repeated(c.jobId(), job.job().queue());
       } else {
         return null;
@@ -212,12 +210,8 @@ final class YoungWork {
     YoungAttempt attempt = job.attempt();
     return endedByItsHolder(job, c.fencingToken(), workerId)
         && c.lease().matches(LeaseId.stored(attempt.leaseIdSha256()))
-        && Arrays.equals(orEmpty(attempt.result()), orEmpty(c.result()))
-        && Objects.equals(attempt.resultContentType(), c.resultContentType());
-  }
-
-  private static byte[] orEmpty(@Nullable byte[] bytes) {
-    return bytes == null ? new byte[0] : bytes;
+        && RepeatedReports.sameResult(
+            attempt.result(), attempt.resultContentType(), c.result(), c.resultContentType());
   }
 
   /**
