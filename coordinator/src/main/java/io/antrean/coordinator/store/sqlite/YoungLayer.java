@@ -41,9 +41,6 @@ final class YoungLayer implements AutoCloseable {
   static final int MAX_RUN_JOBS = MAX_YOUNG_JOBS / 10;
   static final long MAX_RUN_BYTES = MAX_YOUNG_BYTES / 10;
 
-  // The records after which a fold of some young jobs starts a new segment of the log.
-  private static final int SEGMENT_RECORDS = MAX_YOUNG_JOBS / 5;
-
   /**
    * A short fold: how far under the bound a fold at the bound takes them, so each pause is short.
    */
@@ -258,26 +255,17 @@ final class YoungLayer implements AutoCloseable {
   }
 
   private void foldedUpTo(CachedConnection connection, Fold fold, long lastId) throws SQLException {
-    try {
-      // The segments the folds before let go, those whose commits are durable: not waited for
-      // here, where it would hold the writer for a sync; a later fold drops the rest.
-      foldedSegments.dropDurable();
-      foldedJobsInGroup += fold.run();
-      long upTo = creations.foldedUpTo(lastId, log.nextPosition() - 1);
-      var update = connection.prepare(FOLD);
-      update.setLong(1, upTo);
-      update.executeUpdate();
-      foldedInGroup = upTo;
-      foldedThroughId = lastId;
-      // A new segment, so that the folded ones can go, once none is young or the segment is long:
-      // not at every short fold, each of which would sync a segment on this thread.
-      if (young.isEmpty() || log.recordsInCurrentSegment() >= SEGMENT_RECORDS) {
-        log.startSegment();
-      }
-    } catch (IOException e) {
-      broken = e;
-      throw new UncheckedIOException("the young jobs' log", e);
-    }
+    // The segments the folds before let go, those whose commits are durable: not waited for here,
+    // where it would hold the writer for a sync; a later fold drops the rest. The log starts its
+    // segments itself, as each one's room is used, so a fold seals none on this thread.
+    foldedSegments.dropDurable();
+    foldedJobsInGroup += fold.run();
+    long upTo = creations.foldedUpTo(lastId, log.nextPosition() - 1);
+    var update = connection.prepare(FOLD);
+    update.setLong(1, upTo);
+    update.executeUpdate();
+    foldedInGroup = upTo;
+    foldedThroughId = lastId;
   }
 
   /**

@@ -150,11 +150,22 @@ class YoungLayerTest {
     DatabaseFile.copyDataDir(dataDir, crashImage);
     Path segment;
     try (Stream<Path> files = Files.list(crashImage.resolve(SqliteJobStore.YOUNG_LOG_DIRECTORY))) {
-      segment = files.sorted().reduce((a, b) -> b).orElseThrow();
+      segment =
+          files
+              .filter(f -> f.getFileName().toString().matches("young-\\d{20}\\.log"))
+              .sorted()
+              .reduce((a, b) -> b)
+              .orElseThrow();
     }
-    try (var file = new java.io.RandomAccessFile(segment.toFile(), "rw")) {
-      file.setLength(file.length() - 5);
+    // The segment was made with zeros the records overwrite: its last five bytes that are not
+    // zeros go back to them, the last of them the third record's.
+    byte[] bytes = Files.readAllBytes(segment);
+    int end = bytes.length;
+    while (bytes[end - 1] == 0) {
+      end--;
     }
+    java.util.Arrays.fill(bytes, end - 5, end, (byte) 0);
+    Files.write(segment, bytes);
 
     JobStore recovered = open(crashImage);
     try {

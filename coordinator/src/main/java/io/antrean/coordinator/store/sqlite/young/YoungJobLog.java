@@ -5,36 +5,29 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import javax.annotation.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The log of the young jobs' changes: records appended in order, each numbered by its position (one
  * more than the record before it), made durable together by {@link #sync}. The records live in
- * segment files {@code young-<first position>.log} in one directory; {@link #startSegment} seals
- * the current one (a fold does, so that what it folded can go as whole files) and {@link
- * #dropFolded} deletes the sealed segments whose every record has been folded.
+ * segment files {@code young-<first position>.log} in one directory, each written into room made
+ * ahead of it ({@link SpareSegments}): a write that would not fit in the current segment seals it
+ * and starts the next, as {@link #startSegment} does, and {@link #dropFolded} deletes the sealed
+ * segments whose every record has been folded.
  *
  * <p>Each record is framed ({@link LogFrames}) with its length, a CRC32C and its position. Records
  * appended as one unit (a group commit's: {@link #append(byte[], boolean)}) carry a flag in the
  * length's word on every record but their last, covered by the CRC: a unit comes back whole or not
- * at all. {@link #open} replays the records past the last fold and cuts a torn tail off the last
- * segment, from the start of a unit whose last record is not there (a write a crash interrupted was
- * never synced, so never promised; a batch Enqueue stays all or none); damage anywhere else means
- * the file is not what was synced, and fails the open.
+ * at all. {@link #open} replays the records past the last fold ({@link LogReplay}) and cuts a torn
+ * tail off the last segment, from the start of a unit whose last record is not there (a write a
+ * crash interrupted was never synced, so never promised; a batch Enqueue stays all or none); damage
+ * anywhere else means the file is not what was synced, and fails the open.
  *
  * <p>A thread's interrupt does not fail the log: records are written with plain writes and synced
  * through a {@link FileForce}, as a store's writes may run on callers' threads.
@@ -46,12 +39,18 @@ public final class YoungJobLog implements Closeable {
   /** The most bytes one record may hold. */
   public static final int MAX_RECORD_BYTES = 64 << 20;
 
-  private static final Pattern SEGMENT = Pattern.compile("young-(\\d{20})\\.log");
-  private static final Logger log = LoggerFactory.getLogger(YoungJobLog.class);
+  /**
+   * The room each segment is made with: a write that would not fit in what is left seals the
+   * segment and goes to the next (one larger than the room goes to a segment of its own, which
+   * grows).
+   */
+  public static final int SEGMENT_BYTES = 4 << 20;
+
   // What one write() call hands RandomAccessFile at most.
   private static final int WRITE_PIECE_BYTES = 8 << 10;
 
   private final Path directory;
+  private final SpareSegments spares;
   // The first position of every segment on disk, oldest first; the last one is being appended to.
   private final List<Long> segments;
   // Segments folded and let go whose deletion failed, oldest first: tried again at the next drop.
@@ -62,21 +61,29 @@ public final class YoungJobLog implements Closeable {
   // The segment being appended to, written without a channel an interrupt could close.
   @Nullable private RandomAccessFile currentFile;
   private ByteBuffer unwritten = ByteBuffer.allocate(64 << 10);
+  // The bytes written to the current segment.
+  private long segmentBytes;
   private long nextPosition;
+  // The position of the first record appended and not yet written.
+  private long firstUnwritten;
 
   /** One record and its position. */
   public record Entry(long position, byte[] record) {}
 
-  private YoungJobLog(Path directory, List<Long> segments, long nextPosition) {
+  private YoungJobLog(
+      Path directory, SpareSegments spares, List<Long> segments, long nextPosition) {
     this.directory = directory;
+    this.spares = spares;
     this.segments = segments;
     this.nextPosition = nextPosition;
+    this.firstUnwritten = nextPosition;
   }
 
   /**
-   * Opens the log in {@code directory} (created if missing): hands every record past {@code
-   * foldedUpTo} to {@code replay}, oldest first, cuts a torn tail, deletes the segments wholly
-   * folded, then starts a new segment for the records to come.
+   * Opens the log in {@code directory} (created if missing) with segments of {@link
+   * #SEGMENT_BYTES}: hands every record past {@code foldedUpTo} to {@code replay}, oldest first,
+   * cuts a torn tail, deletes the segments wholly folded, then starts a new segment for the records
+   * to come.
    *
    * @param foldedUpTo the position of the last record already folded (0 when none)
    * @throws IOException if the directory or a segment cannot be read or written
@@ -84,43 +91,34 @@ public final class YoungJobLog implements Closeable {
    */
   public static YoungJobLog open(Path directory, long foldedUpTo, Consumer<Entry> replay)
       throws IOException {
+    return open(directory, foldedUpTo, replay, SEGMENT_BYTES);
+  }
+
+  /** {@link #open(Path, long, Consumer)} with segments of {@code segmentBytes}. */
+  static YoungJobLog open(Path directory, long foldedUpTo, Consumer<Entry> replay, int segmentBytes)
+      throws IOException {
     Objects.requireNonNull(replay, "replay");
+    if (segmentBytes <= 0) {
+      throw new IllegalArgumentException("segments of " + segmentBytes + " bytes");
+    }
     if (!Files.isDirectory(directory)) {
       Files.createDirectories(directory);
       FileForce.forceDirectory(directory.toAbsolutePath().getParent());
     }
-    List<Long> firsts = segmentsIn(directory);
-    List<Long> kept = new ArrayList<>();
-    // Segments wholly folded (the next one starts at or before the fold's end) go unread: their
-    // deletions are not synced, so a crash may keep one whose later neighbour's deletion lasted.
-    // One that cannot be deleted now is kept for a later fold to try again.
-    while (firsts.size() > 1 && firsts.get(1) - 1 <= foldedUpTo) {
-      long first = firsts.remove(0);
-      if (!delete(directory, first)) {
-        kept.add(first);
+    LogReplay.Replayed replayed = LogReplay.replay(directory, foldedUpTo, replay);
+    SpareSegments spares = SpareSegments.makeFirst(directory, segmentBytes);
+    YoungJobLog log =
+        new YoungJobLog(
+            directory, spares, new ArrayList<>(replayed.segments()), replayed.nextPosition());
+    try {
+      log.dropFolded(foldedUpTo);
+      synchronized (log) {
+        log.openSegment(log.nextPosition);
       }
+    } catch (IOException | RuntimeException e) {
+      spares.close();
+      throw e;
     }
-    // Where the next segment must start: right after the last record seen, or, for the oldest,
-    // no later than right after the fold (a gap there is records lost).
-    long follows = foldedUpTo + 1;
-    for (int i = 0; i < firsts.size(); i++) {
-      long first = firsts.get(i);
-      boolean newest = i == firsts.size() - 1;
-      if (i == 0 ? first > follows : first != follows) {
-        throw new IllegalStateException(
-            "young jobs' log: segment " + first + " does not follow position " + (follows - 1));
-      }
-      long end = replaySegment(directory, first, newest, foldedUpTo, replay);
-      if (end >= first) {
-        kept.add(first);
-      } else {
-        Files.delete(segmentFile(directory, first)); // no record in it: nothing to keep
-      }
-      follows = end + 1;
-    }
-    YoungJobLog log = new YoungJobLog(directory, kept, Math.max(follows, foldedUpTo + 1));
-    log.dropFolded(foldedUpTo);
-    log.openSegment();
     return log;
   }
 
@@ -146,6 +144,9 @@ public final class YoungJobLog implements Closeable {
           "a record of " + record.length + " bytes is over " + MAX_RECORD_BYTES);
     }
     long position = nextPosition++;
+    if (unwritten.position() == 0) {
+      firstUnwritten = position;
+    }
     ensureRoom(LogFrames.HEADER_BYTES + record.length);
     LogFrames.put(unwritten, position, record, moreFollow);
     return position;
@@ -159,15 +160,25 @@ public final class YoungJobLog implements Closeable {
 
   /**
    * Writes every record appended so far to the file, without waiting for the disk: a {@link #force}
-   * that starts after this returns makes them durable.
+   * that starts after this returns makes them durable. Records that would not fit in the room left
+   * in the current segment go to a new one, the current one synced whole first.
    */
   public synchronized void write() throws IOException {
+    int pending = unwritten.position();
+    if (pending == 0) {
+      return;
+    }
+    if (segmentBytes > 0 && segmentBytes + pending > spares.bytes()) {
+      current.force();
+      seal(firstUnwritten);
+    }
     // In pieces the JDK copies on the stack: a larger write would allocate native memory each time.
     for (int from = 0; from < unwritten.position(); from += WRITE_PIECE_BYTES) {
       currentFile.write(
           unwritten.array(), from, Math.min(WRITE_PIECE_BYTES, unwritten.position() - from));
     }
     unwritten.clear();
+    segmentBytes += pending;
   }
 
   /**
@@ -198,11 +209,18 @@ public final class YoungJobLog implements Closeable {
       return; // the current segment holds nothing yet
     }
     sync();
-    // The new segment is current before the sealed one closes: a force() that finds its channel
-    // closed then sees it is no longer current, and knows it was synced whole.
+    seal(nextPosition);
+  }
+
+  /**
+   * Starts the segment whose first record is at {@code first}, the current one synced whole: the
+   * new one is current before the sealed one closes, so that a force() that finds its channel
+   * closed sees it is no longer current, and knows it was synced whole.
+   */
+  private void seal(long first) throws IOException {
     FileForce sealed = current;
     RandomAccessFile sealedFile = currentFile;
-    openSegment();
+    openSegment(first);
     sealedFile.close();
     sealed.close();
   }
@@ -227,7 +245,7 @@ public final class YoungJobLog implements Closeable {
     }
     List<Long> failed = new ArrayList<>();
     for (long first : folded) {
-      if (!delete(directory, first)) {
+      if (!SegmentFiles.delete(directory, first)) {
         failed.add(first);
       }
     }
@@ -235,20 +253,6 @@ public final class YoungJobLog implements Closeable {
       synchronized (this) {
         undeleted.addAll(0, failed);
       }
-    }
-  }
-
-  private static boolean delete(Path directory, long first) {
-    Path file = segmentFile(directory, first);
-    try {
-      Files.deleteIfExists(file);
-      return true;
-    } catch (IOException | RuntimeException e) {
-      log.warn(
-          "could not delete {}, a folded segment of the young jobs' log; tried again later",
-          file,
-          e);
-      return false;
     }
   }
 
@@ -261,19 +265,15 @@ public final class YoungJobLog implements Closeable {
     unwritten.clear();
   }
 
-  /** How many records the segment being appended to holds. */
-  public synchronized long recordsInCurrentSegment() {
-    return nextPosition - segments.get(segments.size() - 1);
-  }
-
   /** The position the next record will get. */
   public synchronized long nextPosition() {
     return nextPosition;
   }
 
-  /** Syncs what was appended and closes the current segment. */
+  /** Syncs what was appended, closes the current segment and stops making spares. */
   @Override
   public synchronized void close() throws IOException {
+    spares.close();
     if (current != null) {
       FileForce closing = current;
       try {
@@ -289,11 +289,16 @@ public final class YoungJobLog implements Closeable {
     }
   }
 
-  private void openSegment() throws IOException {
-    Path file = Files.createFile(segmentFile(directory, nextPosition));
+  // Makes the segment whose first record is at first current, from the spare if one is ready.
+  private void openSegment(long first) throws IOException {
+    Path file = SegmentFiles.of(directory, first);
+    if (!spares.takeAs(file)) {
+      Files.createFile(file);
+    }
     currentFile = new RandomAccessFile(file.toFile(), "rw");
     current = FileForce.open(file);
-    segments.add(nextPosition);
+    segments.add(first);
+    segmentBytes = 0;
     // The new file's name outlives a power loss as its records do.
     FileForce.forceDirectory(directory);
   }
@@ -306,69 +311,5 @@ public final class YoungJobLog implements Closeable {
       larger.put(unwritten);
       unwritten = larger;
     }
-  }
-
-  /**
-   * Replays one segment's records past {@code foldedUpTo}, a unit once its last record is read;
-   * returns the position of the last record kept, or {@code first - 1} when it keeps none. A torn
-   * tail of the newest segment, from the start of a unit left without its last record, is cut off.
-   */
-  private static long replaySegment(
-      Path directory, long first, boolean newest, long foldedUpTo, Consumer<Entry> replay)
-      throws IOException {
-    Path file = segmentFile(directory, first);
-    ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
-    long expected = first;
-    List<Entry> unit = new ArrayList<>();
-    int unitStart = 0;
-    while (bytes.hasRemaining()) {
-      int start = bytes.position();
-      if (unit.isEmpty()) {
-        unitStart = start;
-      }
-      LogFrames.Framed framed = LogFrames.next(bytes, expected);
-      if (framed == null) {
-        bytes.position(start);
-        break;
-      }
-      unit.add(framed.entry());
-      expected++;
-      if (!framed.moreFollow()) {
-        unit.stream().filter(e -> e.position() > foldedUpTo).forEach(replay);
-        unit.clear();
-      }
-    }
-    if (bytes.hasRemaining() || !unit.isEmpty()) {
-      int cut = unit.isEmpty() ? bytes.position() : unitStart;
-      if (!newest) {
-        throw new IllegalStateException(
-            "young jobs' log: segment " + first + " is damaged at byte " + cut);
-      }
-      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-        channel.truncate(cut);
-        channel.force(false);
-      }
-      expected -= unit.size();
-    }
-    return expected - 1;
-  }
-
-  private static List<Long> segmentsIn(Path directory) throws IOException {
-    List<Long> firsts = new ArrayList<>();
-    try (Stream<Path> files = Files.list(directory)) {
-      files.forEach(
-          f -> {
-            Matcher m = SEGMENT.matcher(f.getFileName().toString());
-            if (m.matches()) {
-              firsts.add(Long.parseLong(m.group(1)));
-            }
-          });
-    }
-    firsts.sort(null);
-    return firsts;
-  }
-
-  private static Path segmentFile(Path directory, long first) {
-    return directory.resolve(String.format(Locale.ROOT, "young-%020d.log", first));
   }
 }

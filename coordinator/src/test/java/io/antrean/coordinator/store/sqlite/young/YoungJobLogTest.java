@@ -22,10 +22,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The young jobs' log gives back, after a reopen, every record synced past the last fold, in order
  * and with its position; it drops what was folded by whole segments, cuts a torn tail and refuses a
- * damaged sealed segment.
+ * damaged sealed segment. Its segments are made ahead of need with room for {@link #SEGMENT} bytes,
+ * which the records overwrite: zeros after a segment's records are its end.
  */
 @Timeout(30)
 class YoungJobLogTest {
+  /** The room each segment of the logs opened here is made with. */
+  static final int SEGMENT = 4096;
+
   @TempDir Path directory;
 
   private final List<String> replayed = new ArrayList<>();
@@ -34,7 +38,7 @@ class YoungJobLogTest {
   private YoungJobLog open(long foldedUpTo) throws IOException {
     replayed.clear();
     positions.clear();
-    return YoungJobLog.open(directory, foldedUpTo, this::replay);
+    return YoungJobLog.open(directory, foldedUpTo, this::replay, SEGMENT);
   }
 
   private void replay(Entry entry) {
@@ -46,11 +50,26 @@ class YoungJobLogTest {
     return log.append(record.getBytes(UTF_8));
   }
 
-  /** Cuts the last {@code bytes} off the file, as a write a crash interrupted. */
+  /**
+   * Takes the last {@code bytes} of the segment's records back to the zeros they overwrote, as a
+   * write a crash interrupted.
+   */
   private static void cutTail(Path file, int bytes) throws IOException {
+    int end = recordsEnd(file);
     try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-      f.setLength(f.length() - bytes);
+      f.seek(end - bytes);
+      f.write(new byte[bytes]);
     }
+  }
+
+  /** Where the segment's records end: after its last byte that is not zero (their text's). */
+  private static int recordsEnd(Path file) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    int end = bytes.length;
+    while (end > 0 && bytes[end - 1] == 0) {
+      end--;
+    }
+    return end;
   }
 
   /** Flips the {@code mask} bits of the file's byte at {@code index}. */
@@ -72,7 +91,10 @@ class YoungJobLogTest {
 
   private List<Path> segments() throws IOException {
     try (Stream<Path> files = Files.list(directory)) {
-      return files.sorted().toList();
+      return files
+          .filter(f -> !f.getFileName().toString().equals(SpareSegments.FILE_NAME))
+          .sorted()
+          .toList();
     }
   }
 
@@ -243,7 +265,7 @@ class YoungJobLogTest {
       append(log, "newest");
     }
     Path sealed = segments().get(0);
-    flip(sealed, (int) Files.size(sealed) - 1, 1);
+    flip(sealed, recordsEnd(sealed) - 1, 1);
 
     assertThatThrownBy(() -> open(0))
         .isInstanceOf(IllegalStateException.class)
@@ -344,7 +366,7 @@ class YoungJobLogTest {
       log.append(large);
     }
     List<byte[]> records = new ArrayList<>();
-    try (YoungJobLog log = YoungJobLog.open(directory, 0, e -> records.add(e.record()))) {
+    try (YoungJobLog log = YoungJobLog.open(directory, 0, e -> records.add(e.record()), SEGMENT)) {
       assertThat(records).hasSize(2);
       assertThat(records.get(1)).isEqualTo(large);
     }

@@ -1,0 +1,146 @@
+package io.antrean.coordinator.store.sqlite.young;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The young jobs' log writes into segments made ahead of need with room for their records: a write
+ * that would not fit goes to the next segment, zeros after a sealed segment's records are its end
+ * and anything else there is damage, a spare left by an earlier run is made again, and without
+ * spares the log goes on in files it creates itself.
+ */
+@Timeout(30)
+class YoungJobLogSegmentsTest {
+  private static final int SEGMENT = YoungJobLogTest.SEGMENT;
+  private static final int RECORDS = 600;
+
+  @TempDir Path directory;
+
+  private final List<String> replayed = new ArrayList<>();
+  private final List<Long> positions = new ArrayList<>();
+
+  private YoungJobLog open() throws IOException {
+    replayed.clear();
+    positions.clear();
+    return YoungJobLog.open(
+        directory,
+        0,
+        e -> {
+          replayed.add(new String(e.record(), UTF_8));
+          positions.add(e.position());
+        },
+        SEGMENT);
+  }
+
+  /** Appends and writes {@link #RECORDS} records, one write each, as groups of one. */
+  private static void writeRecords(YoungJobLog log) throws IOException {
+    for (int i = 1; i <= RECORDS; i++) {
+      log.append(("record " + i).getBytes(UTF_8));
+      log.write();
+    }
+    log.sync();
+  }
+
+  private List<Path> segments() throws IOException {
+    try (Stream<Path> files = Files.list(directory)) {
+      return files
+          .filter(f -> !f.getFileName().toString().equals(SpareSegments.FILE_NAME))
+          .sorted()
+          .toList();
+    }
+  }
+
+  private void assertAllCameBack() {
+    assertThat(replayed).hasSize(RECORDS).startsWith("record 1").endsWith("record " + RECORDS);
+    assertThat(positions)
+        .containsExactlyElementsOf(LongStream.rangeClosed(1, RECORDS).boxed().toList());
+  }
+
+  @Test
+  void recordsPastASegmentsRoomGoToTheNextAndComeBackInOrder() throws IOException {
+    try (YoungJobLog log = open()) {
+      writeRecords(log);
+      List<Path> segments = segments();
+      assertThat(segments).hasSizeGreaterThanOrEqualTo(4); // about 26 bytes a record framed
+      assertThat(Files.size(segments.get(0))).isEqualTo(SEGMENT); // the spare made at the open
+      for (Path segment : segments) {
+        // Spares overwritten, or, where the making thread was behind, files that grew to the room.
+        assertThat(Files.size(segment)).isLessThanOrEqualTo(SEGMENT);
+      }
+    }
+
+    try (YoungJobLog log = open()) {
+      assertAllCameBack();
+      assertThat(log.nextPosition()).isEqualTo(RECORDS + 1);
+    }
+  }
+
+  @Test
+  void anythingButZerosAfterASealedSegmentsRecordsFailsTheOpen() throws IOException {
+    try (YoungJobLog log = open()) {
+      writeRecords(log);
+    }
+    try (RandomAccessFile sealed = new RandomAccessFile(segments().get(0).toFile(), "rw")) {
+      sealed.seek(SEGMENT - 1);
+      sealed.write(1);
+    }
+
+    assertThatThrownBy(this::open)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("damaged");
+  }
+
+  @Test
+  void aSpareLeftByAnEarlierRunIsMadeAgain() throws IOException {
+    byte[] garbage = new byte[100];
+    java.util.Arrays.fill(garbage, (byte) 0x55);
+    Files.write(directory.resolve(SpareSegments.FILE_NAME), garbage);
+
+    try (YoungJobLog log = open()) {
+      log.append("a".getBytes(UTF_8));
+    }
+    Path segment = segments().get(0);
+    byte[] bytes = Files.readAllBytes(segment);
+    assertThat(bytes).hasSize(SEGMENT);
+    int recordEnd = LogFrames.HEADER_BYTES + 1;
+    for (int i = recordEnd; i < bytes.length; i++) {
+      assertThat(bytes[i]).as("byte %d", i).isZero();
+    }
+    try (YoungJobLog log = open()) {
+      assertThat(replayed).containsExactly("a");
+    }
+  }
+
+  @Test
+  void withoutSparesTheSegmentsAreFilesTheLogCreatesAndItGoesOn() throws IOException {
+    // Where the spare would be made, something that cannot be deleted.
+    Path blocked = Files.createDirectory(directory.resolve(SpareSegments.FILE_NAME));
+    Files.createFile(blocked.resolve("blocker"));
+
+    try (YoungJobLog log = open()) {
+      writeRecords(log);
+      List<Path> segments = segments();
+      assertThat(segments).hasSizeGreaterThanOrEqualTo(4);
+      for (Path segment : segments.subList(0, segments.size() - 1)) {
+        assertThat(Files.size(segment)).isBetween(SEGMENT - 40L, (long) SEGMENT); // grown, full
+      }
+    }
+
+    try (YoungJobLog log = open()) {
+      assertAllCameBack();
+    }
+  }
+}
