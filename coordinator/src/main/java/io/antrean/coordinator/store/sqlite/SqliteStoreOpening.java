@@ -37,6 +37,7 @@ final class SqliteStoreOpening {
     SqliteFile file = SqliteFile.lock(dataDir, options);
     CachedConnection writerConnection = null;
     WalSync sync = null;
+    YoungLayer young = null;
     SqliteJobStore store;
     try {
       TokenWakeups tokenWakeups = new TokenWakeups();
@@ -47,7 +48,7 @@ final class SqliteStoreOpening {
       ReadConnections reads = ReadConnections.open(file, options.readConnections());
       // A log left by a run with young jobs on is folded whether they are on now or not.
       Path youngLog = dataDir.resolve(SqliteJobStore.YOUNG_LOG_DIRECTORY);
-      YoungLayer young =
+      young =
           options.youngJobs() || Files.isDirectory(youngLog)
               ? YoungLayer.open(youngLog, writerConnection, sync, options.youngJobs())
               : null;
@@ -67,6 +68,13 @@ final class SqliteStoreOpening {
         young.foldWhenQuiet(writer, options.quietFoldAfter());
       }
     } catch (SQLException | RuntimeException e) {
+      if (young != null) {
+        try {
+          young.close(); // its log's files and the thread making its spares
+        } catch (RuntimeException closing) {
+          e.addSuppressed(closing);
+        }
+      }
       if (writerConnection != null) {
         writerConnection.close();
       }

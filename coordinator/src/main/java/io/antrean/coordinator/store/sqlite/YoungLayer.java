@@ -14,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -113,21 +114,23 @@ final class YoungLayer implements AutoCloseable {
     YoungCreations creations = new YoungCreations();
     long[] passedOver = {0};
     try {
+      Consumer<YoungJobLog.Entry> replay =
+          e -> {
+            YoungChange change = YoungChange.fromRecord(e.record());
+            if (change.jobId() <= highMark) {
+              passedOver[0]++;
+              return;
+            }
+            young.replay(change);
+            if (change instanceof YoungChange.Created) {
+              creations.created(change.jobId(), e.position(), System.nanoTime());
+            }
+          };
+      // A log only folded is never appended to: no segment is made for it ahead of need.
       YoungJobLog log =
-          YoungJobLog.open(
-              directory,
-              folded,
-              e -> {
-                YoungChange change = YoungChange.fromRecord(e.record());
-                if (change.jobId() <= highMark) {
-                  passedOver[0]++;
-                  return;
-                }
-                young.replay(change);
-                if (change instanceof YoungChange.Created) {
-                  creations.created(change.jobId(), e.position(), System.nanoTime());
-                }
-              });
+          accepting
+              ? YoungJobLog.open(directory, folded, replay)
+              : YoungJobLog.openWithoutSpares(directory, folded, replay);
       if (passedOver[0] > 0 || !young.isEmpty()) {
         logger.info(
             "young jobs' log replayed: {} jobs young again, {} records passed over (jobs up to id"

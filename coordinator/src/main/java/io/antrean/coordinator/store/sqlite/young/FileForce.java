@@ -7,6 +7,7 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import javax.annotation.Nullable;
 import javax.annotation.concurrent.GuardedBy;
 
 /**
@@ -17,7 +18,9 @@ import javax.annotation.concurrent.GuardedBy;
  * spare descriptor, opened with the first one and so before any write it must cover (an fsync makes
  * durable every write to the file made before it began, whichever descriptor made it; and a write
  * error the kernel reports once per descriptor open at the time reaches the spare too, though the
- * interrupt hid it from the first), keeps the interrupt for after, and opens a new spare.
+ * interrupt hid it from the first), keeps the interrupt for after, and opens a new spare. A force
+ * that failed otherwise fails every force after it with the same cause: the kernel reports a
+ * write-back error once, and a later fsync that succeeds does not bring back the pages it dropped.
  * Thread-safe.
  */
 public final class FileForce implements Closeable {
@@ -25,6 +28,7 @@ public final class FileForce implements Closeable {
   private static final int MAX_ATTEMPTS = 3;
 
   private final Path file;
+  private final Opener opener;
 
   @GuardedBy("this")
   private FileChannel channel;
@@ -37,17 +41,31 @@ public final class FileForce implements Closeable {
   @GuardedBy("this")
   private boolean closed;
 
-  private FileForce(Path file, FileChannel channel, FileChannel spare) {
+  // The first force that failed other than by a close.
+  @Nullable private volatile IOException failed;
+
+  private FileForce(Path file, Opener opener, FileChannel channel, FileChannel spare) {
     this.file = file;
+    this.opener = opener;
     this.channel = channel;
     this.spare = spare;
   }
 
   /** Opens {@code file}, which must exist, for fsyncs; before the writes they are to cover. */
   public static FileForce open(Path file) throws IOException {
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE);
+    return open(file, f -> FileChannel.open(f, StandardOpenOption.WRITE));
+  }
+
+  /** How {@link #open(Path, Opener)} opens each descriptor of the file. */
+  interface Opener {
+    FileChannel open(Path file) throws IOException;
+  }
+
+  /** {@link #open(Path)} with descriptors from {@code opener}, the spares' too. */
+  static FileForce open(Path file, Opener opener) throws IOException {
+    FileChannel channel = opener.open(file);
     try {
-      return new FileForce(file, channel, FileChannel.open(file, StandardOpenOption.WRITE));
+      return new FileForce(file, opener, channel, opener.open(file));
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
@@ -58,9 +76,13 @@ public final class FileForce implements Closeable {
    * Waits until the disk has every write made to the file before this call.
    *
    * @throws ClosedChannelException after {@link #close}
-   * @throws IOException if the fsync failed
+   * @throws IOException if this fsync or an earlier one failed
    */
   public void force() throws IOException {
+    IOException earlier = failed;
+    if (earlier != null) {
+      throw new IOException("an earlier fsync of " + file + " failed", earlier);
+    }
     boolean interrupted = false;
     try {
       for (int attempt = 1; ; attempt++) {
@@ -74,6 +96,9 @@ public final class FileForce implements Closeable {
           if (attempt == MAX_ATTEMPTS || !spareFor(used)) {
             throw e;
           }
+        } catch (IOException e) {
+          failed = e;
+          throw e;
         }
       }
     } finally {
@@ -123,7 +148,7 @@ public final class FileForce implements Closeable {
     }
     if (channel == closedOne) {
       channel = spare;
-      spare = FileChannel.open(file, StandardOpenOption.WRITE);
+      spare = opener.open(file);
     }
     return true;
   }

@@ -42,7 +42,8 @@ final class SpareSegments implements Closeable {
 
   private final Path spare;
   private final int bytes;
-  private final ExecutorService maker;
+  // Null when no spare is made.
+  @Nullable private final ExecutorService maker;
 
   @GuardedBy("this")
   @Nullable
@@ -52,16 +53,32 @@ final class SpareSegments implements Closeable {
   @GuardedBy("this")
   private boolean ready;
 
-  private SpareSegments(Path directory, int bytes) {
+  private SpareSegments(Path directory, int bytes, boolean making) {
     this.spare = directory.resolve(FILE_NAME);
     this.bytes = bytes;
     this.maker =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "antrean-sqlite-young-log-spares");
-              t.setDaemon(true);
-              return t;
-            });
+        making
+            ? Executors.newSingleThreadExecutor(
+                r -> {
+                  Thread t = new Thread(r, "antrean-sqlite-young-log-spares");
+                  t.setDaemon(true);
+                  return t;
+                })
+            : null;
+  }
+
+  /**
+   * Makes no spare: segments of {@code bytes} are files their log creates. A spare an earlier run
+   * left is deleted, not to hold its room for nothing.
+   */
+  static SpareSegments none(Path directory, int bytes) {
+    SpareSegments none = new SpareSegments(directory, bytes, false);
+    try {
+      Files.deleteIfExists(none.spare);
+    } catch (IOException | RuntimeException e) {
+      log.warn("could not delete {}, a spare segment of the young jobs' log", none.spare, e);
+    }
+    return none;
   }
 
   /**
@@ -70,7 +87,7 @@ final class SpareSegments implements Closeable {
    * said in the log: the segments are then files the log creates, which grow as it writes.
    */
   static SpareSegments makeFirst(Path directory, int bytes) {
-    SpareSegments spares = new SpareSegments(directory, bytes);
+    SpareSegments spares = new SpareSegments(directory, bytes, true);
     try {
       spares.make();
       synchronized (spares) {
@@ -94,6 +111,9 @@ final class SpareSegments implements Closeable {
    * tried again).
    */
   synchronized boolean takeAs(Path target) {
+    if (maker == null) {
+      return false;
+    }
     if (!ready) {
       if (making == null || making.isDone()) {
         makeNext(); // the last attempt failed
@@ -136,8 +156,22 @@ final class SpareSegments implements Closeable {
     }
   }
 
+  // Makes the spare; one that fails part way is deleted, not to hold the room a full disk lacks.
   private void make() throws IOException {
     Files.deleteIfExists(spare);
+    try {
+      writeZeros();
+    } catch (IOException | RuntimeException e) {
+      try {
+        Files.deleteIfExists(spare);
+      } catch (IOException deleting) {
+        e.addSuppressed(deleting);
+      }
+      throw e;
+    }
+  }
+
+  private void writeZeros() throws IOException {
     try (FileChannel file =
         FileChannel.open(spare, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       long synced = 0;
@@ -158,6 +192,9 @@ final class SpareSegments implements Closeable {
   /** Stops the making thread, waiting a little for a spare being made; any thread. */
   @Override
   public void close() {
+    if (maker == null) {
+      return;
+    }
     maker.shutdown();
     try {
       if (!maker.awaitTermination(10, TimeUnit.SECONDS)) {

@@ -91,11 +91,26 @@ public final class YoungJobLog implements Closeable {
    */
   public static YoungJobLog open(Path directory, long foldedUpTo, Consumer<Entry> replay)
       throws IOException {
-    return open(directory, foldedUpTo, replay, SEGMENT_BYTES);
+    return open(directory, foldedUpTo, replay, SEGMENT_BYTES, true);
+  }
+
+  /**
+   * {@link #open(Path, long, Consumer)} for a log only read and folded, never appended to (young
+   * jobs off): its segments are files it creates, no spare is made ahead of them.
+   */
+  public static YoungJobLog openWithoutSpares(
+      Path directory, long foldedUpTo, Consumer<Entry> replay) throws IOException {
+    return open(directory, foldedUpTo, replay, SEGMENT_BYTES, false);
   }
 
   /** {@link #open(Path, long, Consumer)} with segments of {@code segmentBytes}. */
   static YoungJobLog open(Path directory, long foldedUpTo, Consumer<Entry> replay, int segmentBytes)
+      throws IOException {
+    return open(directory, foldedUpTo, replay, segmentBytes, true);
+  }
+
+  private static YoungJobLog open(
+      Path directory, long foldedUpTo, Consumer<Entry> replay, int segmentBytes, boolean makeSpares)
       throws IOException {
     Objects.requireNonNull(replay, "replay");
     if (segmentBytes <= 0) {
@@ -106,7 +121,10 @@ public final class YoungJobLog implements Closeable {
       FileForce.forceDirectory(directory.toAbsolutePath().getParent());
     }
     LogReplay.Replayed replayed = LogReplay.replay(directory, foldedUpTo, replay);
-    SpareSegments spares = SpareSegments.makeFirst(directory, segmentBytes);
+    SpareSegments spares =
+        makeSpares
+            ? SpareSegments.makeFirst(directory, segmentBytes)
+            : SpareSegments.none(directory, segmentBytes);
     YoungJobLog log =
         new YoungJobLog(
             directory, spares, new ArrayList<>(replayed.segments()), replayed.nextPosition());
@@ -270,16 +288,23 @@ public final class YoungJobLog implements Closeable {
     return nextPosition;
   }
 
-  /** Syncs what was appended, closes the current segment and stops making spares. */
+  /**
+   * Syncs what was appended, closes the current segment and stops making spares. After a sync that
+   * failed, a {@link #force} still running or made later fails too.
+   */
   @Override
   public synchronized void close() throws IOException {
     spares.close();
     if (current != null) {
       FileForce closing = current;
+      boolean synced = false;
       try {
         sync();
+        synced = true;
       } finally {
-        current = null; // before the close, as in startSegment
+        if (synced) {
+          current = null; // before the close, as in startSegment
+        }
         try {
           currentFile.close();
         } finally {
@@ -295,12 +320,27 @@ public final class YoungJobLog implements Closeable {
     if (!spares.takeAs(file)) {
       Files.createFile(file);
     }
-    currentFile = new RandomAccessFile(file.toFile(), "rw");
-    current = FileForce.open(file);
+    RandomAccessFile opened = new RandomAccessFile(file.toFile(), "rw");
+    FileForce force = null;
+    try {
+      force = FileForce.open(file);
+      // The new file's name outlives a power loss as its records do.
+      FileForce.forceDirectory(directory);
+    } catch (IOException | RuntimeException e) {
+      try {
+        opened.close();
+        if (force != null) {
+          force.close();
+        }
+      } catch (IOException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+    currentFile = opened;
+    current = force;
     segments.add(first);
     segmentBytes = 0;
-    // The new file's name outlives a power loss as its records do.
-    FileForce.forceDirectory(directory);
   }
 
   private void ensureRoom(int bytes) {

@@ -8,10 +8,10 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The young jobs' log writes into segments made ahead of need with room for their records: a write
  * that would not fit goes to the next segment, zeros after a sealed segment's records are its end
- * and anything else there is damage, a spare left by an earlier run is made again, and without
- * spares the log goes on in files it creates itself.
+ * and anything else there is damage, a torn tail of the newest is cut back to its last whole unit,
+ * a spare left by an earlier run is made again, and without spares the log goes on in files it
+ * creates itself.
  */
 @Timeout(30)
 class YoungJobLogSegmentsTest {
@@ -54,15 +55,6 @@ class YoungJobLogSegmentsTest {
     log.sync();
   }
 
-  private List<Path> segments() throws IOException {
-    try (Stream<Path> files = Files.list(directory)) {
-      return files
-          .filter(f -> !f.getFileName().toString().equals(SpareSegments.FILE_NAME))
-          .sorted()
-          .toList();
-    }
-  }
-
   private void assertAllCameBack() {
     assertThat(replayed).hasSize(RECORDS).startsWith("record 1").endsWith("record " + RECORDS);
     assertThat(positions)
@@ -73,7 +65,7 @@ class YoungJobLogSegmentsTest {
   void recordsPastASegmentsRoomGoToTheNextAndComeBackInOrder() throws IOException {
     try (YoungJobLog log = open()) {
       writeRecords(log);
-      List<Path> segments = segments();
+      List<Path> segments = LogFiles.segments(directory);
       assertThat(segments).hasSizeGreaterThanOrEqualTo(4); // about 26 bytes a record framed
       assertThat(Files.size(segments.get(0))).isEqualTo(SEGMENT); // the spare made at the open
       for (Path segment : segments) {
@@ -93,7 +85,8 @@ class YoungJobLogSegmentsTest {
     try (YoungJobLog log = open()) {
       writeRecords(log);
     }
-    try (RandomAccessFile sealed = new RandomAccessFile(segments().get(0).toFile(), "rw")) {
+    try (RandomAccessFile sealed =
+        new RandomAccessFile(LogFiles.segments(directory).get(0).toFile(), "rw")) {
       sealed.seek(SEGMENT - 1);
       sealed.write(1);
     }
@@ -112,7 +105,7 @@ class YoungJobLogSegmentsTest {
     try (YoungJobLog log = open()) {
       log.append("a".getBytes(UTF_8));
     }
-    Path segment = segments().get(0);
+    Path segment = LogFiles.segments(directory).get(0);
     byte[] bytes = Files.readAllBytes(segment);
     assertThat(bytes).hasSize(SEGMENT);
     int recordEnd = LogFrames.HEADER_BYTES + 1;
@@ -132,7 +125,7 @@ class YoungJobLogSegmentsTest {
 
     try (YoungJobLog log = open()) {
       writeRecords(log);
-      List<Path> segments = segments();
+      List<Path> segments = LogFiles.segments(directory);
       assertThat(segments).hasSizeGreaterThanOrEqualTo(4);
       for (Path segment : segments.subList(0, segments.size() - 1)) {
         assertThat(Files.size(segment)).isBetween(SEGMENT - 40L, (long) SEGMENT); // grown, full
@@ -142,5 +135,69 @@ class YoungJobLogSegmentsTest {
     try (YoungJobLog log = open()) {
       assertAllCameBack();
     }
+  }
+
+  @Test
+  void aTornTailIsCutAndTheLogGoesOnFromBeforeIt() throws IOException {
+    try (YoungJobLog log = open()) {
+      YoungJobLogTest.append(log, "whole");
+      YoungJobLogTest.append(log, "torn by the crash");
+    }
+    LogFiles.cutTail(
+        LogFiles.segments(directory).get(0), 3); // the last record's write never finished
+
+    try (YoungJobLog log = open()) {
+      assertThat(replayed).containsExactly("whole");
+      assertThat(YoungJobLogTest.append(log, "after")).isEqualTo(2);
+    }
+    try (YoungJobLog log = open()) {
+      assertThat(replayed).containsExactly("whole", "after");
+      assertThat(positions).containsExactly(1L, 2L);
+    }
+  }
+
+  @Test
+  void aUnitTornInItsLastRecordIsCutWhole() throws IOException {
+    try (YoungJobLog log = open()) {
+      YoungJobLogTest.append(log, "alone");
+      YoungJobLogTest.appendUnit(log, "a batch's first job", "its second", "its third");
+    }
+    LogFiles.cutTail(LogFiles.segments(directory).get(0), 3);
+
+    try (YoungJobLog log = open()) {
+      assertThat(replayed).containsExactly("alone");
+      assertThat(log.nextPosition()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void garbageAfterTheLastRecordIsCutAsATornTail() throws IOException {
+    try (YoungJobLog log = open()) {
+      YoungJobLogTest.append(log, "whole");
+    }
+    Files.write(
+        LogFiles.segments(directory).get(0),
+        new byte[] {0, 0, 0, 9, 1, 2},
+        StandardOpenOption.APPEND);
+
+    try (YoungJobLog log = open()) {
+      assertThat(replayed).containsExactly("whole");
+      assertThat(log.nextPosition()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aDamagedRecordInASealedSegmentFailsTheOpen() throws IOException {
+    try (YoungJobLog log = open()) {
+      YoungJobLogTest.append(log, "sealed");
+      log.startSegment();
+      YoungJobLogTest.append(log, "newest");
+    }
+    Path sealed = LogFiles.segments(directory).get(0);
+    LogFiles.flip(sealed, LogFiles.recordsEnd(sealed) - 1, 1);
+
+    assertThatThrownBy(() -> open())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("damaged");
   }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.antrean.coordinator.store.sqlite.young.YoungJobLog.Entry;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,56 +44,8 @@ class YoungJobLogTest {
     positions.add(entry.position());
   }
 
-  private static long append(YoungJobLog log, String record) {
+  static long append(YoungJobLog log, String record) {
     return log.append(record.getBytes(UTF_8));
-  }
-
-  /**
-   * Takes the last {@code bytes} of the segment's records back to the zeros they overwrote, as a
-   * write a crash interrupted.
-   */
-  private static void cutTail(Path file, int bytes) throws IOException {
-    int end = recordsEnd(file);
-    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-      f.seek(end - bytes);
-      f.write(new byte[bytes]);
-    }
-  }
-
-  /** Where the segment's records end: after its last byte that is not zero (their text's). */
-  private static int recordsEnd(Path file) throws IOException {
-    byte[] bytes = Files.readAllBytes(file);
-    int end = bytes.length;
-    while (end > 0 && bytes[end - 1] == 0) {
-      end--;
-    }
-    return end;
-  }
-
-  /** Flips the {@code mask} bits of the file's byte at {@code index}. */
-  private static void flip(Path file, int index, int mask) throws IOException {
-    byte[] bytes = Files.readAllBytes(file);
-    bytes[index] ^= (byte) mask;
-    Files.write(file, bytes);
-  }
-
-  /**
-   * Puts a directory holding an entry in the segment's place, which a delete fails on until the
-   * returned entry is deleted.
-   */
-  private static Path undeletable(Path segment) throws IOException {
-    Files.delete(segment);
-    Files.createDirectory(segment);
-    return Files.createFile(segment.resolve("blocker"));
-  }
-
-  private List<Path> segments() throws IOException {
-    try (Stream<Path> files = Files.list(directory)) {
-      return files
-          .filter(f -> !f.getFileName().toString().equals(SpareSegments.FILE_NAME))
-          .sorted()
-          .toList();
-    }
   }
 
   @Test
@@ -127,9 +77,9 @@ class YoungJobLogTest {
       append(log, "c");
       log.startSegment();
       append(log, "d");
-      assertThat(segments()).hasSize(3);
+      assertThat(LogFiles.segments(directory)).hasSize(3);
       log.dropFolded(2); // a and b folded: their segment goes, c's stays
-      assertThat(segments()).hasSize(2);
+      assertThat(LogFiles.segments(directory)).hasSize(2);
     }
 
     try (YoungJobLog log = open(3)) {
@@ -140,7 +90,7 @@ class YoungJobLogTest {
     try (YoungJobLog log = open(5)) {
       assertThat(replayed).isEmpty();
       assertThat(log.nextPosition()).isEqualTo(6);
-      assertThat(segments()).hasSize(1); // only the one begun at this open
+      assertThat(LogFiles.segments(directory)).hasSize(1); // only the one begun at this open
     }
   }
 
@@ -150,32 +100,14 @@ class YoungJobLogTest {
       log.startSegment();
       log.startSegment();
       append(log, "a");
-      assertThat(segments()).hasSize(1);
+      assertThat(LogFiles.segments(directory)).hasSize(1);
     }
     try (YoungJobLog log = open(0)) {
       assertThat(replayed).containsExactly("a");
     }
   }
 
-  @Test
-  void aTornTailIsCutAndTheLogGoesOnFromBeforeIt() throws IOException {
-    try (YoungJobLog log = open(0)) {
-      append(log, "whole");
-      append(log, "torn by the crash");
-    }
-    cutTail(segments().get(0), 3); // the last record's write never finished
-
-    try (YoungJobLog log = open(0)) {
-      assertThat(replayed).containsExactly("whole");
-      assertThat(append(log, "after")).isEqualTo(2);
-    }
-    try (YoungJobLog log = open(0)) {
-      assertThat(replayed).containsExactly("whole", "after");
-      assertThat(positions).containsExactly(1L, 2L);
-    }
-  }
-
-  private static void appendUnit(YoungJobLog log, String... records) {
+  static void appendUnit(YoungJobLog log, String... records) {
     for (int i = 0; i < records.length; i++) {
       log.append(records[i].getBytes(UTF_8), i < records.length - 1);
     }
@@ -201,20 +133,6 @@ class YoungJobLogTest {
   }
 
   @Test
-  void aUnitTornInItsLastRecordIsCutWhole() throws IOException {
-    try (YoungJobLog log = open(0)) {
-      append(log, "alone");
-      appendUnit(log, "a batch's first job", "its second", "its third");
-    }
-    cutTail(segments().get(0), 3);
-
-    try (YoungJobLog log = open(0)) {
-      assertThat(replayed).containsExactly("alone");
-      assertThat(log.nextPosition()).isEqualTo(2);
-    }
-  }
-
-  @Test
   void aSealedSegmentThatEndsInsideAUnitFailsTheOpen() throws IOException {
     try (YoungJobLog log = open(0)) {
       append(log, "alone");
@@ -235,41 +153,12 @@ class YoungJobLogTest {
       append(log, "alone");
     }
     // Clear b1's flag: read as a record alone, it would come back without b2's unit.
-    flip(segments().get(0), 0, 0x40);
+    LogFiles.flip(LogFiles.segments(directory).get(0), 0, 0x40);
 
     try (YoungJobLog log = open(0)) {
       assertThat(replayed).isEmpty(); // b1 reads as torn: the tail from it is cut
       assertThat(log.nextPosition()).isEqualTo(1);
     }
-  }
-
-  @Test
-  void garbageAfterTheLastRecordIsCutAsATornTail() throws IOException {
-    try (YoungJobLog log = open(0)) {
-      append(log, "whole");
-    }
-    Files.write(
-        segments().get(0), new byte[] {0, 0, 0, 9, 1, 2}, java.nio.file.StandardOpenOption.APPEND);
-
-    try (YoungJobLog log = open(0)) {
-      assertThat(replayed).containsExactly("whole");
-      assertThat(log.nextPosition()).isEqualTo(2);
-    }
-  }
-
-  @Test
-  void aDamagedRecordInASealedSegmentFailsTheOpen() throws IOException {
-    try (YoungJobLog log = open(0)) {
-      append(log, "sealed");
-      log.startSegment();
-      append(log, "newest");
-    }
-    Path sealed = segments().get(0);
-    flip(sealed, recordsEnd(sealed) - 1, 1);
-
-    assertThatThrownBy(() -> open(0))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("damaged");
   }
 
   @Test
@@ -281,7 +170,7 @@ class YoungJobLogTest {
       log.startSegment();
       append(log, "c");
     }
-    Files.delete(segments().get(1)); // b's segment, never folded
+    Files.delete(LogFiles.segments(directory).get(1)); // b's segment, never folded
 
     assertThatThrownBy(() -> open(0))
         .isInstanceOf(IllegalStateException.class)
@@ -298,13 +187,13 @@ class YoungJobLogTest {
       append(log, "c");
     }
     // Folded up to b; a crash kept a's segment while b's deletion lasted.
-    Files.delete(segments().get(1));
+    Files.delete(LogFiles.segments(directory).get(1));
 
     try (YoungJobLog log = open(2)) {
       assertThat(replayed).containsExactly("c");
       assertThat(log.nextPosition()).isEqualTo(4);
     }
-    assertThat(segments()).hasSize(2); // c's, and the new one
+    assertThat(LogFiles.segments(directory)).hasSize(2); // c's, and the new one
   }
 
   @Test
@@ -315,7 +204,7 @@ class YoungJobLogTest {
       append(log, "b");
     }
     // a's segment, wholly folded, in a form that cannot be deleted.
-    undeletable(segments().get(0));
+    LogFiles.undeletable(LogFiles.segments(directory).get(0));
 
     try (YoungJobLog log = open(1)) {
       assertThat(replayed).containsExactly("b");
@@ -343,7 +232,7 @@ class YoungJobLogTest {
       log.startSegment();
       append(log, "b");
     }
-    Files.delete(segments().get(0)); // a was never folded
+    Files.delete(LogFiles.segments(directory).get(0)); // a was never folded
 
     assertThatThrownBy(() -> open(0)).isInstanceOf(IllegalStateException.class);
   }
@@ -405,15 +294,15 @@ class YoungJobLogTest {
     log.startSegment();
     append(log, "b");
     log.sync();
-    Path sealed = segments().get(0);
-    Path blocker = undeletable(sealed);
+    Path sealed = LogFiles.segments(directory).get(0);
+    Path blocker = LogFiles.undeletable(sealed);
 
     log.dropFolded(1); // says so in the log, fails nothing
-    assertThat(segments()).contains(sealed);
+    assertThat(LogFiles.segments(directory)).contains(sealed);
 
     Files.delete(blocker);
     log.dropFolded(1);
-    assertThat(segments()).doesNotContain(sealed).hasSize(1);
+    assertThat(LogFiles.segments(directory)).doesNotContain(sealed).hasSize(1);
     log.close();
   }
 
