@@ -82,10 +82,21 @@ final class GroupCommit {
     } catch (StoreUnavailableException e) {
       throw new Failed(e);
     }
+    // A group of plain Enqueues whose jobs all stay young, with no fold due, changes no row: it
+    // runs
+    // outside a transaction (a read it makes sees this connection's last commit, the only
+    // writer's),
+    // so neither BEGIN IMMEDIATE nor COMMIT costs it anything. A quiet fold asked meanwhile waits
+    // for
+    // the group of the task that asked it.
+    boolean inTransaction =
+        young == null || !young.accepting() || young.full() || !YoungEnqueues.takeWhole(group);
     long changesBefore;
     try {
       changesBefore = connection.totalChanges();
-      connection.execute("BEGIN IMMEDIATE");
+      if (inTransaction) {
+        connection.execute("BEGIN IMMEDIATE");
+      }
     } catch (SQLException e) {
       throw new Failed(SqliteDialect.INSTANCE.translate("beginning a transaction", e));
     }
@@ -97,9 +108,11 @@ final class GroupCommit {
     long commit;
     try {
       for (int next = 0; next < group.size(); ) {
-        next = runFrom(group, next);
+        next = runFrom(group, next, inTransaction);
       }
-      connection.execute("COMMIT");
+      if (inTransaction) {
+        connection.execute("COMMIT");
+      }
       // Before the number, so that the commit's fsync covers them.
       boolean logWritten = young != null && young.writeRecords();
       commit = sync.committed(wroteWal(changesBefore), logWritten);
@@ -147,7 +160,8 @@ final class GroupCommit {
    * many as young jobs take in one run, where they are kept: {@link YoungLayer#runEnd}); returns
    * where the next operation starts.
    */
-  private int runFrom(List<WriteTask<?>> group, int from) throws SQLException {
+  private int runFrom(List<WriteTask<?>> group, int from, boolean inTransaction)
+      throws SQLException {
     int end = from + 1;
     if (group.get(from).plainEnqueue() != null) {
       while (end < group.size() && group.get(end).plainEnqueue() != null) {
@@ -157,7 +171,9 @@ final class GroupCommit {
     }
     List<WriteTask<?>> run = group.subList(from, end);
     if (young != null) {
-      young.foldOldestIfDue(connection);
+      if (inTransaction) {
+        young.foldOldestIfDue(connection); // a group outside a transaction folds nothing
+      }
       if (run.get(0).plainEnqueue() != null && young.accepting() && YoungEnqueues.fits(run)) {
         young.store(connection, run);
         return end;

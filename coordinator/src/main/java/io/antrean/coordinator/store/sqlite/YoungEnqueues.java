@@ -36,6 +36,20 @@ final class YoungEnqueues {
     return end;
   }
 
+  /**
+   * Whether every task of the group is a plain Enqueue and the young jobs take all their jobs in
+   * one run ({@link #runEnd}, {@link #fits}): with no fold due before it, such a group changes no
+   * row.
+   */
+  static boolean takeWhole(List<WriteTask<?>> group) {
+    for (WriteTask<?> task : group) {
+      if (task.plainEnqueue() == null) {
+        return false;
+      }
+    }
+    return runEnd(group, 0, group.size()) == group.size() && fits(group);
+  }
+
   private static boolean roomFor(int jobs, long bytes) {
     return jobs <= YoungLayer.MAX_RUN_JOBS && bytes <= YoungLayer.MAX_RUN_BYTES;
   }

@@ -3,6 +3,7 @@ package io.antrean.coordinator.store.sqlite;
 import static io.antrean.coordinator.store.TestJobs.T0;
 import static io.antrean.coordinator.store.TestJobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.antrean.coordinator.job.Job;
 import io.antrean.coordinator.store.JobStore;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -96,6 +98,32 @@ class YoungLayerTest {
     } finally {
       rows.close();
     }
+  }
+
+  @Test
+  void anEnqueueWhoseJobsStayYoungTakesNoTransactionAndAnotherThatMustWaitsForIt()
+      throws Exception {
+    // A lock wait of half a second: an Enqueue that began a transaction would fail in it.
+    store =
+        SqliteJobStore.open(
+            dataDir,
+            SqliteOptions.defaults().withYoungJobs(true).withBusyTimeout(Duration.ofMillis(500)));
+    long first = store.enqueue(List.of(job("before").build()), T0).get(0).job().id();
+    DatabaseFile.onOneConnection(
+        dataDir,
+        other -> {
+          other.execute("BEGIN IMMEDIATE"); // the database's write lock, held elsewhere
+          try {
+            long young = store.enqueue(List.of(job("young").build()), T0).get(0).job().id();
+            assertThat(young).isEqualTo(first + 1);
+            // One with a key goes to the rows: its group must begin a transaction, and waits.
+            assertThatThrownBy(() -> store.enqueue(List.of(job("keyed").key("k").build()), T0))
+                .isInstanceOf(RuntimeException.class);
+          } finally {
+            other.execute("ROLLBACK");
+          }
+        });
+    assertThat(store.get(first + 1).orElseThrow().type()).isEqualTo("young");
   }
 
   @Test
