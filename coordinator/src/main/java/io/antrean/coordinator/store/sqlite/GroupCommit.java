@@ -69,8 +69,9 @@ final class GroupCommit {
   record Committed(List<String> readyQueues, long commit) {}
 
   /**
-   * Runs the operations in one transaction and commits it; each operation keeps its value or its
-   * failure for {@link WriteTask#complete}.
+   * Runs the operations in one transaction and commits it (a group of young Enqueues alone runs
+   * outside one, as it changes no row); each operation keeps its value or its failure for {@link
+   * WriteTask#complete}.
    *
    * @return the queues where jobs became ready, and the commit's number
    * @throws Failed if the transaction could not begin or commit, or failed outside the operations
@@ -82,13 +83,10 @@ final class GroupCommit {
     } catch (StoreUnavailableException e) {
       throw new Failed(e);
     }
-    // A group of plain Enqueues whose jobs all stay young, with no fold due, changes no row: it
-    // runs
-    // outside a transaction (a read it makes sees this connection's last commit, the only
-    // writer's),
-    // so neither BEGIN IMMEDIATE nor COMMIT costs it anything. A quiet fold asked meanwhile waits
-    // for
-    // the group of the task that asked it.
+    // A group of plain Enqueues whose jobs all stay young, the young jobs not full, changes no row:
+    // it runs outside a transaction (a read it makes sees this connection's last commit, the only
+    // writer's), so neither BEGIN IMMEDIATE nor COMMIT costs it anything. A quiet fold asked
+    // meanwhile is left to the group of the task that asked it, which takes a transaction.
     boolean inTransaction =
         young == null || !young.accepting() || young.full() || !YoungEnqueues.takeWhole(group);
     long changesBefore;
@@ -127,11 +125,12 @@ final class GroupCommit {
       if (young != null) {
         young.abandoned();
       }
-      abandon();
+      abandon(inTransaction);
       log.error("SQLite group commit of {} operations failed", group.size(), e);
       throw new Failed(
           e instanceof SQLException sql
-              ? SqliteDialect.INSTANCE.translate("committing", sql)
+              ? SqliteDialect.INSTANCE.translate(
+                  inTransaction ? "committing" : "storing young jobs", sql)
               : (RuntimeException) e);
     } finally {
       runningOperation.set(false);
@@ -234,11 +233,13 @@ final class GroupCommit {
   }
 
   /** Rolls back a transaction left open, if any, and forgets the queues it made ready. */
-  private void abandon() {
-    try {
-      connection.execute("ROLLBACK");
-    } catch (SQLException e) {
-      log.debug("rollback after a failed group failed as well", e);
+  private void abandon(boolean inTransaction) {
+    if (inTransaction) {
+      try {
+        connection.execute("ROLLBACK");
+      } catch (SQLException e) {
+        log.debug("rollback after a failed group failed as well", e);
+      }
     }
     connection.takeReadyQueues();
   }
@@ -250,12 +251,12 @@ final class GroupCommit {
     return runningOperation.get();
   }
 
-  /** Transactions committed so far. */
+  /** Groups committed so far (each a transaction, but a group of young Enqueues alone). */
   long commits() {
     return commits.get();
   }
 
-  /** Operations committed or rolled back so far inside those transactions. */
+  /** Operations committed or rolled back so far in those groups. */
   long operations() {
     return operations.get();
   }

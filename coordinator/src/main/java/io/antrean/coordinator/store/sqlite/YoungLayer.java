@@ -64,8 +64,8 @@ final class YoungLayer implements AutoCloseable {
   private volatile boolean hasYoung;
   // System.nanoTime() when the oldest young job's creation was written; 0 when none is young.
   private volatile long oldestYoungNanos;
-  // Jobs created before this System.nanoTime() may fold in the next group, a quiet fold asked; 0
-  // when none is asked.
+  // Jobs created before this System.nanoTime() may fold in the next group in a transaction, a
+  // quiet fold asked; 0 when none is asked.
   private volatile long quietFoldBefore;
   @Nullable private QuietFolds quietFolds;
   // Set once the log failed to write: every group fails from then on.
@@ -331,8 +331,9 @@ final class YoungLayer implements AutoCloseable {
   }
 
   /**
-   * Asks the next group to fold the oldest young jobs created before {@code nanos} ({@link
-   * System#nanoTime}), at most {@link #QUIET_FOLD_JOBS} of them; any thread.
+   * Asks the next group in a transaction (not one of young Enqueues alone) to fold the oldest young
+   * jobs created before {@code nanos} ({@link System#nanoTime}), at most {@link #QUIET_FOLD_JOBS}
+   * of them; any thread.
    */
   void askQuietFold(long nanos) {
     quietFoldBefore = nanos;
