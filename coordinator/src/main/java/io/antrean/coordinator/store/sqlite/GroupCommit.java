@@ -105,11 +105,13 @@ final class GroupCommit {
     }
     long commit;
     try {
-      for (int next = 0; next < group.size(); ) {
-        next = runFrom(group, next, inTransaction);
-      }
       if (inTransaction) {
+        for (int next = 0; next < group.size(); ) {
+          next = runFrom(group, next);
+        }
         connection.execute("COMMIT");
+      } else {
+        young.store(connection, group); // one run, the young jobs take it whole
       }
       // Before the number, so that the commit's fsync covers them.
       boolean logWritten = young != null && young.writeRecords();
@@ -159,8 +161,7 @@ final class GroupCommit {
    * many as young jobs take in one run, where they are kept: {@link YoungLayer#runEnd}); returns
    * where the next operation starts.
    */
-  private int runFrom(List<WriteTask<?>> group, int from, boolean inTransaction)
-      throws SQLException {
+  private int runFrom(List<WriteTask<?>> group, int from) throws SQLException {
     int end = from + 1;
     if (group.get(from).plainEnqueue() != null) {
       while (end < group.size() && group.get(end).plainEnqueue() != null) {
@@ -170,9 +171,7 @@ final class GroupCommit {
     }
     List<WriteTask<?>> run = group.subList(from, end);
     if (young != null) {
-      if (inTransaction) {
-        young.foldOldestIfDue(connection); // a group outside a transaction folds nothing
-      }
+      young.foldOldestIfDue(connection);
       if (run.get(0).plainEnqueue() != null && young.accepting() && YoungEnqueues.fits(run)) {
         young.store(connection, run);
         return end;

@@ -37,9 +37,9 @@ final class YoungEnqueues {
   }
 
   /**
-   * Whether every task of the group is a plain Enqueue and the young jobs take all their jobs in
-   * one run ({@link #runEnd}, {@link #fits}): with no fold due before it, such a group changes no
-   * row.
+   * Whether every task of the group is a plain Enqueue and the young jobs take all their jobs as
+   * one run ({@link #fits}, which holds for every part of the run too): with no fold due before it,
+   * such a group changes no row.
    */
   static boolean takeWhole(List<WriteTask<?>> group) {
     for (WriteTask<?> task : group) {
@@ -47,7 +47,7 @@ final class YoungEnqueues {
         return false;
       }
     }
-    return runEnd(group, 0, group.size()) == group.size() && fits(group);
+    return fits(group);
   }
 
   private static boolean roomFor(int jobs, long bytes) {

@@ -8,6 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -45,13 +48,10 @@ final class SpareSegments implements Closeable {
   // Null when no spare is made.
   @Nullable private final ExecutorService maker;
 
+  // The spare's making: true once it is whole and synced, false if it failed; null once taken.
   @GuardedBy("this")
   @Nullable
-  private Future<?> making;
-
-  // Set once the spare is whole and synced; cleared when it is taken.
-  @GuardedBy("this")
-  private boolean ready;
+  private Future<Boolean> making;
 
   private SpareSegments(Path directory, int bytes, boolean making) {
     this.spare = directory.resolve(FILE_NAME);
@@ -88,14 +88,10 @@ final class SpareSegments implements Closeable {
    */
   static SpareSegments makeFirst(Path directory, int bytes) {
     SpareSegments spares = new SpareSegments(directory, bytes, true);
-    try {
-      spares.make();
-      synchronized (spares) {
-        spares.ready = true;
-      }
-    } catch (IOException | RuntimeException e) {
-      // The log goes on in files it creates itself; each segment it starts tries again.
-      log.warn("could not make a spare segment of the young jobs' log", e);
+    // If it fails, the log goes on in files it creates itself; each segment it starts tries again.
+    boolean made = spares.madeOrSaid();
+    synchronized (spares) {
+      spares.making = CompletableFuture.completedFuture(made);
     }
     return spares;
   }
@@ -114,13 +110,13 @@ final class SpareSegments implements Closeable {
     if (maker == null) {
       return false;
     }
-    if (!ready) {
-      if (making == null || making.isDone()) {
-        makeNext(); // the last attempt failed
-      }
+    if (making == null || !making.isDone()) {
+      return false; // being made, or its making could not even start
+    }
+    if (!made(making)) {
+      makeNext(); // the last attempt failed
       return false;
     }
-    ready = false;
     try {
       Files.move(spare, target, StandardCopyOption.ATOMIC_MOVE);
       return true;
@@ -134,25 +130,38 @@ final class SpareSegments implements Closeable {
 
   @GuardedBy("this")
   private void makeNext() {
+    making = null;
     try {
-      making =
-          maker.submit(
-              () -> {
-                try {
-                  make();
-                  synchronized (this) {
-                    ready = true;
-                  }
-                } catch (IOException | RuntimeException e) {
-                  if (maker.isShutdown()) {
-                    log.debug("a spare segment of the young jobs' log left at the close", e);
-                  } else {
-                    log.warn("could not make a spare segment of the young jobs' log", e);
-                  }
-                }
-              });
+      making = maker.submit(this::madeOrSaid);
     } catch (RejectedExecutionException e) {
       log.debug("the young jobs' log is closing: no spare made", e);
+    }
+  }
+
+  // Whether a making that is done made the spare (its task says so rather than throw).
+  private static boolean made(Future<Boolean> done) {
+    try {
+      return done.get();
+    } catch (ExecutionException | CancellationException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // a done future does not wait: not reached in practice
+      return false;
+    }
+  }
+
+  // Makes the spare; false, said in the log, if it could not be made.
+  private boolean madeOrSaid() {
+    try {
+      make();
+      return true;
+    } catch (IOException | RuntimeException e) {
+      if (maker != null && maker.isShutdown()) {
+        log.debug("a spare segment of the young jobs' log left at the close", e);
+      } else {
+        log.warn("could not make a spare segment of the young jobs' log", e);
+      }
+      return false;
     }
   }
 
