@@ -8,7 +8,12 @@ import javax.annotation.Nullable;
  * How {@link YoungJobLog} frames a record: its length, a CRC32C of its position and bytes, its
  * position, then its bytes. A record of a unit that more records follow (a group commit's, all but
  * the last) carries a flag in its length's word, and its CRC is mixed with a constant, so that a
- * flipped flag reads as damage. Stateless.
+ * flipped flag reads as damage.
+ *
+ * <p>A segment is sealed with a frame of no record ({@link #putSeal}): a header whose length's word
+ * is a flag of its own and whose position is the one the next segment starts at. It marks the
+ * segment's clean end where what follows is not zeros, as in a segment recycled from one folded,
+ * whose old records are still there. Stateless.
  */
 final class LogFrames {
   /** The bytes before a record's own. */
@@ -18,6 +23,14 @@ final class LogFrames {
   private static final int MORE_FOLLOW = 1 << 30;
   // Mixed into the CRC of a record so flagged.
   private static final int MORE_FOLLOW_CRC = 0x5bd1e995;
+  // The length's word of a seal; over MAX_RECORD_BYTES, so never read as a record's.
+  private static final int SEAL = 1 << 29;
+  // Mixed into the CRC of a seal.
+  private static final int SEAL_CRC = 0x27d4eb2f;
+  private static final byte[] NO_RECORD = new byte[0];
+
+  /** The bytes of a seal. */
+  static final int SEAL_BYTES = HEADER_BYTES;
 
   /** A record read back, and whether more records of its unit follow it. */
   record Framed(YoungJobLog.Entry entry, boolean moreFollow) {}
@@ -31,6 +44,23 @@ final class LogFrames {
         .putInt(crc(position, record, moreFollow))
         .putLong(position)
         .put(record);
+  }
+
+  /** Puts the seal of a segment whose next record, in the next segment, is at {@code next}. */
+  static void putSeal(ByteBuffer buffer, long next) {
+    buffer.putInt(SEAL).putInt(sealCrc(next)).putLong(next);
+  }
+
+  /**
+   * Whether the buffer holds, at its position, the seal of a segment whose next record is at {@code
+   * next}; the buffer's position stays.
+   */
+  static boolean sealAt(ByteBuffer bytes, long next) {
+    int at = bytes.position();
+    return bytes.remaining() >= SEAL_BYTES
+        && bytes.getInt(at) == SEAL
+        && bytes.getInt(at + Integer.BYTES) == sealCrc(next)
+        && bytes.getLong(at + 2 * Integer.BYTES) == next;
   }
 
   /**
@@ -56,6 +86,10 @@ final class LogFrames {
       return null;
     }
     return new Framed(new YoungJobLog.Entry(position, record), moreFollow);
+  }
+
+  private static int sealCrc(long next) {
+    return crc(next, NO_RECORD, false) ^ SEAL_CRC;
   }
 
   private static int crc(long position, byte[] record, boolean moreFollow) {

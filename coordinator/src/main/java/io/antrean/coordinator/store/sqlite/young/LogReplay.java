@@ -16,10 +16,12 @@ import java.util.function.Consumer;
  * segment; and refuses damage anywhere else.
  *
  * <p>A segment's records may be followed by zeros, the room written ahead for records to come
- * ({@link SpareSegments}): zeros to the end of the file end the segment cleanly. Anything else
- * after the last whole unit is a torn tail in the newest segment (a write a crash interrupted was
- * never synced, so never promised), cut from the start of that unit; in a sealed one, which was
- * synced whole before the next began, it is damage. Stateless.
+ * ({@link SpareSegments}), or by the records of the folded segment whose file it reuses. A segment
+ * ends cleanly after its last whole unit at its seal ({@link LogFrames#putSeal}), written when the
+ * next segment began, or where zeros run to the end of the file. Anything else there is a torn tail
+ * in the newest segment (a write a crash interrupted was never synced, so never promised; or the
+ * old records of a reused file), cut from the start of that unit; in a sealed one, which was synced
+ * whole with its seal before the next began, it is damage. Stateless.
  */
 final class LogReplay {
   /** The segments kept, oldest first, and the position the next record gets. */
@@ -100,7 +102,9 @@ final class LogReplay {
         unit.clear();
       }
     }
-    if (!zerosToTheEnd(bytes) || !unit.isEmpty()) {
+    boolean cleanEnd =
+        unit.isEmpty() && (LogFrames.sealAt(bytes, expected) || zerosToTheEnd(bytes));
+    if (!cleanEnd) {
       int cut = unit.isEmpty() ? bytes.position() : unitStart;
       if (!newest) {
         throw new IllegalStateException(

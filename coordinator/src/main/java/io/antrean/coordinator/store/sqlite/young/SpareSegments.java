@@ -5,9 +5,15 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -16,6 +22,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import javax.annotation.Nullable;
 import javax.annotation.concurrent.GuardedBy;
 import org.slf4j.Logger;
@@ -29,14 +38,24 @@ import org.slf4j.LoggerFactory;
  * 157-167 µs for a file that grows with each write. The zeros after a segment's last record read
  * back as its clean end ({@link LogReplay}).
  *
- * <p>One spare at a time, {@value #FILE_NAME} in the log's directory. A segment takes it by
- * renaming it ({@link #takeAs}), which starts the making of the next; the caller makes the rename
- * durable with the directory before a record in it is promised. A spare left by an earlier run,
- * whole or not, is made again. Thread-safe.
+ * <p>Spares of two kinds. Folded segments with the full room are kept as they are, up to {@value
+ * #MAX_RECYCLED} of them ({@link #recycle}), renamed {@code young-recycled-<n>.log}: their old
+ * records are overwritten in turn, and the log's seals, not zeros, end what is new in them ({@link
+ * LogFrames#putSeal}). A segment takes one of those first, so that under a steady load no byte of
+ * the log is written twice; otherwise the one spare of zeros, {@value #FILE_NAME}, whose taking
+ * starts the making of the next. A segment takes a spare by renaming it ({@link #takeAs}); the
+ * caller makes the rename durable with the directory before a record in it is promised. A spare of
+ * zeros left by an earlier run, whole or not, is made again; recycled ones it left with the full
+ * room are kept. Thread-safe.
  */
 final class SpareSegments implements Closeable {
   /** The spare's name in the log's directory; not a segment's. */
   static final String FILE_NAME = "young-spare.log";
+
+  /** The most folded segments kept as spares. */
+  static final int MAX_RECYCLED = 4;
+
+  private static final Pattern RECYCLED = Pattern.compile("young-recycled-(\\d{1,18})\\.log");
 
   private static final Logger log = LoggerFactory.getLogger(SpareSegments.class);
   private static final ByteBuffer ZEROS = ByteBuffer.allocate(64 << 10).asReadOnlyBuffer();
@@ -52,6 +71,14 @@ final class SpareSegments implements Closeable {
   @GuardedBy("this")
   @Nullable
   private Future<Boolean> making;
+
+  // Folded segments kept as spares, to be taken oldest first.
+  @GuardedBy("this")
+  private final Deque<Path> recycled = new ArrayDeque<>();
+
+  // The number in the name of the next segment recycled.
+  @GuardedBy("this")
+  private long recycledNames;
 
   private SpareSegments(Path directory, int bytes, boolean making) {
     this.spare = directory.resolve(FILE_NAME);
@@ -73,11 +100,9 @@ final class SpareSegments implements Closeable {
    */
   static SpareSegments none(Path directory, int bytes) {
     SpareSegments none = new SpareSegments(directory, bytes, false);
-    try {
-      Files.deleteIfExists(none.spare);
-    } catch (IOException | RuntimeException e) {
-      log.warn("could not delete {}, a spare segment of the young jobs' log", none.spare, e);
-    }
+    List<Path> left = new ArrayList<>(recycledIn(directory));
+    left.add(none.spare);
+    left.forEach(SpareSegments::deleteOrSay);
     return none;
   }
 
@@ -88,6 +113,7 @@ final class SpareSegments implements Closeable {
    */
   static SpareSegments makeFirst(Path directory, int bytes) {
     SpareSegments spares = new SpareSegments(directory, bytes, true);
+    spares.keepRecycledLeft();
     // If it fails, the log goes on in files it creates itself; each segment it starts tries again.
     boolean made = spares.madeOrSaid();
     synchronized (spares) {
@@ -110,6 +136,16 @@ final class SpareSegments implements Closeable {
     if (maker == null) {
       return false;
     }
+    while (!recycled.isEmpty()) {
+      Path oldest = recycled.removeFirst();
+      try {
+        Files.move(oldest, target, StandardCopyOption.ATOMIC_MOVE);
+        return true;
+      } catch (IOException | RuntimeException e) {
+        log.warn("could not take {}, a recycled segment of the young jobs' log", oldest, e);
+        deleteOrSay(oldest);
+      }
+    }
     if (making == null || !making.isDone()) {
       return false; // being made, or its making could not even start
     }
@@ -125,6 +161,78 @@ final class SpareSegments implements Closeable {
       return false;
     } finally {
       makeNext();
+    }
+  }
+
+  /**
+   * Keeps the file of a folded segment as a spare if it has the full room and fewer than {@value
+   * #MAX_RECYCLED} are kept, renaming it; false, the file left as it was, otherwise. The rename
+   * need not be durable: a segment's name that outlives a crash is folded, and replay passes over
+   * it.
+   */
+  synchronized boolean recycle(Path segment) {
+    if (maker == null || maker.isShutdown() || recycled.size() >= MAX_RECYCLED) {
+      return false;
+    }
+    try {
+      if (!hasTheRoom(segment)) {
+        return false; // a file the log created and grew, or one cut at an open
+      }
+      Path kept = spare.resolveSibling("young-recycled-" + recycledNames++ + ".log");
+      Files.move(segment, kept, StandardCopyOption.ATOMIC_MOVE);
+      recycled.addLast(kept);
+      return true;
+    } catch (IOException | RuntimeException e) {
+      log.warn("could not keep {}, a folded segment, as a spare; deleted", segment, e);
+      return false;
+    }
+  }
+
+  // Keeps the recycled spares an earlier run left with the full room, and deletes the others.
+  private synchronized void keepRecycledLeft() {
+    for (Path left : recycledIn(spare.getParent())) {
+      recycledNames = Math.max(recycledNames, recycledNumber(left) + 1);
+      if (hasTheRoom(left) && recycled.size() < MAX_RECYCLED) {
+        recycled.addLast(left);
+      } else {
+        deleteOrSay(left);
+      }
+    }
+  }
+
+  // Whether the file is a regular one of the spares' size.
+  private boolean hasTheRoom(Path file) {
+    try {
+      return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Files.size(file) == bytes;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  // The recycled spares in the directory, oldest first; none if it cannot be listed.
+  private static List<Path> recycledIn(Path directory) {
+    try (Stream<Path> files = Files.list(directory)) {
+      return files
+          .filter(f -> recycledNumber(f) >= 0)
+          .sorted(Comparator.comparingLong(SpareSegments::recycledNumber))
+          .toList();
+    } catch (IOException | RuntimeException e) {
+      log.warn("could not list the spare segments of the young jobs' log in {}", directory, e);
+      return List.of();
+    }
+  }
+
+  // The number in a recycled spare's name; -1 for any other file.
+  private static long recycledNumber(Path file) {
+    Matcher name = RECYCLED.matcher(file.getFileName().toString());
+    return name.matches() ? Long.parseLong(name.group(1)) : -1;
+  }
+
+  private static void deleteOrSay(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException | RuntimeException e) {
+      log.warn("could not delete {}, a spare segment of the young jobs' log", file, e);
     }
   }
 

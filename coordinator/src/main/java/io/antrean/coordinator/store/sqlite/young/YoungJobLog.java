@@ -18,8 +18,8 @@ import javax.annotation.Nullable;
  * more than the record before it), made durable together by {@link #sync}. The records live in
  * segment files {@code young-<first position>.log} in one directory, each written into room made
  * ahead of it ({@link SpareSegments}): a write that would not fit in the current segment seals it
- * and starts the next, as {@link #startSegment} does, and {@link #dropFolded} deletes the sealed
- * segments whose every record has been folded.
+ * and starts the next, as {@link #startSegment} does, and {@link #dropFolded} lets go of the sealed
+ * segments whose every record has been folded, whose files the next segments reuse.
  *
  * <p>Each record is framed ({@link LogFrames}) with its length, a CRC32C and its position. Records
  * appended as one unit (a group commit's: {@link #append(byte[], boolean)}) carry a flag in the
@@ -186,8 +186,7 @@ public final class YoungJobLog implements Closeable {
     if (pending == 0) {
       return;
     }
-    if (segmentBytes > 0 && segmentBytes + pending > spares.bytes()) {
-      current.force();
+    if (segmentBytes > 0 && segmentBytes + pending + LogFrames.SEAL_BYTES > spares.bytes()) {
       seal(firstUnwritten);
     }
     // In pieces the JDK copies on the stack: a larger write would allocate native memory each time.
@@ -226,16 +225,21 @@ public final class YoungJobLog implements Closeable {
     if (segments.get(segments.size() - 1) == nextPosition) {
       return; // the current segment holds nothing yet
     }
-    sync();
+    write();
     seal(nextPosition);
   }
 
   /**
-   * Starts the segment whose first record is at {@code first}, the current one synced whole: the
-   * new one is current before the sealed one closes, so that a force() that finds its channel
-   * closed sees it is no longer current, and knows it was synced whole.
+   * Seals the current segment, written so far, and starts the one whose first record is at {@code
+   * first}: the seal, which says where the next segment starts, is written after the records and
+   * synced with them. The new segment is current before the sealed one closes, so that a force()
+   * that finds its channel closed sees it is no longer current, and knows it was synced whole.
    */
   private void seal(long first) throws IOException {
+    ByteBuffer seal = ByteBuffer.allocate(LogFrames.SEAL_BYTES);
+    LogFrames.putSeal(seal, first);
+    currentFile.write(seal.array());
+    current.force();
     FileForce sealed = current;
     RandomAccessFile sealedFile = currentFile;
     openSegment(first);
@@ -244,10 +248,12 @@ public final class YoungJobLog implements Closeable {
   }
 
   /**
-   * Deletes the sealed segments whose every record is at or before {@code foldedUpTo}; the segment
-   * being appended to stays. A segment that cannot be deleted is said in the log and tried again at
-   * the next call: it only takes room, as replay passes over what is folded. Any thread: the files
-   * are deleted outside the log's lock, so appends, writes and syncs go on meanwhile.
+   * Lets go of the sealed segments whose every record is at or before {@code foldedUpTo}: each is
+   * kept as a spare for a segment to come if {@link SpareSegments#recycle} takes it, deleted
+   * otherwise; the segment being appended to stays. A segment that cannot be deleted is said in the
+   * log and tried again at the next call: it only takes room, as replay passes over what is folded.
+   * Any thread: the files are renamed or deleted outside the log's lock, so appends, writes and
+   * syncs go on meanwhile.
    */
   public void dropFolded(long foldedUpTo) {
     List<Long> folded;
@@ -263,7 +269,8 @@ public final class YoungJobLog implements Closeable {
     }
     List<Long> failed = new ArrayList<>();
     for (long first : folded) {
-      if (!SegmentFiles.delete(directory, first)) {
+      if (!spares.recycle(SegmentFiles.of(directory, first))
+          && !SegmentFiles.delete(directory, first)) {
         failed.add(first);
       }
     }

@@ -2,10 +2,10 @@ package io.antrean.coordinator.store.sqlite.young;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * A young jobs' log's files in a test: its segments, and the damage a crash or a disk leaves in
@@ -14,14 +14,11 @@ import java.util.stream.Stream;
 final class LogFiles {
   private LogFiles() {}
 
-  /** The segments in {@code directory}, oldest first; not the spare. */
+  /** The segments in {@code directory}, oldest first; not the spares. */
   static List<Path> segments(Path directory) throws IOException {
-    try (Stream<Path> files = Files.list(directory)) {
-      return files
-          .filter(f -> !f.getFileName().toString().equals(SpareSegments.FILE_NAME))
-          .sorted()
-          .toList();
-    }
+    return SegmentFiles.in(directory).stream()
+        .map(first -> SegmentFiles.of(directory, first))
+        .toList();
   }
 
   /**
@@ -44,6 +41,23 @@ final class LogFiles {
       end--;
     }
     return end;
+  }
+
+  /** Where the seal of a sealed segment is: after its last record. */
+  static int sealAt(Path segment) throws IOException {
+    String name = segment.getFileName().toString();
+    long expected = Long.parseLong(name.substring("young-".length(), name.indexOf('.')));
+    ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(segment));
+    int start = 0;
+    while (LogFrames.next(bytes, expected) != null) {
+      start = bytes.position();
+      expected++;
+    }
+    bytes.position(start);
+    if (!LogFrames.sealAt(bytes, expected)) {
+      throw new AssertionError(segment + " has no seal after its last record");
+    }
+    return start;
   }
 
   /** Flips the {@code mask} bits of the file's byte at {@code index}. */

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The young jobs' log writes into segments made ahead of need with room for their records: a write
- * that would not fit goes to the next segment, zeros after a sealed segment's records are its end
- * and anything else there is damage, a torn tail of the newest is cut back to its last whole unit,
- * a spare left by an earlier run is made again, and without spares the log goes on in files it
- * creates itself.
+ * that would not fit goes to the next segment, a sealed segment ends at its seal or where zeros run
+ * to its end and anything else there is damage, a torn tail of the newest is cut back to its last
+ * whole unit, a spare left by an earlier run is made again, and without spares the log goes on in
+ * files it creates itself.
  */
 @Timeout(30)
 class YoungJobLogSegmentsTest {
@@ -81,19 +81,41 @@ class YoungJobLogSegmentsTest {
   }
 
   @Test
-  void anythingButZerosAfterASealedSegmentsRecordsFailsTheOpen() throws IOException {
+  void aSealedSegmentEndsAtItsSealWhateverFollowsAndADamagedSealFailsTheOpen() throws IOException {
     try (YoungJobLog log = open()) {
       writeRecords(log);
     }
-    try (RandomAccessFile sealed =
-        new RandomAccessFile(LogFiles.segments(directory).get(0).toFile(), "rw")) {
-      sealed.seek(SEGMENT - 1);
-      sealed.write(1);
+    Path sealed = LogFiles.segments(directory).get(0);
+    try (RandomAccessFile file = new RandomAccessFile(sealed.toFile(), "rw")) {
+      file.seek(SEGMENT - 1);
+      file.write(1); // after the seal, as a reused file's old records
+    }
+    try (YoungJobLog log = open()) {
+      assertAllCameBack();
     }
 
+    LogFiles.flip(sealed, LogFiles.sealAt(sealed), 1);
     assertThatThrownBy(this::open)
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("damaged");
+  }
+
+  @Test
+  void aSealedSegmentOfZerosAfterItsRecordsAndNoSealEndsCleanly() throws IOException {
+    // As an earlier release sealed them, and as the newest segment of zeros is left at a close.
+    try (YoungJobLog log = open()) {
+      writeRecords(log);
+    }
+    Path sealed = LogFiles.segments(directory).get(0);
+    int seal = LogFiles.sealAt(sealed);
+    try (RandomAccessFile file = new RandomAccessFile(sealed.toFile(), "rw")) {
+      file.seek(seal);
+      file.write(new byte[LogFrames.SEAL_BYTES]);
+    }
+
+    try (YoungJobLog log = open()) {
+      assertAllCameBack();
+    }
   }
 
   @Test
@@ -194,7 +216,7 @@ class YoungJobLogSegmentsTest {
       YoungJobLogTest.append(log, "newest");
     }
     Path sealed = LogFiles.segments(directory).get(0);
-    LogFiles.flip(sealed, LogFiles.recordsEnd(sealed) - 1, 1);
+    LogFiles.flip(sealed, LogFrames.HEADER_BYTES, 1); // the record's text
 
     assertThatThrownBy(() -> open())
         .isInstanceOf(IllegalStateException.class)
