@@ -12,10 +12,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The young jobs' log segments that committed folds let go: each goes once its fold's commit is
- * durable, deleted on a thread of their own ({@link #deletingApart}), not on the writer, where
- * unlinking a segment of a few megabytes held every write for up to 17 ms. The writer notes each
- * fold ({@link #folded}) and hands over what became durable ({@link #dropDurable}); not thread-safe
- * beyond that hand-over, as both run on whichever thread holds the writer's connection.
+ * durable, kept as a spare or deleted ({@link YoungJobLog#dropFolded}) on a thread of their own
+ * ({@link #deletingApart}), not on the writer, where unlinking a segment of a few megabytes held
+ * every write for up to 17 ms. The writer notes each fold ({@link #folded}) and hands over what
+ * became durable ({@link #dropDurable}); not thread-safe beyond that hand-over, as both run on
+ * whichever thread holds the writer's connection.
  */
 final class FoldedSegments implements AutoCloseable {
   /** How long {@link #close} waits for the deletions handed over. */

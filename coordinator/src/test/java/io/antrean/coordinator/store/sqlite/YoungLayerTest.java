@@ -88,13 +88,14 @@ class YoungLayerTest {
       assertThat(rows.get(id).orElseThrow().type()).isEqualTo("left young");
       assertThat(rows(crashImage)).isEqualTo(String.valueOf(id));
       Path log = crashImage.resolve(SqliteJobStore.YOUNG_LOG_DIRECTORY);
-      // The spare the young run left is gone, and the segment this open started is an empty file:
-      // no room is made ahead for a log never written. The folded one goes at the next open.
+      // The spare the young run left is gone, and the segment this open started holds its header
+      // alone (16 bytes): no room is made ahead for a log never written. The folded one goes at
+      // the next open.
       try (Stream<Path> files = Files.list(log)) {
         assertThat(files.map(f -> f.getFileName().toString()).sorted())
             .containsExactly("young-00000000000000000001.log", "young-00000000000000000002.log");
       }
-      assertThat(Files.size(log.resolve("young-00000000000000000002.log"))).isZero();
+      assertThat(Files.size(log.resolve("young-00000000000000000002.log"))).isEqualTo(16);
     } finally {
       rows.close();
     }

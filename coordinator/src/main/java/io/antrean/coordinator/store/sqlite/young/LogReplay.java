@@ -21,7 +21,9 @@ import java.util.function.Consumer;
  * next segment began, or where zeros run to the end of the file. Anything else there is a torn tail
  * in the newest segment (a write a crash interrupted was never synced, so never promised; or the
  * old records of a reused file), cut from the start of that unit; in a sealed one, which was synced
- * whole with its seal before the next began, it is damage. Stateless.
+ * whole with its seal before the next began (or, newest at an earlier open, was cut to its end or
+ * ended in zeros there), it is damage. A segment's header gives the salt of its records' CRCs
+ * ({@link LogFrames}); one without, of the release before the salts, has none. Stateless.
  */
 final class LogReplay {
   /** The segments kept, oldest first, and the position the next record gets. */
@@ -82,6 +84,7 @@ final class LogReplay {
       throws IOException {
     Path file = SegmentFiles.of(directory, first);
     ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
+    long salt = LogFrames.segmentSalt(bytes);
     long expected = first;
     List<YoungJobLog.Entry> unit = new ArrayList<>();
     int unitStart = 0;
@@ -90,7 +93,7 @@ final class LogReplay {
       if (unit.isEmpty()) {
         unitStart = start;
       }
-      LogFrames.Framed framed = LogFrames.next(bytes, expected);
+      LogFrames.Framed framed = LogFrames.next(bytes, salt, expected);
       if (framed == null) {
         bytes.position(start);
         break;
@@ -103,7 +106,7 @@ final class LogReplay {
       }
     }
     boolean cleanEnd =
-        unit.isEmpty() && (LogFrames.sealAt(bytes, expected) || zerosToTheEnd(bytes));
+        unit.isEmpty() && (LogFrames.sealAt(bytes, salt, expected) || zerosToTheEnd(bytes));
     if (!cleanEnd) {
       int cut = unit.isEmpty() ? bytes.position() : unitStart;
       if (!newest) {

@@ -136,14 +136,17 @@ final class SpareSegments implements Closeable {
     if (maker == null) {
       return false;
     }
-    while (!recycled.isEmpty()) {
-      Path oldest = recycled.removeFirst();
+    for (Path oldest = recycled.peekFirst(); oldest != null; oldest = recycled.peekFirst()) {
       try {
         Files.move(oldest, target, StandardCopyOption.ATOMIC_MOVE);
+        recycled.removeFirst();
         return true;
       } catch (IOException | RuntimeException e) {
         log.warn("could not take {}, a recycled segment of the young jobs' log", oldest, e);
-        deleteOrSay(oldest);
+        if (Files.exists(oldest)) {
+          break; // the target's side failed: kept for the next segment
+        }
+        recycled.removeFirst();
       }
     }
     if (making == null || !making.isDone()) {

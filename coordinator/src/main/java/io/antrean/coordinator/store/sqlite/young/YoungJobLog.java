@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -21,7 +22,8 @@ import javax.annotation.Nullable;
  * and starts the next, as {@link #startSegment} does, and {@link #dropFolded} lets go of the sealed
  * segments whose every record has been folded, whose files the next segments reuse.
  *
- * <p>Each record is framed ({@link LogFrames}) with its length, a CRC32C and its position. Records
+ * <p>Each segment starts with a header holding a salt the log draws at each open, and each record
+ * is framed ({@link LogFrames}) with its length, a CRC32C (salted) and its position. Records
  * appended as one unit (a group commit's: {@link #append(byte[], boolean)}) carry a flag in the
  * length's word on every record but their last, covered by the CRC: a unit comes back whole or not
  * at all. {@link #open} replays the records past the last fold ({@link LogReplay}) and cuts a torn
@@ -51,6 +53,8 @@ public final class YoungJobLog implements Closeable {
 
   private final Path directory;
   private final SpareSegments spares;
+  // Drawn at each open, written in every segment's header and mixed into its records' CRCs.
+  private final long salt = drawSalt();
   // The first position of every segment on disk, oldest first; the last one is being appended to.
   private final List<Long> segments;
   // Segments folded and let go whose deletion failed, oldest first: tried again at the next drop.
@@ -66,6 +70,8 @@ public final class YoungJobLog implements Closeable {
   private long nextPosition;
   // The position of the first record appended and not yet written.
   private long firstUnwritten;
+  // Why a segment could not be sealed or started: every later write fails with it.
+  @Nullable private IOException failed;
 
   /** One record and its position. */
   public record Entry(long position, byte[] record) {}
@@ -82,8 +88,8 @@ public final class YoungJobLog implements Closeable {
   /**
    * Opens the log in {@code directory} (created if missing) with segments of {@link
    * #SEGMENT_BYTES}: hands every record past {@code foldedUpTo} to {@code replay}, oldest first,
-   * cuts a torn tail, deletes the segments wholly folded, then starts a new segment for the records
-   * to come.
+   * cuts a torn tail, lets go of the segments wholly folded, then starts a new segment for the
+   * records to come.
    *
    * @param foldedUpTo the position of the last record already folded (0 when none)
    * @throws IOException if the directory or a segment cannot be read or written
@@ -166,7 +172,7 @@ public final class YoungJobLog implements Closeable {
       firstUnwritten = position;
     }
     ensureRoom(LogFrames.HEADER_BYTES + record.length);
-    LogFrames.put(unwritten, position, record, moreFollow);
+    LogFrames.put(unwritten, salt, position, record, moreFollow);
     return position;
   }
 
@@ -182,11 +188,15 @@ public final class YoungJobLog implements Closeable {
    * in the current segment go to a new one, the current one synced whole first.
    */
   public synchronized void write() throws IOException {
+    if (failed != null) {
+      throw new IOException("the young jobs' log could not start a segment; reopen it", failed);
+    }
     int pending = unwritten.position();
     if (pending == 0) {
       return;
     }
-    if (segmentBytes > 0 && segmentBytes + pending + LogFrames.SEAL_BYTES > spares.bytes()) {
+    if (segmentBytes > LogFrames.SEGMENT_HEADER_BYTES
+        && segmentBytes + pending + LogFrames.SEAL_BYTES > spares.bytes()) {
       seal(firstUnwritten);
     }
     // In pieces the JDK copies on the stack: a larger write would allocate native memory each time.
@@ -213,7 +223,7 @@ public final class YoungJobLog implements Closeable {
       if (segment == current) {
         throw e; // closed under the force, not sealed: nothing is known synced
       }
-      // sealed meanwhile: startSegment synced it whole before closing it
+      // sealed meanwhile: seal() synced it whole before closing it
     }
   }
 
@@ -236,13 +246,19 @@ public final class YoungJobLog implements Closeable {
    * that finds its channel closed sees it is no longer current, and knows it was synced whole.
    */
   private void seal(long first) throws IOException {
-    ByteBuffer seal = ByteBuffer.allocate(LogFrames.SEAL_BYTES);
-    LogFrames.putSeal(seal, first);
-    currentFile.write(seal.array());
-    current.force();
     FileForce sealed = current;
     RandomAccessFile sealedFile = currentFile;
-    openSegment(first);
+    try {
+      ByteBuffer seal = ByteBuffer.allocate(LogFrames.SEAL_BYTES);
+      LogFrames.putSeal(seal, salt, first);
+      sealedFile.write(seal.array());
+      sealed.force();
+      openSegment(first);
+    } catch (IOException | RuntimeException e) {
+      // The seal may be on the disk: a record written after it would never be read back.
+      failed = e instanceof IOException io ? io : new IOException(e);
+      throw e;
+    }
     sealedFile.close();
     sealed.close();
   }
@@ -310,7 +326,7 @@ public final class YoungJobLog implements Closeable {
         synced = true;
       } finally {
         if (synced) {
-          current = null; // before the close, as in startSegment
+          current = null; // before the close, as in seal()
         }
         try {
           currentFile.close();
@@ -330,6 +346,9 @@ public final class YoungJobLog implements Closeable {
     RandomAccessFile opened = new RandomAccessFile(file.toFile(), "rw");
     FileForce force = null;
     try {
+      ByteBuffer header = ByteBuffer.allocate(LogFrames.SEGMENT_HEADER_BYTES);
+      LogFrames.putSegmentHeader(header, salt);
+      opened.write(header.array()); // synced with the segment's first records
       force = FileForce.open(file);
       // The new file's name outlives a power loss as its records do.
       FileForce.forceDirectory(directory);
@@ -347,7 +366,16 @@ public final class YoungJobLog implements Closeable {
     currentFile = opened;
     current = force;
     segments.add(first);
-    segmentBytes = 0;
+    segmentBytes = LogFrames.SEGMENT_HEADER_BYTES;
+  }
+
+  private static long drawSalt() {
+    SecureRandom random = new SecureRandom();
+    long salt;
+    do {
+      salt = random.nextLong();
+    } while (salt == LogFrames.NO_SALT);
+    return salt;
   }
 
   private void ensureRoom(int bytes) {

@@ -48,16 +48,25 @@ final class LogFiles {
     String name = segment.getFileName().toString();
     long expected = Long.parseLong(name.substring("young-".length(), name.indexOf('.')));
     ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(segment));
-    int start = 0;
-    while (LogFrames.next(bytes, expected) != null) {
+    long salt = LogFrames.segmentSalt(bytes);
+    int start = bytes.position();
+    while (LogFrames.next(bytes, salt, expected) != null) {
       start = bytes.position();
       expected++;
     }
     bytes.position(start);
-    if (!LogFrames.sealAt(bytes, expected)) {
+    if (!LogFrames.sealAt(bytes, salt, expected)) {
       throw new AssertionError(segment + " has no seal after its last record");
     }
     return start;
+  }
+
+  /** Where the first record's text is in a segment. */
+  static final int FIRST_TEXT = LogFrames.SEGMENT_HEADER_BYTES + LogFrames.HEADER_BYTES;
+
+  /** The salt in the segment's header. */
+  static long salt(Path segment) throws IOException {
+    return LogFrames.segmentSalt(ByteBuffer.wrap(Files.readAllBytes(segment)));
   }
 
   /** Flips the {@code mask} bits of the file's byte at {@code index}. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -149,10 +150,41 @@ class RecycledSegmentsTest {
       folded = foldTheOldest(log);
       write(log, "new record", 300);
     }
-    LogFiles.flip(segmentOf(reused), LogFrames.HEADER_BYTES, 1); // its first record's text
+    LogFiles.flip(segmentOf(reused), LogFiles.FIRST_TEXT, 1); // its first record's text
 
     assertThatThrownBy(() -> open(folded))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("damaged");
+  }
+
+  @Test
+  void aFrameInAnOldPayloadIsNeverReadAsARecordOfTheSegmentThatReusesItsFile() throws IOException {
+    int padding = 10;
+    long folded;
+    try (YoungJobLog log = open(0)) {
+      // A client's payload holding a frame made as the record at position 4 would be, without the
+      // salt the log never shows.
+      ByteBuffer forged = ByteBuffer.allocate(padding + LogFrames.HEADER_BYTES + 6);
+      forged.position(padding);
+      LogFrames.put(forged, LogFrames.NO_SALT, 4, "forged".getBytes(UTF_8), false);
+      log.append(forged.array()); // position 1
+      log.sync();
+      Object reused = inode(LogFiles.segments(directory).get(0));
+      log.startSegment();
+      YoungJobLogTest.append(log, "kept"); // position 2
+      log.sync();
+      folded = foldTheOldest(log);
+      log.startSegment(); // from position 3, in the first segment's file
+      List<Path> segments = LogFiles.segments(directory);
+      assertThat(inode(segments.get(segments.size() - 1))).isEqualTo(reused);
+      // A record that ends where the forged frame begins, which is numbered as it expects.
+      log.append(new byte[padding]);
+      log.sync();
+    }
+
+    try (YoungJobLog log = open(folded)) {
+      assertThat(replayed).hasSize(2).startsWith("kept");
+      assertThat(log.nextPosition()).isEqualTo(4);
+    }
   }
 }

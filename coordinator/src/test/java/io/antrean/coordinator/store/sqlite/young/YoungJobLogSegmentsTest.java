@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -130,7 +131,7 @@ class YoungJobLogSegmentsTest {
     Path segment = LogFiles.segments(directory).get(0);
     byte[] bytes = Files.readAllBytes(segment);
     assertThat(bytes).hasSize(SEGMENT);
-    int recordEnd = LogFrames.HEADER_BYTES + 1;
+    int recordEnd = LogFiles.FIRST_TEXT + 1;
     for (int i = recordEnd; i < bytes.length; i++) {
       assertThat(bytes[i]).as("byte %d", i).isZero();
     }
@@ -216,10 +217,81 @@ class YoungJobLogSegmentsTest {
       YoungJobLogTest.append(log, "newest");
     }
     Path sealed = LogFiles.segments(directory).get(0);
-    LogFiles.flip(sealed, LogFrames.HEADER_BYTES, 1); // the record's text
+    LogFiles.flip(sealed, LogFiles.FIRST_TEXT, 1); // the record's text
 
     assertThatThrownBy(() -> open())
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("damaged");
+  }
+
+  @Test
+  void aSealOfAnotherRunOrNamingAnotherPositionFailsTheOpen() throws IOException {
+    try (YoungJobLog log = open()) {
+      writeRecords(log);
+    }
+    Path sealed = LogFiles.segments(directory).get(0);
+    int at = LogFiles.sealAt(sealed);
+    long salt = LogFiles.salt(sealed);
+    long next =
+        Long.parseLong(LogFiles.segments(directory).get(1).getFileName().toString(), 6, 26, 10);
+
+    writeSeal(sealed, at, salt + 1, next);
+    assertThatThrownBy(this::open).hasMessageContaining("damaged");
+    writeSeal(sealed, at, salt, next + 1);
+    assertThatThrownBy(this::open).hasMessageContaining("damaged");
+    writeSeal(sealed, at, salt, next);
+    try (YoungJobLog log = open()) {
+      assertAllCameBack();
+    }
+  }
+
+  private static void writeSeal(Path segment, int at, long salt, long next) throws IOException {
+    ByteBuffer seal = ByteBuffer.allocate(LogFrames.SEAL_BYTES);
+    LogFrames.putSeal(seal, salt, next);
+    try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw")) {
+      file.seek(at);
+      file.write(seal.array());
+    }
+  }
+
+  @Test
+  void aCrashBetweenASealAndTheNextSegmentLeavesTheNewestEndingInItsSeal() throws IOException {
+    try (YoungJobLog log = open()) {
+      YoungJobLogTest.append(log, "sealed");
+      log.startSegment();
+    }
+    Files.delete(LogFiles.segments(directory).get(1)); // the next segment's name never lasted
+
+    try (YoungJobLog log = open()) {
+      assertThat(replayed).containsExactly("sealed");
+      assertThat(log.nextPosition()).isEqualTo(2);
+      YoungJobLogTest.append(log, "after");
+    }
+    try (YoungJobLog log = open()) {
+      assertThat(replayed).containsExactly("sealed", "after");
+    }
+  }
+
+  @Test
+  void aSegmentThatCouldNotBeStartedFailsEveryLaterWrite() throws IOException {
+    YoungJobLog log = open();
+    YoungJobLogTest.append(log, "before");
+    log.sync();
+    // Where the next segment goes, something neither the spare nor a new file can replace.
+    Path blocked = Files.createDirectory(SegmentFiles.of(directory, log.nextPosition()));
+    Path blocker = Files.createFile(blocked.resolve("blocker"));
+
+    assertThatThrownBy(log::startSegment).isInstanceOf(IOException.class);
+    // Written now, it would follow the seal, and no open would read it back.
+    YoungJobLogTest.append(log, "after the failure");
+    assertThatThrownBy(log::sync).hasMessageContaining("could not start a segment");
+    assertThatThrownBy(log::close).isInstanceOf(IOException.class);
+
+    Files.delete(blocker);
+    Files.delete(blocked);
+    try (YoungJobLog reopened = open()) {
+      assertThat(replayed).containsExactly("before");
+      assertThat(reopened.nextPosition()).isEqualTo(2);
+    }
   }
 }
