@@ -69,6 +69,14 @@ final class LogFiles {
     return LogFrames.segmentSalt(ByteBuffer.wrap(Files.readAllBytes(segment)));
   }
 
+  /** Writes {@code bytes} over the file's from {@code at}. */
+  static void overwrite(Path file, int at, byte[] bytes) throws IOException {
+    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+      f.seek(at);
+      f.write(bytes);
+    }
+  }
+
   /** Flips the {@code mask} bits of the file's byte at {@code index}. */
   static void flip(Path file, int index, int mask) throws IOException {
     byte[] bytes = Files.readAllBytes(file);

@@ -108,11 +108,7 @@ class YoungJobLogSegmentsTest {
       writeRecords(log);
     }
     Path sealed = LogFiles.segments(directory).get(0);
-    int seal = LogFiles.sealAt(sealed);
-    try (RandomAccessFile file = new RandomAccessFile(sealed.toFile(), "rw")) {
-      file.seek(seal);
-      file.write(new byte[LogFrames.SEAL_BYTES]);
-    }
+    LogFiles.overwrite(sealed, LogFiles.sealAt(sealed), new byte[LogFrames.SEAL_BYTES]);
 
     try (YoungJobLog log = open()) {
       assertAllCameBack();
@@ -248,10 +244,7 @@ class YoungJobLogSegmentsTest {
   private static void writeSeal(Path segment, int at, long salt, long next) throws IOException {
     ByteBuffer seal = ByteBuffer.allocate(LogFrames.SEAL_BYTES);
     LogFrames.putSeal(seal, salt, next);
-    try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw")) {
-      file.seek(at);
-      file.write(seal.array());
-    }
+    LogFiles.overwrite(segment, at, seal.array());
   }
 
   @Test
