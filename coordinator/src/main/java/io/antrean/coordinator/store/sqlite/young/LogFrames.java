@@ -12,8 +12,8 @@ import javax.annotation.Nullable;
  *
  * <p>A segment starts with a header ({@link #putSegmentHeader}) holding its salt, a random number
  * the log draws at each open and never shows, so that bytes a client wrote in a payload cannot pass
- * for a record of a later segment, however they are made. A segment of the release before the salts
- * has no header: its records' CRCs have no salt ({@link #NO_SALT}).
+ * for a record of a later segment but by a chance of one in 2^32 (a CRC, not a MAC). A segment of
+ * the release before the salts has no header: its records' CRCs have no salt ({@link #NO_SALT}).
  *
  * <p>A segment is sealed with a frame of no record ({@link #putSeal}): a header whose length's word
  * is a flag of its own and whose position is the one the next segment starts at. It marks the

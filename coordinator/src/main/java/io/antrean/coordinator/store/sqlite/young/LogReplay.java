@@ -9,6 +9,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads a {@link YoungJobLog}'s segments back at its open: hands every record past the last fold to
@@ -26,6 +28,8 @@ import java.util.function.Consumer;
  * ({@link LogFrames}); one without, of the release before the salts, has none. Stateless.
  */
 final class LogReplay {
+  private static final Logger log = LoggerFactory.getLogger(LogReplay.class);
+
   /** The segments kept, oldest first, and the position the next record gets. */
   record Replayed(List<Long> segments, long nextPosition) {}
 
@@ -113,6 +117,11 @@ final class LogReplay {
         throw new IllegalStateException(
             "young jobs' log: segment " + first + " is damaged at byte " + cut);
       }
+      log.info(
+          "young jobs' log: {} bytes after the last whole record of segment {} cut (a write never"
+              + " synced, or the old records of a reused file)",
+          bytes.limit() - cut,
+          first);
       try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
         channel.truncate(cut);
         channel.force(false);

@@ -143,10 +143,10 @@ final class SpareSegments implements Closeable {
         return true;
       } catch (IOException | RuntimeException e) {
         log.warn("could not take {}, a recycled segment of the young jobs' log", oldest, e);
-        if (Files.exists(oldest)) {
-          break; // the target's side failed: kept for the next segment
-        }
         recycled.removeFirst();
+        if (Files.exists(oldest)) {
+          break; // left where it is, for the next open to keep or delete
+        }
       }
     }
     if (making == null || !making.isDone()) {

@@ -259,8 +259,11 @@ public final class YoungJobLog implements Closeable {
       failed = e instanceof IOException io ? io : new IOException(e);
       throw e;
     }
-    sealedFile.close();
-    sealed.close();
+    try {
+      sealedFile.close();
+    } finally {
+      sealed.close();
+    }
   }
 
   /**
@@ -346,10 +349,10 @@ public final class YoungJobLog implements Closeable {
     RandomAccessFile opened = new RandomAccessFile(file.toFile(), "rw");
     FileForce force = null;
     try {
+      force = FileForce.open(file); // before any write it must cover
       ByteBuffer header = ByteBuffer.allocate(LogFrames.SEGMENT_HEADER_BYTES);
       LogFrames.putSegmentHeader(header, salt);
       opened.write(header.array()); // synced with the segment's first records
-      force = FileForce.open(file);
       // The new file's name outlives a power loss as its records do.
       FileForce.forceDirectory(directory);
     } catch (IOException | RuntimeException e) {

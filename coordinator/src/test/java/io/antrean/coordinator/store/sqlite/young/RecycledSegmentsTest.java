@@ -180,6 +180,11 @@ class RecycledSegmentsTest {
       // A record that ends where the forged frame begins, which is numbered as it expects.
       log.append(new byte[padding]);
       log.sync();
+      ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(segments.get(segments.size() - 1)));
+      bytes.position(LogFrames.SEGMENT_HEADER_BYTES + LogFrames.HEADER_BYTES + padding);
+      LogFrames.Framed there = LogFrames.next(bytes, LogFrames.NO_SALT, 4);
+      assertThat(there).isNotNull(); // the forged frame is where the new record ends
+      assertThat(new String(there.entry().record(), UTF_8)).isEqualTo("forged");
     }
 
     try (YoungJobLog log = open(folded)) {

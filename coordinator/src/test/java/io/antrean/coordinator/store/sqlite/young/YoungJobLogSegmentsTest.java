@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -286,5 +287,48 @@ class YoungJobLogSegmentsTest {
       assertThat(replayed).containsExactly("before");
       assertThat(reopened.nextPosition()).isEqualTo(2);
     }
+  }
+
+  @Test
+  void segmentsOfTheReleaseBeforeTheSaltsAreReadBackAndTheLogGoesOn() throws IOException {
+    // No header, records framed without a salt from the first byte, zeros after them.
+    writeUnsalted(SegmentFiles.of(directory, 1), "old 1", "old 2");
+    writeUnsalted(SegmentFiles.of(directory, 3), "old 3");
+
+    try (YoungJobLog log = open()) {
+      assertThat(replayed).containsExactly("old 1", "old 2", "old 3");
+      assertThat(log.nextPosition()).isEqualTo(4);
+      YoungJobLogTest.append(log, "new");
+    }
+    try (YoungJobLog log = open()) {
+      assertThat(replayed).containsExactly("old 1", "old 2", "old 3", "new");
+    }
+  }
+
+  private static void writeUnsalted(Path segment, String... records) throws IOException {
+    String name = segment.getFileName().toString();
+    long position = Long.parseLong(name, "young-".length(), name.indexOf('.'), 10);
+    ByteBuffer bytes = ByteBuffer.allocate(SEGMENT);
+    for (String record : records) {
+      // Framed by hand as that release did: length, CRC32C of the position and the bytes, position.
+      byte[] text = record.getBytes(UTF_8);
+      CRC32C crc = new CRC32C();
+      crc.update(ByteBuffer.allocate(Long.BYTES).putLong(0, position));
+      crc.update(text);
+      bytes.putInt(text.length).putInt((int) crc.getValue()).putLong(position++).put(text);
+    }
+    Files.write(segment, bytes.array());
+  }
+
+  @Test
+  void aDamagedHeaderInASealedSegmentFailsTheOpen() throws IOException {
+    try (YoungJobLog log = open()) {
+      writeRecords(log);
+    }
+    LogFiles.flip(LogFiles.segments(directory).get(0), Integer.BYTES + 2, 0x10); // in its salt
+
+    assertThatThrownBy(this::open)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("damaged");
   }
 }

@@ -153,7 +153,7 @@ class YoungJobLogTest {
       append(log, "alone");
     }
     // Clear b1's flag: read as a record alone, it would come back without b2's unit.
-    LogFiles.flip(LogFiles.segments(directory).get(0), 0, 0x40);
+    LogFiles.flip(LogFiles.segments(directory).get(0), LogFrames.SEGMENT_HEADER_BYTES, 0x40);
 
     try (YoungJobLog log = open(0)) {
       assertThat(replayed).isEmpty(); // b1 reads as torn: the tail from it is cut
