@@ -14,10 +14,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The names of the young jobs' log segments, {@code young-<first position>.log} in the log's
- * directory: how one is named, which are there, how one goes. Stateless.
+ * directory, and of the folded ones kept to be written over, {@code young-recycled-<n>.log}: how
+ * one is named, which are there, how one goes. Stateless.
  */
 final class SegmentFiles {
   private static final Pattern SEGMENT = Pattern.compile("young-(\\d{20})\\.log");
+  private static final Pattern RECYCLED = Pattern.compile("young-recycled-(\\d{1,18})\\.log");
   private static final Logger log = LoggerFactory.getLogger(SegmentFiles.class);
 
   private SegmentFiles() {}
@@ -29,18 +31,33 @@ final class SegmentFiles {
 
   /** The first positions of the segments in {@code directory}, oldest first. */
   static List<Long> in(Path directory) throws IOException {
-    List<Long> firsts = new ArrayList<>();
+    return numbers(directory, SEGMENT);
+  }
+
+  /** The file of the folded segment kept to be written over as the {@code n}th. */
+  static Path recycled(Path directory, long n) {
+    return directory.resolve("young-recycled-" + n + ".log");
+  }
+
+  /** The numbers of the folded segments kept in {@code directory}, in order. */
+  static List<Long> recycledIn(Path directory) throws IOException {
+    return numbers(directory, RECYCLED);
+  }
+
+  // The numbers in the names of the files in the directory that match the pattern, in order.
+  private static List<Long> numbers(Path directory, Pattern names) throws IOException {
+    List<Long> numbers = new ArrayList<>();
     try (Stream<Path> files = Files.list(directory)) {
       files.forEach(
           f -> {
-            Matcher m = SEGMENT.matcher(f.getFileName().toString());
+            Matcher m = names.matcher(f.getFileName().toString());
             if (m.matches()) {
-              firsts.add(Long.parseLong(m.group(1)));
+              numbers.add(Long.parseLong(m.group(1)));
             }
           });
     }
-    firsts.sort(null);
-    return firsts;
+    numbers.sort(null);
+    return numbers;
   }
 
   /**

@@ -10,8 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -22,9 +20,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import javax.annotation.Nullable;
 import javax.annotation.concurrent.GuardedBy;
 import org.slf4j.Logger;
@@ -54,8 +49,6 @@ final class SpareSegments implements Closeable {
 
   /** The most folded segments kept as spares. */
   static final int MAX_RECYCLED = 4;
-
-  private static final Pattern RECYCLED = Pattern.compile("young-recycled-(\\d{1,18})\\.log");
 
   private static final Logger log = LoggerFactory.getLogger(SpareSegments.class);
   private static final ByteBuffer ZEROS = ByteBuffer.allocate(64 << 10).asReadOnlyBuffer();
@@ -100,20 +93,29 @@ final class SpareSegments implements Closeable {
    */
   static SpareSegments none(Path directory, int bytes) {
     SpareSegments none = new SpareSegments(directory, bytes, false);
-    List<Path> left = new ArrayList<>(recycledIn(directory));
-    left.add(none.spare);
-    left.forEach(SpareSegments::deleteOrSay);
+    for (long n : recycledIn(directory)) {
+      deleteOrSay(SegmentFiles.recycled(directory, n));
+    }
+    deleteOrSay(none.spare);
     return none;
   }
 
   /**
    * Makes a spare of {@code bytes} in {@code directory} on this thread, so that the log's first
-   * segment can take it, and the ones after on the making thread. A spare that cannot be made is
-   * said in the log: the segments are then files the log creates, which grow as it writes.
+   * segment can take it, and the ones after on the making thread; on the making thread from the
+   * start if an earlier run left recycled spares, which the first segment takes instead. A spare
+   * that cannot be made is said in the log: the segments are then files the log creates, which grow
+   * as it writes.
    */
   static SpareSegments makeFirst(Path directory, int bytes) {
     SpareSegments spares = new SpareSegments(directory, bytes, true);
-    spares.keepRecycledLeft();
+    synchronized (spares) {
+      spares.keepRecycledLeft();
+      if (!spares.recycled.isEmpty()) {
+        spares.makeNext(); // the first segment takes a recycled one: no wait for the zeros
+        return spares;
+      }
+    }
     // If it fails, the log goes on in files it creates itself; each segment it starts tries again.
     boolean made = spares.madeOrSaid();
     synchronized (spares) {
@@ -181,7 +183,7 @@ final class SpareSegments implements Closeable {
       if (!hasTheRoom(segment)) {
         return false; // a file the log created and grew, or one cut at an open
       }
-      Path kept = spare.resolveSibling("young-recycled-" + recycledNames++ + ".log");
+      Path kept = SegmentFiles.recycled(spare.getParent(), recycledNames++);
       Files.move(segment, kept, StandardCopyOption.ATOMIC_MOVE);
       recycled.addLast(kept);
       return true;
@@ -192,9 +194,11 @@ final class SpareSegments implements Closeable {
   }
 
   // Keeps the recycled spares an earlier run left with the full room, and deletes the others.
-  private synchronized void keepRecycledLeft() {
-    for (Path left : recycledIn(spare.getParent())) {
-      recycledNames = Math.max(recycledNames, recycledNumber(left) + 1);
+  @GuardedBy("this")
+  private void keepRecycledLeft() {
+    for (long n : recycledIn(spare.getParent())) {
+      recycledNames = n + 1;
+      Path left = SegmentFiles.recycled(spare.getParent(), n);
       if (hasTheRoom(left) && recycled.size() < MAX_RECYCLED) {
         recycled.addLast(left);
       } else {
@@ -212,23 +216,14 @@ final class SpareSegments implements Closeable {
     }
   }
 
-  // The recycled spares in the directory, oldest first; none if it cannot be listed.
-  private static List<Path> recycledIn(Path directory) {
-    try (Stream<Path> files = Files.list(directory)) {
-      return files
-          .filter(f -> recycledNumber(f) >= 0)
-          .sorted(Comparator.comparingLong(SpareSegments::recycledNumber))
-          .toList();
+  // The numbers of the recycled spares in the directory, oldest first; none if it cannot be listed.
+  private static List<Long> recycledIn(Path directory) {
+    try {
+      return SegmentFiles.recycledIn(directory);
     } catch (IOException | RuntimeException e) {
       log.warn("could not list the spare segments of the young jobs' log in {}", directory, e);
       return List.of();
     }
-  }
-
-  // The number in a recycled spare's name; -1 for any other file.
-  private static long recycledNumber(Path file) {
-    Matcher name = RECYCLED.matcher(file.getFileName().toString());
-    return name.matches() ? Long.parseLong(name.group(1)) : -1;
   }
 
   private static void deleteOrSay(Path file) {
